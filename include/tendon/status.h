@@ -1,0 +1,70 @@
+/*
+ * tendon — status codes and the thread-local error message.
+ *
+ * Every fallible tendon function returns a tendon_status. On failure it also sets a message,
+ * readable with tendon_error_message(), that names the offending value and the rule it broke.
+ * Messages are per thread (as dlerror's are): two threads never see each other's errors.
+ */
+#ifndef TENDON_STATUS_H
+#define TENDON_STATUS_H
+
+#include <stddef.h>
+
+#if defined(_WIN32) && defined(TENDON_SHARED_BUILD)
+#define TENDON_API __declspec(dllexport)
+#elif defined(_WIN32) && defined(TENDON_SHARED_USE)
+#define TENDON_API __declspec(dllimport)
+#elif defined(__GNUC__)
+#define TENDON_API __attribute__((visibility("default")))
+#else
+#define TENDON_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a tendon function returns. 0 is success; every other value is a refusal with a message. */
+typedef enum tendon_status {
+    TENDON_OK = 0,
+    /** A required pointer argument was NULL. The message names the argument. */
+    TENDON_ERR_NULL = 1,
+    /** Two counts that must agree do not (e.g. a pose's joint_count against another's). */
+    TENDON_ERR_COUNT = 2,
+    /** An index is outside its valid range (a joint past joint_count, a parent after its child). */
+    TENDON_ERR_RANGE = 3,
+    /** An output buffer partly overlaps an input. Exact aliasing is allowed where documented. */
+    TENDON_ERR_ALIAS = 4,
+    /** An unknown ISA name, or an ISA this CPU cannot run (TENDON_ISA, tendon_isa_force). */
+    TENDON_ERR_ISA = 5,
+    /** A value outside its domain (a frequency that is not positive, zero damping, …). */
+    TENDON_ERR_VALUE = 6,
+    /** A count whose byte size overflows size_t. */
+    TENDON_ERR_OVERFLOW = 7,
+    /** An allocation failed (only object creation allocates; kernels never do). */
+    TENDON_ERR_NOMEM = 8,
+    /** Malformed input data (a file or a case that does not follow its format). */
+    TENDON_ERR_FORMAT = 9,
+    /** A name that was looked up and not found. */
+    TENDON_ERR_NOT_FOUND = 10,
+    /** An I/O failure (a file that cannot be read). */
+    TENDON_ERR_IO = 11
+} tendon_status;
+
+/**
+ * The message of the last failure on the calling thread: names the value and the rule.
+ * Never NULL; "" if no tendon call on this thread has failed yet. A successful call does not
+ * clear it. The pointer stays valid until the next failing tendon call on this thread.
+ */
+TENDON_API const char *tendon_error_message(void);
+
+/** The enumerator's name, e.g. "TENDON_ERR_COUNT"; "TENDON_ERR_UNKNOWN" for other values. */
+TENDON_API const char *tendon_status_name(tendon_status status);
+
+/** The library version as "MAJOR.MINOR.PATCH". */
+TENDON_API const char *tendon_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,10 @@
+/* tendon — the umbrella header: the whole public C API. */
+#ifndef TENDON_TENDON_H
+#define TENDON_TENDON_H
+#include "status.h"
+#include "dispatch.h"
+#include "pose.h"
+#include "quat.h"
+#include "blend.h"
+#include "kernels.h"
+#endif

@@ -1,0 +1,76 @@
+/* Public entry points of tendon/blend.h: validate, then one call through the active table. */
+#include "common/kernels_internal.h"
+
+static tendon_status check_two_poses(const char *fn, const char *a_name, const tendon_pose *a,
+                                     const char *b_name, const tendon_pose *b,
+                                     const float *joint_weights, int masked, tendon_pose *out)
+{
+    tendon_status s;
+    if ((s = tendon_check_pose(fn, a_name, a)) != TENDON_OK ||
+        (s = tendon_check_pose(fn, b_name, b)) != TENDON_OK ||
+        (s = tendon_check_pose(fn, "out", out)) != TENDON_OK)
+        return s;
+    if (a->joint_count != out->joint_count || b->joint_count != out->joint_count)
+        return tendon_fail(TENDON_ERR_COUNT,
+                           "%s: joint counts differ: %s has %zu, %s has %zu, out has %zu; they "
+                           "must be equal",
+                           fn, a_name, a->joint_count, b_name, b->joint_count, out->joint_count);
+    if ((s = tendon_check_pose_alias(fn, "out", out, a_name, a)) != TENDON_OK ||
+        (s = tendon_check_pose_alias(fn, "out", out, b_name, b)) != TENDON_OK)
+        return s;
+    if (masked) {
+        const size_t n = out->joint_count;
+        if ((s = tendon_check_array(fn, "joint_weights", joint_weights, n, 1)) != TENDON_OK)
+            return s;
+        const size_t w_bytes = n * sizeof(float);
+        if (tendon_ranges_overlap(joint_weights, w_bytes, out->translation, 3 * w_bytes) ||
+            tendon_ranges_overlap(joint_weights, w_bytes, out->rotation, 4 * w_bytes) ||
+            tendon_ranges_overlap(joint_weights, w_bytes, out->scale, 3 * w_bytes))
+            return tendon_fail(TENDON_ERR_ALIAS, "%s: joint_weights overlaps out", fn);
+    }
+    return TENDON_OK;
+}
+
+static tendon_status blend(const char *fn, const tendon_pose *a, const tendon_pose *b, double t,
+                           const float *joint_weights, int masked, tendon_pose *out)
+{
+    const tendon_kernels *k;
+    tendon_status s = check_two_poses(fn, "a", a, "b", b, joint_weights, masked, out);
+    if (s == TENDON_OK && (s = tendon_active_kernels(&k)) == TENDON_OK && out->joint_count > 0)
+        k->pose_blend(a, b, t, masked ? joint_weights : NULL, out->joint_count, out);
+    return s;
+}
+
+static tendon_status add(const char *fn, const tendon_pose *base, const tendon_pose *delta,
+                         double weight, const float *joint_weights, int masked, tendon_pose *out)
+{
+    const tendon_kernels *k;
+    tendon_status s = check_two_poses(fn, "base", base, "delta", delta, joint_weights, masked, out);
+    if (s == TENDON_OK && (s = tendon_active_kernels(&k)) == TENDON_OK && out->joint_count > 0)
+        k->pose_add(base, delta, weight, masked ? joint_weights : NULL, out->joint_count, out);
+    return s;
+}
+
+tendon_status tendon_pose_blend(const tendon_pose *a, const tendon_pose *b, double t,
+                                tendon_pose *out)
+{
+    return blend("tendon_pose_blend", a, b, t, NULL, 0, out);
+}
+
+tendon_status tendon_pose_blend_masked(const tendon_pose *a, const tendon_pose *b, double t,
+                                       const float *joint_weights, tendon_pose *out)
+{
+    return blend("tendon_pose_blend_masked", a, b, t, joint_weights, 1, out);
+}
+
+tendon_status tendon_pose_add(const tendon_pose *base, const tendon_pose *delta, double weight,
+                              tendon_pose *out)
+{
+    return add("tendon_pose_add", base, delta, weight, NULL, 0, out);
+}
+
+tendon_status tendon_pose_add_masked(const tendon_pose *base, const tendon_pose *delta,
+                                     double weight, const float *joint_weights, tendon_pose *out)
+{
+    return add("tendon_pose_add_masked", base, delta, weight, joint_weights, 1, out);
+}

@@ -1,0 +1,74 @@
+/* Argument checks shared by the public entry points. */
+#include <stdint.h>
+
+#include "common/kernels_internal.h"
+
+int tendon_ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes)
+{
+    if (a_bytes == 0 || b_bytes == 0)
+        return 0;
+    const uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
+    return a0 < b0 + b_bytes && b0 < a0 + a_bytes;
+}
+
+tendon_status tendon_check_array(const char *fn, const char *what, const void *p, size_t count,
+                                 size_t elem_floats)
+{
+    if (count > SIZE_MAX / sizeof(float) / elem_floats)
+        return tendon_fail(TENDON_ERR_OVERFLOW,
+                           "%s: %s holds %zu elements of %zu floats, more bytes than size_t "
+                           "can count",
+                           fn, what, count, elem_floats);
+    if (count > 0 && !p)
+        return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL with a count of %zu", fn, what,
+                           count);
+    return TENDON_OK;
+}
+
+tendon_status tendon_check_pose(const char *fn, const char *what, const tendon_pose *pose)
+{
+    if (!pose)
+        return tendon_fail(TENDON_ERR_NULL, "%s: pose %s is NULL", fn, what);
+    const size_t n = pose->joint_count;
+    if (n > SIZE_MAX / sizeof(float) / 4)
+        return tendon_fail(TENDON_ERR_OVERFLOW,
+                           "%s: pose %s has joint_count %zu, whose byte size overflows size_t", fn,
+                           what, n);
+    if (n > 0 && (!pose->translation || !pose->rotation || !pose->scale))
+        return tendon_fail(TENDON_ERR_NULL, "%s: pose %s has a NULL %s array (joint_count %zu)",
+                           fn, what,
+                           !pose->translation ? "translation"
+                           : !pose->rotation  ? "rotation"
+                                              : "scale",
+                           n);
+    const size_t t_bytes = 3 * n * sizeof(float), r_bytes = 4 * n * sizeof(float);
+    if (tendon_ranges_overlap(pose->translation, t_bytes, pose->rotation, r_bytes) ||
+        tendon_ranges_overlap(pose->translation, t_bytes, pose->scale, t_bytes) ||
+        tendon_ranges_overlap(pose->rotation, r_bytes, pose->scale, t_bytes))
+        return tendon_fail(TENDON_ERR_ALIAS,
+                           "%s: pose %s has overlapping translation / rotation / scale arrays", fn,
+                           what);
+    return TENDON_OK;
+}
+
+tendon_status tendon_check_pose_alias(const char *fn, const char *out_name, const tendon_pose *out,
+                                      const char *in_name, const tendon_pose *in)
+{
+    const size_t n = out->joint_count;
+    const void *outs[3] = {out->translation, out->rotation, out->scale};
+    const void *ins[3] = {in->translation, in->rotation, in->scale};
+    const size_t bytes[3] = {3 * n * sizeof(float), 4 * n * sizeof(float), 3 * n * sizeof(float)};
+    static const char *const names[3] = {"translation", "rotation", "scale"};
+    for (int i = 0; i < 3; ++i) {
+        for (int k = 0; k < 3; ++k) {
+            if (i == k && outs[i] == ins[k])
+                continue; /* exact aliasing: allowed, every joint is read before it is written */
+            if (tendon_ranges_overlap(outs[i], bytes[i], ins[k], bytes[k]))
+                return tendon_fail(TENDON_ERR_ALIAS,
+                                   "%s: %s.%s overlaps %s.%s; out may be exactly an input pose "
+                                   "but must not partly overlap one",
+                                   fn, out_name, names[i], in_name, names[k]);
+        }
+    }
+    return TENDON_OK;
+}

@@ -1,0 +1,106 @@
+/*
+ * The project's own transcendentals, scalar form (docs/detmath.md).
+ *
+ * Only + − × and bit operations: no division, no hardware sqrt, no libm, no estimate
+ * instructions. Each function is one fixed sequence of operations; the SIMD bodies
+ * (src/simd/kernels/detmath_vec.inl.h) perform the same sequence lane-wise, so every ISA
+ * computes the same bits. Compiled with -ffp-contract=off: nothing here may become an FMA.
+ */
+#ifndef TENDON_DETMATH_H
+#define TENDON_DETMATH_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "detmath_coeffs.h"
+
+static inline uint64_t tendon_det_bits(double x) { uint64_t i; memcpy(&i, &x, sizeof i); return i; }
+static inline double tendon_det_from_bits(uint64_t i) { double x; memcpy(&x, &i, sizeof x); return x; }
+
+/**
+ * 1/√s for s a positive, finite, normal double: within 4e-16 relative (1.5 ulp).
+ * Outside that domain the result is unspecified (finite garbage or NaN); callers select it away.
+ */
+static inline double tendon_det_rsqrt(double s)
+{
+    double y = tendon_det_from_bits(TENDON_RSQRT_MAGIC - (tendon_det_bits(s) >> 1));
+    const double h = 0.5 * s;
+    y = y * (1.5 - (h * y) * y);
+    y = y * (1.5 - (h * y) * y);
+    y = y * (1.5 - (h * y) * y);
+    y = y * (1.5 - (h * y) * y);
+    return y;
+}
+
+/** asin(u) for u ∈ [0, 1/2] (odd: also [−1/2, 0]). */
+static inline double tendon_det_asin_core(double u)
+{
+    const double y = u * u;
+    double p = TENDON_ASIN_C10;
+    p = p * y + TENDON_ASIN_C9;
+    p = p * y + TENDON_ASIN_C8;
+    p = p * y + TENDON_ASIN_C7;
+    p = p * y + TENDON_ASIN_C6;
+    p = p * y + TENDON_ASIN_C5;
+    p = p * y + TENDON_ASIN_C4;
+    p = p * y + TENDON_ASIN_C3;
+    p = p * y + TENDON_ASIN_C2;
+    p = p * y + TENDON_ASIN_C1;
+    p = p * y + TENDON_ASIN_C0;
+    return u + (u * y) * p;
+}
+
+/**
+ * acos(x) for x ∈ [0, 1]; NaN gives NaN; outside [0, 1] unspecified.
+ *   x ≤ 1/2:  π/2 − asin(x)
+ *   x > 1/2:  2·asin(√((1 − x)/2)), the square root as z·(1/√z) (z = 0 gives 0)
+ */
+static inline double tendon_det_acos_pos(double x)
+{
+    if (x <= 0.5)
+        return TENDON_PIO2 - tendon_det_asin_core(x);
+    const double z = (1.0 - x) * 0.5;
+    const double u = z * tendon_det_rsqrt(z);
+    return 2.0 * tendon_det_asin_core(u);
+}
+
+/** acos(x) for x ∈ [−1, 1] (acos(−x) = π − acos(x)); NaN outside [−1, 1] and for NaN. */
+static inline double tendon_det_acos(double x)
+{
+    if (!(x >= -1.0 && x <= 1.0))
+        return (x - x) / (x - x); /* NaN without libm: 0/0 or inf−inf */
+    if (x < 0.0)
+        return (TENDON_PI_HI - tendon_det_acos_pos(-x)) + TENDON_PI_LO;
+    return tendon_det_acos_pos(x);
+}
+
+/** sin(x) for x ∈ [−π/2, π/2]; outside, unspecified (no range reduction). */
+static inline double tendon_det_sin_core(double x)
+{
+    const double y = x * x;
+    double p = TENDON_SIN_C6;
+    p = p * y + TENDON_SIN_C5;
+    p = p * y + TENDON_SIN_C4;
+    p = p * y + TENDON_SIN_C3;
+    p = p * y + TENDON_SIN_C2;
+    p = p * y + TENDON_SIN_C1;
+    p = p * y + TENDON_SIN_C0;
+    return x + (x * y) * p;
+}
+
+/**
+ * sin(x) for x ∈ [−π, π], by sin(x) = sin(π − x) past π/2 (π split in two parts, so the
+ * reduction is exact to ~1e-32); NaN outside [−π, π] and for NaN.
+ */
+static inline double tendon_det_sin(double x)
+{
+    const double ax = x < 0.0 ? -x : x;
+    if (!(ax <= TENDON_PI_HI))
+        return (x - x) / (x - x);
+    if (ax <= TENDON_PIO2)
+        return tendon_det_sin_core(x);
+    const double r = tendon_det_sin_core((TENDON_PI_HI - ax) + TENDON_PI_LO);
+    return x < 0.0 ? -r : r;
+}
+
+#endif

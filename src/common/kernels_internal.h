@@ -1,0 +1,77 @@
+/*
+ * Internal: the per-ISA kernel prototypes and tables. Not installed.
+ *
+ * Every kernel family is declared once per ISA through TENDON_DECLARE_KERNELS(suffix); the
+ * table of an ISA is defined in src/dispatch/tables.c from these.
+ */
+#ifndef TENDON_KERNELS_INTERNAL_H
+#define TENDON_KERNELS_INTERNAL_H
+
+#include "tendon/kernels.h"
+
+#if defined(__GNUC__)
+#define TENDON_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define TENDON_HIDDEN
+#endif
+
+#define TENDON_DECLARE_KERNELS(sfx)                                                                \
+    TENDON_HIDDEN void tendon_quat_slerp_##sfx(const float *a, const float *b, const double *t,   \
+                                               size_t count, float *out);                          \
+    TENDON_HIDDEN void tendon_quat_nlerp_##sfx(const float *a, const float *b, const double *t,   \
+                                               size_t count, float *out);                          \
+    TENDON_HIDDEN void tendon_quat_multiply_##sfx(const float *a, const float *b, size_t count,    \
+                                                  float *out);                                     \
+    TENDON_HIDDEN void tendon_pose_blend_##sfx(const tendon_pose *a, const tendon_pose *b,         \
+                                               double t, const float *joint_weights,               \
+                                               size_t joint_count, tendon_pose *out);              \
+    TENDON_HIDDEN void tendon_pose_add_##sfx(const tendon_pose *base, const tendon_pose *delta,    \
+                                             double weight, const float *joint_weights,            \
+                                             size_t joint_count, tendon_pose *out);
+
+TENDON_DECLARE_KERNELS(scalar)
+TENDON_DECLARE_KERNELS(sse2)
+TENDON_DECLARE_KERNELS(sse41)
+TENDON_DECLARE_KERNELS(avx2)
+TENDON_DECLARE_KERNELS(avx512)
+TENDON_DECLARE_KERNELS(neon)
+
+/*
+ * Partial-range forms of the scalar reference, used by the SIMD variants for their tails: the
+ * joints [first, joint_count) of the same poses. Equal to the SIMD block by construction.
+ */
+TENDON_HIDDEN void tendon_pose_blend_scalar_from(const tendon_pose *a, const tendon_pose *b,
+                                                 double t, const float *joint_weights,
+                                                 size_t first, size_t joint_count,
+                                                 tendon_pose *out);
+TENDON_HIDDEN void tendon_pose_add_scalar_from(const tendon_pose *base, const tendon_pose *delta,
+                                               double weight, const float *joint_weights,
+                                               size_t first, size_t joint_count,
+                                               tendon_pose *out);
+
+/* Thread-local error message (src/status.c). Always returns `status`. */
+TENDON_HIDDEN tendon_status tendon_fail(tendon_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The active table, choosing it on first use (src/dispatch/dispatch.c). */
+TENDON_HIDDEN tendon_status tendon_active_kernels(const tendon_kernels **out);
+
+/*
+ * Argument checks shared by the public entry points (src/check.c). Each returns TENDON_OK or
+ * sets the message (naming `fn` and `what`) and returns the status.
+ */
+TENDON_HIDDEN tendon_status tendon_check_array(const char *fn, const char *what, const void *p,
+                                               size_t count, size_t elem_floats);
+TENDON_HIDDEN tendon_status tendon_check_pose(const char *fn, const char *what,
+                                              const tendon_pose *pose);
+/* out's arrays against in's: identical or disjoint, never partly overlapping. */
+TENDON_HIDDEN tendon_status tendon_check_pose_alias(const char *fn, const char *out_name,
+                                                    const tendon_pose *out, const char *in_name,
+                                                    const tendon_pose *in);
+TENDON_HIDDEN int tendon_ranges_overlap(const void *a, size_t a_bytes, const void *b,
+                                        size_t b_bytes);
+
+#endif

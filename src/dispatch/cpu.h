@@ -1,0 +1,14 @@
+/* Internal: CPU feature bits (src/dispatch/cpu.c). */
+#ifndef TENDON_CPU_H
+#define TENDON_CPU_H
+#include <stddef.h>
+
+#define TENDON_CPU_SSE2 (1u << 0)
+#define TENDON_CPU_SSE41 (1u << 1)
+#define TENDON_CPU_AVX2 (1u << 2)
+#define TENDON_CPU_AVX512 (1u << 3) /* F + DQ + VL, with the OS saving ZMM state */
+#define TENDON_CPU_NEON (1u << 4)
+
+__attribute__((visibility("hidden"))) unsigned tendon_cpu_features(void);
+__attribute__((visibility("hidden"))) void tendon_cpu_brand(char *out, size_t size);
+#endif

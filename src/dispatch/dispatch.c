@@ -1,0 +1,246 @@
+/*
+ * The kernel tables, ISA selection, TENDON_ISA and tendon_isa_force.
+ *
+ * The choice is made once, on first use, and kept in one atomic pointer: choosing is idempotent
+ * (the same environment and CPU give the same answer), so two threads racing to make it agree,
+ * and a forced choice simply replaces it. Tests and benchmarks do not touch it: they ask
+ * tendon_kernels_for(isa) for a table and call it directly.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/kernels_internal.h"
+#include "cpu.h"
+
+#define TABLE(sfx, id)                                                                            \
+    {                                                                                              \
+        .isa = id, .quat_slerp = tendon_quat_slerp_##sfx, .quat_nlerp = tendon_quat_nlerp_##sfx,  \
+        .quat_multiply = tendon_quat_multiply_##sfx, .pose_blend = tendon_pose_blend_##sfx,        \
+        .pose_add = tendon_pose_add_##sfx,                                                         \
+    }
+
+static const tendon_kernels TABLE_SCALAR = TABLE(scalar, TENDON_ISA_SCALAR);
+#ifdef TENDON_HAVE_SSE2
+static const tendon_kernels TABLE_SSE2 = TABLE(sse2, TENDON_ISA_SSE2);
+#endif
+#ifdef TENDON_HAVE_SSE41
+static const tendon_kernels TABLE_SSE41 = TABLE(sse41, TENDON_ISA_SSE41);
+#endif
+#ifdef TENDON_HAVE_AVX2
+static const tendon_kernels TABLE_AVX2 = TABLE(avx2, TENDON_ISA_AVX2);
+#endif
+#ifdef TENDON_HAVE_AVX512
+static const tendon_kernels TABLE_AVX512 = TABLE(avx512, TENDON_ISA_AVX512);
+#endif
+#ifdef TENDON_HAVE_NEON
+static const tendon_kernels TABLE_NEON = TABLE(neon, TENDON_ISA_NEON);
+#endif
+
+static const tendon_kernels *compiled_table(tendon_isa isa)
+{
+    switch (isa) {
+    case TENDON_ISA_SCALAR: return &TABLE_SCALAR;
+#ifdef TENDON_HAVE_SSE2
+    case TENDON_ISA_SSE2: return &TABLE_SSE2;
+#endif
+#ifdef TENDON_HAVE_SSE41
+    case TENDON_ISA_SSE41: return &TABLE_SSE41;
+#endif
+#ifdef TENDON_HAVE_AVX2
+    case TENDON_ISA_AVX2: return &TABLE_AVX2;
+#endif
+#ifdef TENDON_HAVE_AVX512
+    case TENDON_ISA_AVX512: return &TABLE_AVX512;
+#endif
+#ifdef TENDON_HAVE_NEON
+    case TENDON_ISA_NEON: return &TABLE_NEON;
+#endif
+    default: return NULL;
+    }
+}
+
+static const char *const NAMES[TENDON_ISA_COUNT] = {"scalar", "sse2", "sse41",
+                                                    "avx2",   "avx512", "neon"};
+
+const char *tendon_isa_name(tendon_isa isa)
+{
+    return (unsigned)isa < TENDON_ISA_COUNT ? NAMES[isa] : NULL;
+}
+
+tendon_status tendon_isa_from_name(const char *name, tendon_isa *out)
+{
+    if (!name)
+        return tendon_fail(TENDON_ERR_NULL, "tendon_isa_from_name: name is NULL");
+    if (!out)
+        return tendon_fail(TENDON_ERR_NULL, "tendon_isa_from_name: out is NULL");
+    for (int i = 0; i < TENDON_ISA_COUNT; ++i) {
+        if (strcmp(name, NAMES[i]) == 0) {
+            *out = (tendon_isa)i;
+            return TENDON_OK;
+        }
+    }
+    return tendon_fail(TENDON_ERR_ISA,
+                       "ISA name \"%.64s\" is unknown: expected one of scalar, sse2, sse41, avx2, "
+                       "avx512, neon",
+                       name);
+}
+
+/* Whether isa is this architecture's own instruction set (as opposed to SIMDe-emulated). */
+static int native_to_this_arch(tendon_isa isa)
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    return isa == TENDON_ISA_SSE2 || isa == TENDON_ISA_SSE41 || isa == TENDON_ISA_AVX2 ||
+           isa == TENDON_ISA_AVX512;
+#elif defined(__aarch64__)
+    return isa == TENDON_ISA_NEON;
+#else
+    (void)isa;
+    return 0;
+#endif
+}
+
+tendon_isa_build tendon_isa_compiled(tendon_isa isa)
+{
+    if (!compiled_table(isa))
+        return TENDON_ISA_ABSENT;
+    if (isa == TENDON_ISA_SCALAR || native_to_this_arch(isa))
+        return TENDON_ISA_NATIVE;
+    return TENDON_ISA_EMULATED;
+}
+
+static unsigned cpu_bit(tendon_isa isa)
+{
+    switch (isa) {
+    case TENDON_ISA_SSE2: return TENDON_CPU_SSE2;
+    case TENDON_ISA_SSE41: return TENDON_CPU_SSE41;
+    case TENDON_ISA_AVX2: return TENDON_CPU_AVX2;
+    case TENDON_ISA_AVX512: return TENDON_CPU_AVX512;
+    case TENDON_ISA_NEON: return TENDON_CPU_NEON;
+    default: return 0;
+    }
+}
+
+int tendon_isa_supported(tendon_isa isa)
+{
+    if (isa == TENDON_ISA_SCALAR)
+        return 1;
+    if (tendon_isa_compiled(isa) != TENDON_ISA_NATIVE)
+        return 0;
+    return (tendon_cpu_features() & cpu_bit(isa)) != 0;
+}
+
+const tendon_kernels *tendon_kernels_for(tendon_isa isa)
+{
+    switch (tendon_isa_compiled(isa)) {
+    case TENDON_ISA_EMULATED: return compiled_table(isa);
+    case TENDON_ISA_NATIVE: return tendon_isa_supported(isa) ? compiled_table(isa) : NULL;
+    default: return NULL;
+    }
+}
+
+const char *tendon_cpu_name(void)
+{
+    static _Thread_local char brand[64];
+    tendon_cpu_brand(brand, sizeof brand);
+    return brand;
+}
+
+/* The chosen table, or NULL before the first choice. */
+static _Atomic(const tendon_kernels *) g_active = NULL;
+
+static tendon_isa best_supported(void)
+{
+    for (int i = TENDON_ISA_COUNT - 1; i > 0; --i)
+        if (tendon_isa_supported((tendon_isa)i))
+            return (tendon_isa)i;
+    return TENDON_ISA_SCALAR;
+}
+
+static void usable_list(char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < TENDON_ISA_COUNT && used < size; ++i) {
+        if (!tendon_isa_supported((tendon_isa)i))
+            continue;
+        int n = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", NAMES[i]);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+static tendon_status refuse_isa(const char *origin, tendon_isa isa)
+{
+    char usable[96];
+    usable_list(usable, sizeof usable);
+    const tendon_isa_build build = tendon_isa_compiled(isa);
+    const char *why = build == TENDON_ISA_ABSENT     ? "is not compiled into this build"
+                      : build == TENDON_ISA_EMULATED ? "is only emulated on this architecture"
+                                                     : "is not supported by this CPU";
+    return tendon_fail(TENDON_ERR_ISA, "%s: ISA \"%s\" %s; usable here: %s", origin,
+                       NAMES[isa], why, usable);
+}
+
+/* Resolve the environment's choice, or the best supported ISA. */
+static tendon_status choose(const tendon_kernels **out)
+{
+    const char *env = getenv("TENDON_ISA");
+    tendon_isa isa;
+    if (env && *env) {
+        if (tendon_isa_from_name(env, &isa) != TENDON_OK) {
+            return tendon_fail(TENDON_ERR_ISA,
+                               "TENDON_ISA=\"%.64s\" is not an ISA name: expected one of scalar, "
+                               "sse2, sse41, avx2, avx512, neon",
+                               env);
+        }
+        if (!tendon_isa_supported(isa))
+            return refuse_isa("TENDON_ISA", isa);
+    } else {
+        isa = best_supported();
+    }
+    *out = compiled_table(isa);
+    return TENDON_OK;
+}
+
+tendon_status tendon_active_kernels(const tendon_kernels **out)
+{
+    const tendon_kernels *table = atomic_load_explicit(&g_active, memory_order_acquire);
+    if (table) {
+        *out = table;
+        return TENDON_OK;
+    }
+    tendon_status status = choose(&table);
+    if (status != TENDON_OK)
+        return status; /* not cached: the message is re-raised on every call, on every thread */
+    const tendon_kernels *expected = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&g_active, &expected, table,
+                                                 memory_order_acq_rel, memory_order_acquire))
+        table = expected; /* another thread chose (or forced) first */
+    *out = table;
+    return TENDON_OK;
+}
+
+tendon_status tendon_isa_active(tendon_isa *out)
+{
+    if (!out)
+        return tendon_fail(TENDON_ERR_NULL, "tendon_isa_active: out is NULL");
+    const tendon_kernels *table;
+    tendon_status status = tendon_active_kernels(&table);
+    if (status == TENDON_OK)
+        *out = table->isa;
+    return status;
+}
+
+tendon_status tendon_isa_force(tendon_isa isa)
+{
+    if ((unsigned)isa >= TENDON_ISA_COUNT)
+        return tendon_fail(TENDON_ERR_ISA, "tendon_isa_force: %d is not a tendon_isa value (0..%d)",
+                           (int)isa, TENDON_ISA_COUNT - 1);
+    if (!tendon_isa_supported(isa))
+        return refuse_isa("tendon_isa_force", isa);
+    atomic_store_explicit(&g_active, compiled_table(isa), memory_order_release);
+    return TENDON_OK;
+}

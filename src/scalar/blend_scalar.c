@@ -1,0 +1,72 @@
+/*
+ * Scalar reference: pose blend and additive layer (seed 000 blend.js blendPoses / addPose).
+ * Read float, compute in double, round once on store; every joint read before it is written,
+ * so `out` may be exactly `a`/`b` (`base`/`delta`).
+ */
+#include "../common/kernels_internal.h"
+#include "../common/quat_ref.h"
+
+static const double IDENTITY[4] = {0.0, 0.0, 0.0, 1.0};
+
+void tendon_pose_blend_scalar_from(const tendon_pose *a, const tendon_pose *b, double t,
+                                   const float *joint_weights, size_t first, size_t joint_count,
+                                   tendon_pose *out)
+{
+    for (size_t j = first; j < joint_count; ++j) {
+        const double w =
+            tendon_ref_clamp01(joint_weights ? t * (double)joint_weights[j] : t);
+        for (size_t c = 0; c < 3; ++c) {
+            const double from = (double)a->translation[3 * j + c];
+            const double to = (double)b->translation[3 * j + c];
+            const double scale_from = (double)a->scale[3 * j + c];
+            const double scale_to = (double)b->scale[3 * j + c];
+            out->translation[3 * j + c] = (float)(from + (to - from) * w);
+            out->scale[3 * j + c] = (float)(scale_from + (scale_to - scale_from) * w);
+        }
+        double qa[4], qb[4], q[4];
+        tendon_ref_load4(a->rotation + 4 * j, qa);
+        tendon_ref_load4(b->rotation + 4 * j, qb);
+        tendon_ref_slerp(qa, qb, w, q);
+        tendon_ref_store4(q, out->rotation + 4 * j);
+    }
+}
+
+void tendon_pose_blend_scalar(const tendon_pose *a, const tendon_pose *b, double t,
+                              const float *joint_weights, size_t joint_count, tendon_pose *out)
+{
+    tendon_pose_blend_scalar_from(a, b, t, joint_weights, 0, joint_count, out);
+}
+
+void tendon_pose_add_scalar_from(const tendon_pose *base, const tendon_pose *delta, double weight,
+                                 const float *joint_weights, size_t first, size_t joint_count,
+                                 tendon_pose *out)
+{
+    for (size_t j = first; j < joint_count; ++j) {
+        const double raw = joint_weights ? weight * (double)joint_weights[j] : weight;
+        const double w = raw < 0.0 ? 0.0 : raw;
+        for (size_t c = 0; c < 3; ++c) {
+            const double bt = (double)base->translation[3 * j + c];
+            const double dt = (double)delta->translation[3 * j + c];
+            const double bs = (double)base->scale[3 * j + c];
+            const double ds = (double)delta->scale[3 * j + c];
+            out->translation[3 * j + c] = (float)(bt + dt * w);
+            /* One at weight zero, the delta's own factor at weight one. */
+            out->scale[3 * j + c] = (float)(bs * (1.0 + (ds - 1.0) * w));
+        }
+        double qd[4], scaled[4], qb[4], q[4];
+        tendon_ref_load4(delta->rotation + 4 * j, qd);
+        tendon_ref_slerp(IDENTITY, qd, w > 1.0 ? 1.0 : w, scaled);
+        /* The seed keeps the scaled delta in a float32 scratch: round it before the product. */
+        for (int c = 0; c < 4; ++c)
+            scaled[c] = (double)(float)scaled[c];
+        tendon_ref_load4(base->rotation + 4 * j, qb);
+        tendon_ref_multiply(qb, scaled, q);
+        tendon_ref_store4(q, out->rotation + 4 * j);
+    }
+}
+
+void tendon_pose_add_scalar(const tendon_pose *base, const tendon_pose *delta, double weight,
+                            const float *joint_weights, size_t joint_count, tendon_pose *out)
+{
+    tendon_pose_add_scalar_from(base, delta, weight, joint_weights, 0, joint_count, out);
+}

@@ -1,0 +1,3 @@
+/* The quaternion array kernels, neon instantiation. */
+#include "ops.h"
+#include "../kernels/quat.inl.h"

@@ -1,0 +1,107 @@
+/*
+ * SSE4.1 op layer: the SSE2 layer with blendv selects, W = 2 (native with -msse4.1 on x86-64,
+ * emulated elsewhere). Every op is exact lane-wise IEEE arithmetic or a pure data movement;
+ * nothing here estimates, fuses or reorders. The kernel bodies in src/simd/kernels/ use only
+ * these names (see src/simd/README.md for the op contract every ISA implements).
+ */
+#ifndef TENDON_OPS_SSE41_H
+#define TENDON_OPS_SSE41_H
+
+#include <stdint.h>
+#include <simde/x86/sse4.1.h>
+
+#include "../../common/detmath_coeffs.h"
+
+#define TENDON_W 2
+#define TENDON_SFX sse41
+
+typedef simde__m128d vd;
+typedef simde__m128d vmask;
+
+static inline vd vset1(double x) { return simde_mm_set1_pd(x); }
+static inline vd vadd(vd a, vd b) { return simde_mm_add_pd(a, b); }
+static inline vd vsub(vd a, vd b) { return simde_mm_sub_pd(a, b); }
+static inline vd vmul(vd a, vd b) { return simde_mm_mul_pd(a, b); }
+static inline vd vneg(vd a) { return simde_mm_xor_pd(a, simde_mm_set1_pd(-0.0)); }
+static inline vd vabs(vd a) { return simde_mm_andnot_pd(simde_mm_set1_pd(-0.0), a); }
+
+static inline vmask vlt(vd a, vd b) { return simde_mm_cmplt_pd(a, b); }
+static inline vmask vgt(vd a, vd b) { return simde_mm_cmpgt_pd(a, b); }
+static inline vmask vle(vd a, vd b) { return simde_mm_cmple_pd(a, b); }
+static inline vmask veq(vd a, vd b) { return simde_mm_cmpeq_pd(a, b); }
+static inline vmask vunord(vd a, vd b) { return simde_mm_cmpunord_pd(a, b); }
+static inline vmask vmand(vmask a, vmask b) { return simde_mm_and_pd(a, b); }
+static inline vmask vmor(vmask a, vmask b) { return simde_mm_or_pd(a, b); }
+static inline int vmask_any(vmask m) { return simde_mm_movemask_pd(m) != 0; }
+static inline int vmask_all(vmask m) { return simde_mm_movemask_pd(m) == 3; }
+/** m ? yes : no, lane-wise */
+static inline vd vsel(vmask m, vd yes, vd no)
+{
+    return simde_mm_blendv_pd(no, yes, m);
+}
+
+/** bits(MAGIC − (bits(s) >> 1)) lane-wise: the 1/√s seed. */
+static inline vd vrsqrt_seed(vd s)
+{
+    simde__m128i i = simde_mm_castpd_si128(s);
+    i = simde_mm_sub_epi64(simde_mm_set1_epi64x((int64_t)TENDON_RSQRT_MAGIC),
+                           simde_mm_srli_epi64(i, 1));
+    return simde_mm_castsi128_pd(i);
+}
+
+/** W floats → W doubles; and back with one rounding (round-to-nearest-even). */
+static inline vd vload_f32(const float *p)
+{
+    return simde_mm_cvtps_pd(simde_mm_castpd_ps(simde_mm_load_sd((const double *)(const void *)p)));
+}
+static inline void vstore_f32(float *p, vd v)
+{
+    simde_mm_store_sd((double *)(void *)p, simde_mm_castps_pd(simde_mm_cvtpd_ps(v)));
+}
+/** Round each lane to float and back (the seed's float32 scratch). */
+static inline vd vround_f32(vd v) { return simde_mm_cvtps_pd(simde_mm_cvtpd_ps(v)); }
+static inline vd vload_f64(const double *p) { return simde_mm_loadu_pd(p); }
+
+/** 3·W contiguous floats (xyz of W joints) → three vectors in memory order. */
+static inline void vload_f32x3(const float *p, vd *v0, vd *v1, vd *v2)
+{
+    simde__m128 lo = simde_mm_loadu_ps(p);
+    *v0 = simde_mm_cvtps_pd(lo);
+    *v1 = simde_mm_cvtps_pd(simde_mm_movehl_ps(lo, lo));
+    *v2 = vload_f32(p + 4);
+}
+static inline void vstore_f32x3(float *p, vd v0, vd v1, vd v2)
+{
+    simde_mm_storeu_ps(p, simde_mm_movelh_ps(simde_mm_cvtpd_ps(v0), simde_mm_cvtpd_ps(v1)));
+    vstore_f32(p + 4, v2);
+}
+/** One value per joint → one per component, in the memory order of vload_f32x3. */
+static inline void vexpand3(vd w, vd *e0, vd *e1, vd *e2)
+{
+    *e0 = simde_mm_unpacklo_pd(w, w);            /* w0 w0 */
+    *e1 = w;                                     /* w0 w1 */
+    *e2 = simde_mm_unpackhi_pd(w, w);            /* w1 w1 */
+}
+
+/** 4·W floats (x y z w of W quaternions) → one vector per component. */
+static inline void vload_quat(const float *p, vd *x, vd *y, vd *z, vd *w)
+{
+    simde__m128 q0 = simde_mm_loadu_ps(p), q1 = simde_mm_loadu_ps(p + 4);
+    simde__m128 xy = simde_mm_unpacklo_ps(q0, q1); /* x0 x1 y0 y1 */
+    simde__m128 zw = simde_mm_unpackhi_ps(q0, q1); /* z0 z1 w0 w1 */
+    *x = simde_mm_cvtps_pd(xy);
+    *y = simde_mm_cvtps_pd(simde_mm_movehl_ps(xy, xy));
+    *z = simde_mm_cvtps_pd(zw);
+    *w = simde_mm_cvtps_pd(simde_mm_movehl_ps(zw, zw));
+}
+static inline void vstore_quat(float *p, vd x, vd y, vd z, vd w)
+{
+    simde__m128 xy = simde_mm_movelh_ps(simde_mm_cvtpd_ps(x), simde_mm_cvtpd_ps(y)); /* x0 x1 y0 y1 */
+    simde__m128 zw = simde_mm_movelh_ps(simde_mm_cvtpd_ps(z), simde_mm_cvtpd_ps(w)); /* z0 z1 w0 w1 */
+    simde__m128 lo = simde_mm_unpacklo_ps(xy, zw); /* x0 z0 x1 z1 */
+    simde__m128 hi = simde_mm_unpackhi_ps(xy, zw); /* y0 w0 y1 w1 */
+    simde_mm_storeu_ps(p, simde_mm_unpacklo_ps(lo, hi));     /* x0 y0 z0 w0 */
+    simde_mm_storeu_ps(p + 4, simde_mm_unpackhi_ps(lo, hi)); /* x1 y1 z1 w1 */
+}
+
+#endif
