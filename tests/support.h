@@ -1,0 +1,54 @@
+/*
+ * Shared helpers for the Check suites: a seeded RNG, bit-level float comparison (NaN by class),
+ * hex dumps for failure messages, the ISA loop, the test-data path, and random inputs.
+ */
+#ifndef TENDON_TEST_SUPPORT_H
+#define TENDON_TEST_SUPPORT_H
+
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tendon/tendon.h>
+
+#ifndef TENDON_TEST_DATA_DIR
+#error "TENDON_TEST_DATA_DIR must point at tests/data"
+#endif
+
+/* xorshift64*: deterministic across machines; seeds are printed on failure. */
+typedef struct test_rng {
+    uint64_t state;
+} test_rng;
+void rng_seed(test_rng *r, uint64_t seed);
+uint64_t rng_u64(test_rng *r);
+double rng_unit(test_rng *r);                 /* [0, 1) */
+double rng_range(test_rng *r, double lo, double hi);
+void rng_unit_quat(test_rng *r, float q[4]);  /* uniform on the 3-sphere, float */
+
+/* Same bits, or both NaN (any sign or payload). */
+int same_float(float a, float b);
+/* The first index where two float arrays differ under same_float, or -1. */
+long first_float_diff(const float *a, const float *b, size_t n);
+/* Bit pattern of a float, for messages. */
+uint32_t float_bits(float f);
+
+/*
+ * The kernel table of an ISA in a loop test (tcase_add_loop_test(tc, fn, 0, TENDON_ISA_COUNT)):
+ * NULL means "not runnable here" — the caller should return after saying so.
+ */
+const tendon_kernels *isa_table_or_skip(int isa);
+
+/* Read a whole file from tests/data (path relative to it); abort the test on failure. */
+char *read_test_file(const char *relative, size_t *size_out);
+
+/*
+ * A suite started under TENDON_ISA=<name> (ctest registers the API suites once per ISA) checks
+ * first that the active ISA is the one requested. Returns 1 if TENDON_ISA names an ISA that
+ * cannot run here: the caller then exits with 77 (ctest SKIP_RETURN_CODE).
+ */
+int env_isa_unusable(void);
+
+/* Run a suite with Check's default settings; returns the process exit status. */
+int run_suite(Suite *s);
+
+#endif
