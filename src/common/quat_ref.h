@@ -34,7 +34,7 @@ static inline void tendon_ref_normalize(double q[4])
     const double s = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
     double inv;
     if (s > 0.0 && s < (double)INFINITY) {
-        inv = tendon_det_rsqrt(s);
+        inv = 1.0 / tendon_det_sqrt(s);
     } else if (s == (double)INFINITY) {
         inv = 0.0;
     } else if (s != s && (tendon_ref_is_inf(q[0]) || tendon_ref_is_inf(q[1]) ||

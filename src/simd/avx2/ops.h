@@ -12,6 +12,7 @@
 
 #define TENDON_W 4
 #define TENDON_SFX avx2
+#define TENDON_U 1 /* 16 ymm registers: more blocks side by side spill */
 
 typedef simde__m256d vd;
 typedef simde__m256d vmask;
@@ -33,6 +34,10 @@ static inline vmask vmor(vmask a, vmask b) { return simde_mm256_or_pd(a, b); }
 static inline int vmask_any(vmask m) { return simde_mm256_movemask_pd(m) != 0; }
 static inline int vmask_all(vmask m) { return simde_mm256_movemask_pd(m) == 15; }
 static inline vd vsel(vmask m, vd yes, vd no) { return simde_mm256_blendv_pd(no, yes, m); }
+
+/** Correctly rounded IEEE square root and quotient (identical bits on every ISA). */
+static inline vd vsqrt(vd a) { return simde_mm256_sqrt_pd(a); }
+static inline vd vdiv(vd a, vd b) { return simde_mm256_div_pd(a, b); }
 
 static inline vd vrsqrt_seed(vd s)
 {

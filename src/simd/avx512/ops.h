@@ -13,6 +13,7 @@
 
 #define TENDON_W 8
 #define TENDON_SFX avx512
+#define TENDON_U 3 /* 32 zmm registers hold three blocks' chains */
 
 typedef simde__m512d vd;
 typedef simde__mmask8 vmask;
@@ -34,6 +35,10 @@ static inline vmask vmor(vmask a, vmask b) { return (vmask)(a | b); }
 static inline int vmask_any(vmask m) { return m != 0; }
 static inline int vmask_all(vmask m) { return m == 0xFF; }
 static inline vd vsel(vmask m, vd yes, vd no) { return simde_mm512_mask_blend_pd(m, no, yes); }
+
+/** Correctly rounded IEEE square root and quotient (identical bits on every ISA). */
+static inline vd vsqrt(vd a) { return simde_mm512_sqrt_pd(a); }
+static inline vd vdiv(vd a, vd b) { return simde_mm512_div_pd(a, b); }
 
 static inline vd vrsqrt_seed(vd s)
 {

@@ -40,6 +40,10 @@ static inline vd vsel(vmask m, vd yes, vd no)
     return simde_mm_blendv_pd(no, yes, m);
 }
 
+/** Correctly rounded IEEE square root and quotient (identical bits on every ISA). */
+static inline vd vsqrt(vd a) { return simde_mm_sqrt_pd(a); }
+static inline vd vdiv(vd a, vd b) { return simde_mm_div_pd(a, b); }
+
 /** bits(MAGIC − (bits(s) >> 1)) lane-wise: the 1/√s seed. */
 static inline vd vrsqrt_seed(vd s)
 {
