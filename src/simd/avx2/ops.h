@@ -127,6 +127,17 @@ static inline vf vfload4_dup(const float *p)
     const simde__m128 q = simde_mm_loadu_ps(p);
     return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(q), q, 1);
 }
+/**
+ * The four columns of a matrix held in registers (m[0 .. 16/WF), as vfload loads it), each
+ * repeated in every group of four lanes: what vfload4_dup gives from memory, without the trip.
+ */
+static inline void vfmat_cols_dup(const vf *m, vf col[4])
+{
+    col[0] = simde_mm256_permute2f128_ps(m[0], m[0], 0x00);
+    col[1] = simde_mm256_permute2f128_ps(m[0], m[0], 0x11);
+    col[2] = simde_mm256_permute2f128_ps(m[1], m[1], 0x00);
+    col[3] = simde_mm256_permute2f128_ps(m[1], m[1], 0x11);
+}
 /** In every group of four lanes, that group's lane k in all four. */
 static inline vf vfsplat4_0(vf a) { return simde_mm256_shuffle_ps(a, a, 0x00); }
 static inline vf vfsplat4_1(vf a) { return simde_mm256_shuffle_ps(a, a, 0x55); }

@@ -37,18 +37,33 @@
 #define TENDON_AINLINE static inline
 #endif
 
-/** c = a × b (tendon_ref_mat4_mul). c may be exactly b (b is read whole before c is written). */
-TENDON_AINLINE void vmat4_mul(const float *a, const float *b, float *c)
+/**
+ * r = a × b (tendon_ref_mat4_mul) with a's columns given repeated in every group of four lanes
+ * (vfload4_dup / vfmat_cols_dup) and b read from memory; r is the product as vfload would load
+ * it from c (16/WF vectors).
+ */
+TENDON_AINLINE void vmat4_mul_cols(const vf a[4], const float *b, vf r[TENDON_MG])
 {
-    const vf a0 = vfload4_dup(a), a1 = vfload4_dup(a + 4);
-    const vf a2 = vfload4_dup(a + 8), a3 = vfload4_dup(a + 12);
-    vf r[TENDON_MG];
     for (int g = 0; g < TENDON_MG; ++g) {
         const vf bg = vfload(b + g * TENDON_WF);
-        r[g] = vfadd(vfadd(vfadd(vfmul(a0, vfsplat4_0(bg)), vfmul(a1, vfsplat4_1(bg))),
-                           vfmul(a2, vfsplat4_2(bg))),
-                     vfmul(a3, vfsplat4_3(bg)));
+        r[g] = vfadd(vfadd(vfadd(vfmul(a[0], vfsplat4_0(bg)), vfmul(a[1], vfsplat4_1(bg))),
+                           vfmul(a[2], vfsplat4_2(bg))),
+                     vfmul(a[3], vfsplat4_3(bg)));
     }
+}
+
+TENDON_AINLINE void vmat4_load_cols(const float *a, vf col[4])
+{
+    for (int k = 0; k < 4; ++k)
+        col[k] = vfload4_dup(a + 4 * k);
+}
+
+/** c = a × b. c may be exactly b (b is read whole before c is written). */
+TENDON_AINLINE void vmat4_mul(const float *a, const float *b, float *c)
+{
+    vf col[4], r[TENDON_MG];
+    vmat4_load_cols(a, col);
+    vmat4_mul_cols(col, b, r);
     for (int g = 0; g < TENDON_MG; ++g)
         vfstore(c + g * TENDON_WF, r[g]);
 }
@@ -93,18 +108,45 @@ void TENDON_FN(local_matrices)(const float *translation, const float *rotation,
     tendon_local_matrices_scalar_from(translation, rotation, scale, j, count, out);
 }
 
+/*
+ * The parent chain is a dependency through memory: each product waits for its parent's. Most
+ * joints are their predecessor's child (limbs are chains), so the last product stays in
+ * registers (r) and feeds the next joint directly when it is the parent, skipping the store →
+ * load round trip on the critical path. The values are the same either way.
+ */
+/** Model matrix of joint j into model (and r, as vfload would load it); see model_matrices. */
+TENDON_AINLINE void vmodel_joint(const float *local, const int32_t *parents, const float *root,
+                                 size_t j, float *model, vf r[TENDON_MG], int have_prev)
+{
+    const int32_t p = parents[j];
+    vf col[4];
+    if (p >= 0) {
+        if (have_prev && (size_t)p + 1 == j)
+            vfmat_cols_dup(r, col); /* r holds the previous joint's matrix: the parent */
+        else
+            vmat4_load_cols(model + 16 * (size_t)p, col);
+    } else if (root) {
+        vmat4_load_cols(root, col);
+    } else {
+        for (int g = 0; g < TENDON_MG; ++g) {
+            r[g] = vfload(local + 16 * j + g * TENDON_WF);
+            vfstore(model + 16 * j + g * TENDON_WF, r[g]);
+        }
+        return;
+    }
+    vmat4_mul_cols(col, local + 16 * j, r);
+    for (int g = 0; g < TENDON_MG; ++g)
+        vfstore(model + 16 * j + g * TENDON_WF, r[g]);
+}
+
 void TENDON_FN(model_matrices)(const float *local, const int32_t *parents, const float *root,
                                size_t first, size_t end, float *model)
 {
-    for (size_t j = first; j < end; ++j) {
-        const int32_t p = parents[j];
-        if (p >= 0)
-            vmat4_mul(model + 16 * (size_t)p, local + 16 * j, model + 16 * j);
-        else if (root)
-            vmat4_mul(root, local + 16 * j, model + 16 * j);
-        else if (model != local)
-            memcpy(model + 16 * j, local + 16 * j, 16 * sizeof(float));
-    }
+    vf r[TENDON_MG];
+    for (int g = 0; g < TENDON_MG; ++g)
+        r[g] = vfset1(0.0f); /* never read before written: j > first guards it */
+    for (size_t j = first; j < end; ++j)
+        vmodel_joint(local, parents, root, j, model, r, j > first);
 }
 
 void TENDON_FN(palette)(const float *model, const uint32_t *joint_of, const float *inverse_bind,

@@ -175,6 +175,15 @@ static inline void vfstore(float *p, vf v) { simde_vst1q_f32(p, v); }
 
 /** p[0..3] in every group of four lanes (here: the one group). */
 static inline vf vfload4_dup(const float *p) { return simde_vld1q_f32(p); }
+/**
+ * The four columns of a matrix held in registers (m[0 .. 16/WF), as vfload loads it), each
+ * repeated in every group of four lanes: what vfload4_dup gives from memory, without the trip.
+ */
+static inline void vfmat_cols_dup(const vf *m, vf col[4])
+{
+    for (int k = 0; k < 4; ++k)
+        col[k] = m[k];
+}
 /** In every group of four lanes, that group's lane k in all four. */
 static inline vf vfsplat4_0(vf a) { return simde_vdupq_laneq_f32(a, 0); }
 static inline vf vfsplat4_1(vf a) { return simde_vdupq_laneq_f32(a, 1); }

@@ -133,6 +133,15 @@ static inline void vfstore(float *p, vf v) { simde_mm_storeu_ps(p, v); }
 
 /** p[0..3] in every group of four lanes (here: the one group). */
 static inline vf vfload4_dup(const float *p) { return simde_mm_loadu_ps(p); }
+/**
+ * The four columns of a matrix held in registers (m[0 .. 16/WF), as vfload loads it), each
+ * repeated in every group of four lanes: what vfload4_dup gives from memory, without the trip.
+ */
+static inline void vfmat_cols_dup(const vf *m, vf col[4])
+{
+    for (int k = 0; k < 4; ++k)
+        col[k] = m[k];
+}
 /** In every group of four lanes, that group's lane k in all four. */
 static inline vf vfsplat4_0(vf a) { return simde_mm_shuffle_ps(a, a, 0x00); }
 static inline vf vfsplat4_1(vf a) { return simde_mm_shuffle_ps(a, a, 0x55); }
