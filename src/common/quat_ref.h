@@ -24,7 +24,7 @@ static inline int tendon_ref_is_inf(double v) { return v == v && !(v - v == v - 
 /**
  * Normalise q by its 4-component length, as the seed's `Math.hypot` then divide does:
  *   s = ((x·x + y·y) + z·z) + w·w
- *   s in (0, ∞):  q · (1/√s)                  (tendon_det_rsqrt: no division)
+ *   s in (0, ∞):  q · (1/√s)                  (one correctly rounded √ and one ÷)
  *   s = ∞:        q · 0   (hypot is ∞: finite components become ±0, infinite ones NaN)
  *   s NaN:        as s = ∞ when a component is ±∞ (hypot's rule), else left as it is
  *   s = 0:        left as it is (a zero-length result)
