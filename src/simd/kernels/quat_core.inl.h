@@ -59,19 +59,15 @@ static inline vmask vis_inf(vd v) { return veq(vabs(v), vset1((double)INFINITY))
 static inline vquat vnormalize(vquat q)
 {
     const vd s = vadd(vadd(vadd(vmul(q.x, q.x), vmul(q.y, q.y)), vmul(q.z, q.z)), vmul(q.w, q.w));
-    const vd inf = vset1((double)INFINITY);
-    const vmask finite_pos = vmand(vgt(s, vset1(0.0)), vlt(s, inf));
-    vmask to_zero = veq(s, inf);
+    const vd one = vset1(1.0);
+    vd inv = vsel(vgt(s, vset1(0.0)), vdiv(one, vsqrt(s)), one);
     const vmask nan = vunord(s, s);
     if (vmask_any(nan)) {
         /* hypot's rule: any ±∞ component makes the length ∞, even beside a NaN. */
         const vmask any_inf =
             vmor(vmor(vis_inf(q.x), vis_inf(q.y)), vmor(vis_inf(q.z), vis_inf(q.w)));
-        to_zero = vmor(to_zero, vmand(nan, any_inf));
+        inv = vsel(vmand(nan, any_inf), vset1(0.0), inv);
     }
-    vd inv = vsel(to_zero, vset1(0.0), vset1(1.0));
-    if (vmask_any(finite_pos))
-        inv = vsel(finite_pos, vdiv(vset1(1.0), vsqrt(s)), inv);
     q.x = vmul(q.x, inv);
     q.y = vmul(q.y, inv);
     q.z = vmul(q.z, inv);
@@ -86,9 +82,9 @@ static inline vquat vnormalize(vquat q)
  */
 static inline void vslerp_coeffs(vquat a, vquat b, vd w, vd *s0_out, vd *s1_out)
 {
-    vd dot = vdot4(a, b);
-    const vmask flip = vlt(dot, vset1(0.0));
-    dot = vsel(flip, vneg(dot), dot);
+    const vd raw_dot = vdot4(a, b);
+    const vmask flip = vlt(raw_dot, vset1(0.0));
+    const vd dot = vabs(raw_dot); /* the flipped dot (see tendon_ref_slerp on −0) */
     const vmask straight = vgt(dot, vset1(TENDON_SLERP_STRAIGHT_DOT));
     const vd one_minus_w = vsub(vset1(1.0), w);
     vd s0 = one_minus_w, s1 = w;
