@@ -40,8 +40,8 @@ static const char *g_self = "/proc/self/exe";
 static void expect_fail_(const char *call, tendon_status got, tendon_status want,
                          const char *const *needles)
 {
-    EXPECT(got == want, "%s returned %s, expected %s (message: %s)", call,
-           tendon_status_name(got), tendon_status_name(want), tendon_error_message());
+    EXPECT(got == want, "%s returned %s, expected %s (message: %s)", call, tendon_status_name(got),
+           tendon_status_name(want), tendon_error_message());
     for (; *needles; ++needles)
         EXPECT(strstr(tendon_error_message(), *needles) != NULL,
                "%s: the message \"%s\" does not mention \"%s\"", call, tendon_error_message(),
@@ -117,7 +117,7 @@ END_TEST
 
 START_TEST(test_isa_names)
 {
-    static const char *const NAMES[TENDON_ISA_COUNT] = {"scalar", "sse2", "sse41",
+    static const char *const NAMES[TENDON_ISA_COUNT] = {"scalar", "sse2",   "sse41",
                                                         "avx2",   "avx512", "neon"};
     for (int i = 0; i < TENDON_ISA_COUNT; ++i) {
         const char *name = tendon_isa_name((tendon_isa)i);
@@ -131,14 +131,13 @@ START_TEST(test_isa_names)
     ck_assert_ptr_null(tendon_isa_name((tendon_isa)-1));
     ck_assert_ptr_null(tendon_isa_name((tendon_isa)1000));
 
-    static const char *const BAD[] = {"SSE2", "", "avx", "sse2 ", " neon", "neon\n", "avx-512",
-                                      "sse4.1", "Scalar"};
+    static const char *const BAD[] = {"SSE2",   "",        "avx",    "sse2 ", " neon",
+                                      "neon\n", "avx-512", "sse4.1", "Scalar"};
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; ++i) {
         tendon_isa out = (tendon_isa)77;
         char quoted[32];
         snprintf(quoted, sizeof quoted, "\"%s\"", BAD[i]);
-        EXPECT_FAIL(tendon_isa_from_name(BAD[i], &out), TENDON_ERR_ISA, quoted, "scalar",
-                    "avx512");
+        EXPECT_FAIL(tendon_isa_from_name(BAD[i], &out), TENDON_ERR_ISA, quoted, "scalar", "avx512");
         ck_assert_int_eq(out, 77); /* untouched */
     }
     /* A long name is cut in the message, never overflowing it. */
@@ -339,9 +338,8 @@ static int env_probe(int in_process)
     if (tendon_pose_copy(&p, &o) != TENDON_OK || tendon_isa_from_name("scalar", &isa) != TENDON_OK)
         return 6;
     /* tendon_isa_force overrides the environment's refusal. */
-    if (tendon_isa_force(TENDON_ISA_SCALAR) != TENDON_OK ||
-        tendon_isa_active(&isa) != TENDON_OK || isa != TENDON_ISA_SCALAR ||
-        tendon_quat_slerp(q, q, t, 2, out) != TENDON_OK) {
+    if (tendon_isa_force(TENDON_ISA_SCALAR) != TENDON_OK || tendon_isa_active(&isa) != TENDON_OK ||
+        isa != TENDON_ISA_SCALAR || tendon_quat_slerp(q, q, t, 2, out) != TENDON_OK) {
         fprintf(stderr, "probe: forcing scalar after the refusal failed: %s\n",
                 tendon_error_message());
         return 7;
@@ -476,12 +474,68 @@ START_TEST(test_error_message_is_per_thread)
 }
 END_TEST
 
+/*
+ * The first use races: several threads ask for the active ISA at once (in Check's fork mode
+ * this process has not chosen yet); every thread gets the same answer, the one the
+ * environment or the CPU dictates, and a dispatched call on each gives the scalar bits.
+ */
+enum { RACERS = 4 };
+typedef struct racer {
+    pthread_barrier_t *barrier;
+    tendon_status status;
+    tendon_isa isa;
+    int slerp_ok;
+} racer;
+
+static void *race_main(void *p)
+{
+    racer *r = p;
+    float a[8] = {0, 0, 0, 1, 0.5f, 0.5f, 0.5f, 0.5f},
+          b[8] = {0, 0, 0.70710677f, 0.70710677f, 0.5f, -0.5f, 0.5f, -0.5f};
+    float out[8], want[8];
+    double t[2] = {0.3, 0.7};
+    pthread_barrier_wait(r->barrier);
+    r->status = tendon_isa_active(&r->isa);
+    const tendon_status st = tendon_quat_slerp(a, b, t, 2, out);
+    tendon_kernels_for(TENDON_ISA_SCALAR)->quat_slerp(a, b, t, 2, want);
+    r->slerp_ok = st == TENDON_OK && first_float_diff(out, want, 8) < 0;
+    return NULL;
+}
+
+START_TEST(test_first_use_race)
+{
+    pthread_barrier_t barrier;
+    ck_assert_int_eq(pthread_barrier_init(&barrier, NULL, RACERS), 0);
+    racer rs[RACERS];
+    pthread_t th[RACERS];
+    for (int i = 0; i < RACERS; ++i) {
+        rs[i].barrier = &barrier;
+        rs[i].status = (tendon_status)-1;
+        ck_assert_int_eq(pthread_create(&th[i], NULL, race_main, &rs[i]), 0);
+    }
+    for (int i = 0; i < RACERS; ++i)
+        ck_assert_int_eq(pthread_join(th[i], NULL), 0);
+    pthread_barrier_destroy(&barrier);
+    const char *env = getenv("TENDON_ISA");
+    tendon_isa want = best_supported();
+    if (env && *env)
+        ck_assert_int_eq(tendon_isa_from_name(env, &want), TENDON_OK);
+    for (int i = 0; i < RACERS; ++i) {
+        ck_assert_msg(rs[i].status == TENDON_OK, "thread %d: %s", i,
+                      tendon_status_name(rs[i].status));
+        ck_assert_msg(rs[i].isa == want, "thread %d chose %s, expected %s", i,
+                      tendon_isa_name(rs[i].isa), tendon_isa_name(want));
+        ck_assert_msg(rs[i].slerp_ok, "thread %d: the dispatched slerp failed or differs", i);
+    }
+}
+END_TEST
+
 START_TEST(test_status_names_and_version)
 {
     static const char *const NAMES[] = {
-        "TENDON_OK",           "TENDON_ERR_NULL",  "TENDON_ERR_COUNT",  "TENDON_ERR_RANGE",
-        "TENDON_ERR_ALIAS",    "TENDON_ERR_ISA",   "TENDON_ERR_VALUE",  "TENDON_ERR_OVERFLOW",
-        "TENDON_ERR_NOMEM",    "TENDON_ERR_FORMAT", "TENDON_ERR_NOT_FOUND", "TENDON_ERR_IO"};
+        "TENDON_OK",        "TENDON_ERR_NULL",   "TENDON_ERR_COUNT",     "TENDON_ERR_RANGE",
+        "TENDON_ERR_ALIAS", "TENDON_ERR_ISA",    "TENDON_ERR_VALUE",     "TENDON_ERR_OVERFLOW",
+        "TENDON_ERR_NOMEM", "TENDON_ERR_FORMAT", "TENDON_ERR_NOT_FOUND", "TENDON_ERR_IO"};
     for (int i = 0; i <= TENDON_ERR_IO; ++i)
         ck_assert_str_eq(tendon_status_name((tendon_status)i), NAMES[i]);
     ck_assert_str_eq(tendon_status_name((tendon_status)999), "TENDON_ERR_UNKNOWN");
@@ -962,8 +1016,8 @@ START_TEST(test_pose_identity_copy)
     EXPECT_OK(tendon_pose_create(7, &a));
     EXPECT_OK(tendon_pose_create(7, &b));
     /* garbage, NaN payloads, −0 and denormals in a */
-    const uint32_t bits[] = {0x7FC01234u, 0xFFA00001u, 0x80000000u, 0x00000001u, 0x7F800000u,
-                             0x3F800001u, 0xDEADBEEFu};
+    const uint32_t bits[] = {0x7FC01234u, 0xFFA00001u, 0x80000000u, 0x00000001u,
+                             0x7F800000u, 0x3F800001u, 0xDEADBEEFu};
     for (size_t i = 0; i < 3 * 7; ++i) {
         memcpy(a.translation + i, &bits[i % 7], 4);
         memcpy(a.scale + i, &bits[(i + 3) % 7], 4);
@@ -1080,6 +1134,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_env_unknown_isa_name);
     tcase_add_test(tc, test_env_unusable_isa);
     tcase_add_test(tc, test_error_message_is_per_thread);
+    tcase_add_test(tc, test_first_use_race);
     tcase_add_test(tc, test_status_names_and_version);
     suite_add_tcase(s, tc);
 

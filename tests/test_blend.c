@@ -106,8 +106,8 @@ static void tpose_assert_guard(const tpose *t, const char *what)
     for (int k = 0; k < 3; ++k)
         for (size_t i = WIDTH[k] * t->n; i < WIDTH[k] * t->n + GUARD; ++i)
             EXPECT(float_bits(parr(&t->p, k)[i]) == SENTINEL,
-                          "%s wrote past %s[%zu] (joint count %zu)", what, ARRAY[k],
-                          WIDTH[k] * t->n, t->n);
+                   "%s wrote past %s[%zu] (joint count %zu)", what, ARRAY[k], WIDTH[k] * t->n,
+                   t->n);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -115,33 +115,49 @@ static void tpose_assert_guard(const tpose *t, const char *what)
  * ------------------------------------------------------------------------------------------- */
 
 static const float ADV_Q[][4] = {
-    {0, 0, 0, 1},       {0, 0, 0, -1},     {1, 0, 0, 0},
-    {0, 1, 0, 0},       {0.5f, 0.5f, 0.5f, 0.5f}, {0.5f, -0.5f, 0.5f, -0.5f},
-    {-0.5f, -0.5f, -0.5f, -0.5f}, {0, 0, 0.70710677f, 0.70710677f}, {0, 0, 0.984807753f, -0.173648178f},
-    {0, 0, 0, 0},       {-0.0f, -0.0f, -0.0f, -0.0f}, {-0.0f, 0.0f, -0.0f, 1},
-    {0, 0, 0.0316f, 0.9995f}, {0, 0, 0.0316f, 0.99955f}, {0, 0, 0, 2},
-    {1e-20f, 0, 0, 1e-20f}, {3e38f, 3e38f, 0, 0}, {FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX},
-    {1e-40f, 0, 0, 1},  {1.4e-45f, -1.4e-45f, 1e-39f, -1e-38f}, {NAN_F, 0, 0, 1},
-    {0, 0, 0, NAN_F},   {INF_F, 0, 0, 1},  {0, 0, 0, -INF_F},
+    {0, 0, 0, 1},
+    {0, 0, 0, -1},
+    {1, 0, 0, 0},
+    {0, 1, 0, 0},
+    {0.5f, 0.5f, 0.5f, 0.5f},
+    {0.5f, -0.5f, 0.5f, -0.5f},
+    {-0.5f, -0.5f, -0.5f, -0.5f},
+    {0, 0, 0.70710677f, 0.70710677f},
+    {0, 0, 0.984807753f, -0.173648178f},
+    {0, 0, 0, 0},
+    {-0.0f, -0.0f, -0.0f, -0.0f},
+    {-0.0f, 0.0f, -0.0f, 1},
+    {0, 0, 0.0316f, 0.9995f},
+    {0, 0, 0.0316f, 0.99955f},
+    {0, 0, 0, 2},
+    {1e-20f, 0, 0, 1e-20f},
+    {3e38f, 3e38f, 0, 0},
+    {FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX},
+    {1e-40f, 0, 0, 1},
+    {1.4e-45f, -1.4e-45f, 1e-39f, -1e-38f},
+    {NAN_F, 0, 0, 1},
+    {0, 0, 0, NAN_F},
+    {INF_F, 0, 0, 1},
+    {0, 0, 0, -INF_F},
     {INF_F, NAN_F, 0, 1},
-    {0x1p27f, 1.0f, 0x1p27f, 1.0f},       /* with the next: the seed's dot order flips, others */
-    {0x1p27f, 0.5f, -0x1p27f, -0.3f},     /* do not (test_quat.c test_reduction_order) */
+    {0x1p27f, 1.0f, 0x1p27f, 1.0f},   /* with the next: the seed's dot order flips, others */
+    {0x1p27f, 0.5f, -0x1p27f, -0.3f}, /* do not (test_quat.c test_reduction_order) */
     {0x1p27f, 0.5f, -0x1p27f, 0.9996f},
 };
 #define N_ADV_Q (sizeof ADV_Q / sizeof ADV_Q[0])
 
 /* t / weight values: 0, 1, −0, out of range, NaN, ±∞, huge, tiny, in between. */
-static const double ADV_W[] = {0.0,      1.0,      -0.0, -3.0, 7.0,   NAN,      INFINITY,
-                               -INFINITY, 1e30,    -1e30, 0.5, 0.25,  4.9e-324, 1e-310,
-                               1.0 - 0x1p-53, 0x1p-30, 0.999};
+static const double ADV_W[] = {0.0,      1.0,       -0.0,          -3.0,    7.0,  NAN,
+                               INFINITY, -INFINITY, 1e30,          -1e30,   0.5,  0.25,
+                               4.9e-324, 1e-310,    1.0 - 0x1p-53, 0x1p-30, 0.999};
 #define N_ADV_W (sizeof ADV_W / sizeof ADV_W[0])
 
-static const float ADV_TRANSLATION[] = {0.0f,   -0.0f, NAN_F, INF_F,   -INF_F, 1e-40f,
+static const float ADV_TRANSLATION[] = {0.0f,      -0.0f, NAN_F,  INF_F,   -INF_F, 1e-40f,
                                         -1.4e-45f, 1e30f, -3e38f, FLT_MAX, 1e-30f, 1.0f};
-static const float ADV_SCALE[] = {0.0f,   -0.0f, -1.0f, 1.0f,   NAN_F,  INF_F,
+static const float ADV_SCALE[] = {0.0f,   -0.0f, -1.0f, 1.0f,    NAN_F,  INF_F,
                                   1e-40f, 1e30f, -2.0f, FLT_MAX, -INF_F, 1e-30f};
-static const float ADV_JOINT_WEIGHT[] = {0.0f, 1.0f, NAN_F, -0.5f, -0.0f, 2.5f,
-                                         INF_F, -INF_F, 1e-40f, 0.5f, 1e30f, -1.0f};
+static const float ADV_JOINT_WEIGHT[] = {0.0f,  1.0f,   NAN_F,  -0.5f, -0.0f, 2.5f,
+                                         INF_F, -INF_F, 1e-40f, 0.5f,  1e30f, -1.0f};
 
 static double dot_seed(const float a[4], const float b[4])
 {
@@ -184,7 +200,10 @@ static void gen_rotation_pair(test_rng *r, float a[4], float b[4])
         rng_unit_quat(r, a);
         rng_unit_quat(r, b);
         break;
-    case 4: rng_unit_quat(r, a); memcpy(b, a, 4 * sizeof(float)); break;
+    case 4:
+        rng_unit_quat(r, a);
+        memcpy(b, a, 4 * sizeof(float));
+        break;
     case 5:
         rng_unit_quat(r, a);
         for (int c = 0; c < 4; ++c)
@@ -272,9 +291,9 @@ static void gen_mask(test_rng *r, int kind, float *w, size_t n)
         case 3: w[j] = NAN_F; break;
         case 4: w[j] = (float)-rng_range(r, 0, 2); break;
         default:
-            w[j] = rng_u64(r) & 1 ? (float)rng_unit(r)
-                                  : ADV_JOINT_WEIGHT[rng_u64(r) % (sizeof ADV_JOINT_WEIGHT /
-                                                                   sizeof(float))];
+            w[j] = rng_u64(r) & 1
+                       ? (float)rng_unit(r)
+                       : ADV_JOINT_WEIGHT[rng_u64(r) % (sizeof ADV_JOINT_WEIGHT / sizeof(float))];
             break;
         }
     }
@@ -318,15 +337,14 @@ static void assert_pose_same(const ctx *c, const tendon_pose *got, const tendon_
                      "joint %zu weight %s, %s component %zu: got 0x%08" PRIx32 " (%a), scalar "
                      "0x%08" PRIx32 " (%a); inputs %a and %a; rotations (%a %a %a %a) and "
                      "(%a %a %a %a)",
-                     tendon_isa_name((tendon_isa)c->isa), KNAME[c->which], c->how, c->seed, n,
-                     c->t, j, jws, ARRAY[k], comp, float_bits(parr(got, k)[bad]),
+                     tendon_isa_name((tendon_isa)c->isa), KNAME[c->which], c->how, c->seed, n, c->t,
+                     j, jws, ARRAY[k], comp, float_bits(parr(got, k)[bad]),
                      (double)parr(got, k)[bad], float_bits(parr(want, k)[bad]),
-                     (double)parr(want, k)[bad], (double)parr(a, k)[bad],
-                     (double)parr(b, k)[bad], (double)a->rotation[4 * j],
-                     (double)a->rotation[4 * j + 1], (double)a->rotation[4 * j + 2],
-                     (double)a->rotation[4 * j + 3], (double)b->rotation[4 * j],
-                     (double)b->rotation[4 * j + 1], (double)b->rotation[4 * j + 2],
-                     (double)b->rotation[4 * j + 3]);
+                     (double)parr(want, k)[bad], (double)parr(a, k)[bad], (double)parr(b, k)[bad],
+                     (double)a->rotation[4 * j], (double)a->rotation[4 * j + 1],
+                     (double)a->rotation[4 * j + 2], (double)a->rotation[4 * j + 3],
+                     (double)b->rotation[4 * j], (double)b->rotation[4 * j + 1],
+                     (double)b->rotation[4 * j + 2], (double)b->rotation[4 * j + 3]);
     }
 }
 
@@ -390,7 +408,8 @@ START_TEST(test_bitwise_random_counts)
             test_rng r;
             rng_seed(&r, seed);
             tpose a = tpose_make(n, off), b = tpose_make(n, off);
-            float *jw_block = aligned_alloc(64, ((n + 1 + GUARD) * sizeof(float) + 63) & ~(size_t)63);
+            float *jw_block =
+                aligned_alloc(64, ((n + 1 + GUARD) * sizeof(float) + 63) & ~(size_t)63);
             ck_assert_ptr_nonnull(jw_block);
             float *jw = jw_block + (off ? 1 : 0);
             gen_poses(&r, &a.p, &b.p);
@@ -483,10 +502,10 @@ static void assert_bits(const char *what, const tendon_kernels *k, size_t j, int
                         float want)
 {
     EXPECT(same_float(got, want),
-                  "%s on %s, joint %zu component %d: got %a (0x%08" PRIx32 "), expected %a "
-                  "(0x%08" PRIx32 ")",
-                  what, tendon_isa_name(k->isa), j, comp, (double)got, float_bits(got),
-                  (double)want, float_bits(want));
+           "%s on %s, joint %zu component %d: got %a (0x%08" PRIx32 "), expected %a "
+           "(0x%08" PRIx32 ")",
+           what, tendon_isa_name(k->isa), j, comp, (double)got, float_bits(got), (double)want,
+           float_bits(want));
 }
 
 /*
@@ -494,9 +513,8 @@ static void assert_bits(const char *what, const tendon_kernels *k, size_t j, int
  * here in double (the seed's formula); the rotation is bit for bit the quat_slerp kernel of the
  * same ISA at w. Masked: joint j uses t·w_j.
  */
-static void check_blend_formula(const tendon_kernels *k, const tendon_pose *a,
-                                const tendon_pose *b, double t, const float *jw,
-                                const char *what)
+static void check_blend_formula(const tendon_kernels *k, const tendon_pose *a, const tendon_pose *b,
+                                double t, const float *jw, const char *what)
 {
     const size_t n = a->joint_count;
     tpose out = tpose_make(n, 1);
@@ -511,7 +529,8 @@ static void check_blend_formula(const tendon_kernels *k, const tendon_pose *a,
         for (int c = 0; c < 3; ++c) {
             const double ft = a->translation[3 * j + c], tt = b->translation[3 * j + c];
             const double fs = a->scale[3 * j + c], ts = b->scale[3 * j + c];
-            assert_bits(what, k, j, c, out.p.translation[3 * j + c], (float)(ft + (tt - ft) * w[j]));
+            assert_bits(what, k, j, c, out.p.translation[3 * j + c],
+                        (float)(ft + (tt - ft) * w[j]));
             assert_bits(what, k, j, c, out.p.scale[3 * j + c], (float)(fs + (ts - fs) * w[j]));
         }
         for (int c = 0; c < 4; ++c)
@@ -613,8 +632,8 @@ static void run_joint(const tendon_kernels *k, int which, const float at[3], con
         for (size_t j = 1; j < REP; ++j)
             for (size_t c = 0; c < WIDTH[kk]; ++c)
                 EXPECT(same_float(parr(&out.p, kk)[WIDTH[kk] * j + c], parr(&out.p, kk)[c]),
-                              "%s on %s: joint %zu %s differs from joint 0", KNAME[which],
-                              tendon_isa_name(k->isa), j, ARRAY[kk]);
+                       "%s on %s: joint %zu %s differs from joint 0", KNAME[which],
+                       tendon_isa_name(k->isa), j, ARRAY[kk]);
     memcpy(ot, out.p.translation, 3 * sizeof(float));
     memcpy(orr, out.p.rotation, 4 * sizeof(float));
     memcpy(os, out.p.scale, 3 * sizeof(float));
@@ -654,13 +673,17 @@ START_TEST(test_blend_values)
         assert_bits("blend t=0 scale", k, 0, c, os[c], as[c]);
     }
     for (int c = 0; c < 4; ++c)
-        EXPECT(orr[c] == -ar[c], "blend(a, b, 0) with dot < 0 on %s: rotation %d is %g, "
-                      "expected -a", tendon_isa_name(k->isa), c, (double)orr[c]);
+        EXPECT(orr[c] == -ar[c],
+               "blend(a, b, 0) with dot < 0 on %s: rotation %d is %g, "
+               "expected -a",
+               tendon_isa_name(k->isa), c, (double)orr[c]);
     /* dot == 0 does not flip */
     run_joint(k, K_BLEND, at, ar, as, bt, br_orth, bs, 0.0, ot, orr, os);
     for (int c = 0; c < 4; ++c)
-        EXPECT(orr[c] == ar[c], "blend(a, b, 0) with dot == 0 on %s: rotation %d is %g, "
-                      "expected a", tendon_isa_name(k->isa), c, (double)orr[c]);
+        EXPECT(orr[c] == ar[c],
+               "blend(a, b, 0) with dot == 0 on %s: rotation %d is %g, "
+               "expected a",
+               tendon_isa_name(k->isa), c, (double)orr[c]);
     /* t = 1: b */
     run_joint(k, K_BLEND, at, ar, as, bt, br_neg, bs, 1.0, ot, orr, os);
     for (int c = 0; c < 3; ++c) {
@@ -695,11 +718,12 @@ START_TEST(test_blend_values)
     /* NaN t: every output NaN, even blending a pose with itself */
     run_joint(k, K_BLEND, at, ar, as, at, ar, as, NAN, ot, orr, os);
     for (int c = 0; c < 3; ++c)
-        EXPECT(ot[c] != ot[c] && os[c] != os[c], "NaN t on %s: translation/scale %d not "
-                      "NaN", tendon_isa_name(k->isa), c);
+        EXPECT(ot[c] != ot[c] && os[c] != os[c],
+               "NaN t on %s: translation/scale %d not "
+               "NaN",
+               tendon_isa_name(k->isa), c);
     for (int c = 0; c < 4; ++c)
-        EXPECT(orr[c] != orr[c], "NaN t on %s: rotation %d not NaN",
-                      tendon_isa_name(k->isa), c);
+        EXPECT(orr[c] != orr[c], "NaN t on %s: rotation %d not NaN", tendon_isa_name(k->isa), c);
 }
 END_TEST
 
@@ -717,9 +741,9 @@ START_TEST(test_add_values)
         return;
     const float bt[3] = {1, 2, 3}, dt[3] = {0.5f, -1, 0};
     const float bs[3] = {2, 2, -2}, ds[3] = {3, 0.5f, 1};
-    const float br[4] = {0, 0, 0.70710677f, 0.70710677f};  /* 90° about z */
-    const float dr[4] = {0, 0, 0.5f, 0.866025404f};        /* 60° about z */
-    const float dr_neg[4] = {0, 0, -0.5f, -0.866025404f};  /* the same rotation, w < 0 */
+    const float br[4] = {0, 0, 0.70710677f, 0.70710677f}; /* 90° about z */
+    const float dr[4] = {0, 0, 0.5f, 0.866025404f};       /* 60° about z */
+    const float dr_neg[4] = {0, 0, -0.5f, -0.866025404f}; /* the same rotation, w < 0 */
     float ot[3], orr[4], os[3];
 
     run_joint(k, K_ADD, bt, br, bs, dt, dr, ds, 0.5, ot, orr, os);
@@ -731,10 +755,9 @@ START_TEST(test_add_values)
     /* 90° + 30° about z = 120°: (0, 0, sin 60°, cos 60°); 1e-6 against the exact value (the
        inputs are float roundings of √½ and √3/2) */
     EXPECT(orr[0] == 0 && orr[1] == 0 && fabs(orr[2] - 0.86602540378443865) < 1e-6 &&
-                      fabs(orr[3] - 0.5) < 1e-6,
-                  "additive rotation at 0.5 on %s: (%g %g %g %g), expected 120 deg about z",
-                  tendon_isa_name(k->isa), (double)orr[0], (double)orr[1], (double)orr[2],
-                  (double)orr[3]);
+               fabs(orr[3] - 0.5) < 1e-6,
+           "additive rotation at 0.5 on %s: (%g %g %g %g), expected 120 deg about z",
+           tendon_isa_name(k->isa), (double)orr[0], (double)orr[1], (double)orr[2], (double)orr[3]);
 
     /* no upper clamp for translation and scale: weight 2 */
     run_joint(k, K_ADD, bt, br, bs, dt, dr, ds, 2.0, ot, orr, os);
@@ -773,7 +796,7 @@ START_TEST(test_add_values)
     }
     for (int c = 0; c < 4; ++c)
         EXPECT(r0[c] == br[c], "additive weight 0 on %s: rotation %d is %a, expected base",
-                      tendon_isa_name(k->isa), c, (double)r0[c]);
+               tendon_isa_name(k->isa), c, (double)r0[c]);
     static const double NEG[] = {-0.5, -1.0, -1e30, -INFINITY, -0.0};
     for (int i = 0; i < 5; ++i) {
         run_joint(k, K_ADD, bt, br, bs, dt, dr, ds, NEG[i], ot, orr, os);
@@ -788,9 +811,10 @@ START_TEST(test_add_values)
     /* weight 0 with delta.w < 0: −base (the flip of identity toward the delta) */
     run_joint(k, K_ADD, bt, br, bs, dt, dr_neg, ds, 0.0, ot, orr, os);
     for (int c = 0; c < 4; ++c)
-        EXPECT(orr[c] == -br[c], "additive weight 0, delta.w < 0 on %s: rotation %d is %a, "
-                      "expected -base %a", tendon_isa_name(k->isa), c, (double)orr[c],
-                      -(double)br[c]);
+        EXPECT(orr[c] == -br[c],
+               "additive weight 0, delta.w < 0 on %s: rotation %d is %a, "
+               "expected -base %a",
+               tendon_isa_name(k->isa), c, (double)orr[c], -(double)br[c]);
     /* and at weight 1 the negated delta is the same rotation: ±(base ⊗ delta) */
     run_joint(k, K_ADD, bt, br, bs, dt, dr_neg, ds, 1.0, ot, orr, os);
     for (int c = 0; c < 4; ++c)
@@ -891,8 +915,7 @@ static json_t *bug_case(const char *id)
     }
     size_t i;
     json_t *c;
-    json_array_foreach(g_bugs, i, c)
-    {
+    json_array_foreach (g_bugs, i, c) {
         if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
             return c;
     }
@@ -997,21 +1020,21 @@ START_TEST(test_bug06_pose_blend_mirrored_scale)
     for (int cc = 0; cc < 3; ++cc) {
         EXPECT(ot[cc] == wt[cc], "%s case_a translation %d: %g", id, cc, (double)ot[cc]);
         EXPECT(os[cc] == ws[cc], "%s case_a scale %d on %s: %g, expected %g", id, cc,
-                      tendon_isa_name(k->isa), (double)os[cc], (double)ws[cc]);
+               tendon_isa_name(k->isa), (double)os[cc], (double)ws[cc]);
     }
     for (int cc = 0; cc < 4; ++cc)
-        EXPECT(fabs(orr[cc] - wr[cc]) <= tol, "%s case_a rotation %d on %s: %.9g vs %.9g",
-                      id, cc, tendon_isa_name(k->isa), (double)orr[cc], (double)wr[cc]);
-    EXPECT(fabs(det_rs(orr, os) - want_det) <= tol, "%s case_a det %.9g on %s", id,
-                  det_rs(orr, os), tendon_isa_name(k->isa));
+        EXPECT(fabs(orr[cc] - wr[cc]) <= tol, "%s case_a rotation %d on %s: %.9g vs %.9g", id, cc,
+               tendon_isa_name(k->isa), (double)orr[cc], (double)wr[cc]);
+    EXPECT(fabs(det_rs(orr, os) - want_det) <= tol, "%s case_a det %.9g on %s", id, det_rs(orr, os),
+           tendon_isa_name(k->isa));
     /* the blended scale keeps the endpoints' sign for every w: no component passes through 0 */
     for (int i = 0; i <= 64; ++i) {
         run_joint(k, K_BLEND, at, ar, as, bt, br, bs, i / 64.0, ot, orr, os);
         for (int cc = 0; cc < 3; ++cc)
             EXPECT(os[cc] == as[cc], "%s case_a w = %g: scale %d is %g", id, i / 64.0, cc,
-                          (double)os[cc]);
-        EXPECT(fabs(det_rs(orr, os) + 1) <= tol, "%s case_a w = %g: det %.9g", id,
-                      i / 64.0, det_rs(orr, os));
+                   (double)os[cc]);
+        EXPECT(fabs(det_rs(orr, os) + 1) <= tol, "%s case_a w = %g: det %.9g", id, i / 64.0,
+               det_rs(orr, os));
     }
 
     /* case_b */
@@ -1029,9 +1052,9 @@ START_TEST(test_bug06_pose_blend_mirrored_scale)
     const float collapsed[3] = {0, 1, 0};
     for (int cc = 0; cc < 3; ++cc)
         EXPECT(os[cc] == collapsed[cc],
-                      "%s case_b on %s: scale %d is %g; the documented componentwise blend gives "
-                      "(0, 1, 0)",
-                      id, tendon_isa_name(k->isa), cc, (double)os[cc]);
+               "%s case_b on %s: scale %d is %g; the documented componentwise blend gives "
+               "(0, 1, 0)",
+               id, tendon_isa_name(k->isa), cc, (double)os[cc]);
     ck_assert(fabs(det_rs(orr, os)) <= tol); /* rank-deficient, as documented */
 
     /* the doc of tendon_pose_blend says so */
@@ -1041,8 +1064,8 @@ START_TEST(test_bug06_pose_blend_mirrored_scale)
     const char *decl = strstr(header, "tendon_pose_blend(");
     const char *say = strstr(header, "consistent mirror axis");
     EXPECT(doc && decl && say && doc < say && say < decl,
-                  "include/tendon/blend.h: the doc of tendon_pose_blend must say that blend "
-                  "inputs need a consistent mirror axis (bug-06 case_b)");
+           "include/tendon/blend.h: the doc of tendon_pose_blend must say that blend "
+           "inputs need a consistent mirror axis (bug-06 case_b)");
     free(header);
 }
 END_TEST
@@ -1076,20 +1099,20 @@ START_TEST(test_bug07_additive_applied_as_absolute)
     run_joint(k, K_ADD, bt, br, bs, dt, dr, ds, weight, ot, orr, os);
     for (int cc = 0; cc < 3; ++cc) {
         /* t = t_base + w·t_add */
-        EXPECT(fabs(ot[cc] - wt[cc]) <= tol, "%s translation %d on %s: %.9g vs %.9g", id,
-                      cc, tendon_isa_name(k->isa), (double)ot[cc], (double)wt[cc]);
+        EXPECT(fabs(ot[cc] - wt[cc]) <= tol, "%s translation %d on %s: %.9g vs %.9g", id, cc,
+               tendon_isa_name(k->isa), (double)ot[cc], (double)wt[cc]);
         /* s = s_base · lerp(1, s_add, w): (1, 1, 1) leaves the base scale */
         EXPECT(os[cc] == bs[cc] && fabs(os[cc] - ws[cc]) <= tol,
-                      "%s scale %d on %s: %.9g (the failure signature is 2.5)", id, cc,
-                      tendon_isa_name(k->isa), (double)os[cc]);
+               "%s scale %d on %s: %.9g (the failure signature is 2.5)", id, cc,
+               tendon_isa_name(k->isa), (double)os[cc]);
     }
     /* rotation: base ⊗ slerp(identity, delta, w) = 120° about z; not slerp(base, delta, w) */
     for (int cc = 0; cc < 4; ++cc)
         EXPECT(fabs(orr[cc] - wr[cc]) <= tol, "%s rotation %d on %s: %.9g vs %.9g", id, cc,
-                      tendon_isa_name(k->isa), (double)orr[cc], (double)wr[cc]);
+               tendon_isa_name(k->isa), (double)orr[cc], (double)wr[cc]);
     const double angle = 2 * acos(fabs((double)orr[3])) * 180 / 3.14159265358979323846;
-    EXPECT(fabs(angle - 120) < 1e-4 && fabs(angle - 75) > 1,
-                  "%s: rotation is %.6g deg about z", id, angle);
+    EXPECT(fabs(angle - 120) < 1e-4 && fabs(angle - 75) > 1, "%s: rotation is %.6g deg about z", id,
+           angle);
 
     /* the identity additive is a no-op, bit for bit, at any finite weight */
     json_t *ia = jget(in, "identity_additive");
