@@ -1,7 +1,7 @@
 /*
  * The project's own transcendentals, scalar form (docs/detmath.md).
  *
- * Only + − × and bit operations: no division, no hardware sqrt, no libm, no estimate
+ * Only + − × ÷, the correctly rounded square root and bit operations: no libm, no estimate
  * instructions. Each function is one fixed sequence of operations; the SIMD bodies
  * (src/simd/kernels/detmath_vec.inl.h) perform the same sequence lane-wise, so every ISA
  * computes the same bits. Compiled with -ffp-contract=off: nothing here may become an FMA.
@@ -18,7 +18,9 @@ static inline uint64_t tendon_det_bits(double x) { uint64_t i; memcpy(&i, &x, si
 static inline double tendon_det_from_bits(uint64_t i) { double x; memcpy(&x, &i, sizeof x); return x; }
 
 /**
- * 1/√s for s a positive, finite, normal double: within 4e-16 relative (1.5 ulp).
+ * 1/√s for s a positive, finite, normal double: within 2.8e-16 relative (2.2 ulp, measured
+ * against MPFR in tests/test_detmath.c). Division-free; kept for kernels where the divider is
+ * the bottleneck (the slerp path measured faster with one correctly rounded √ and one ÷).
  * Outside that domain the result is unspecified (finite garbage or NaN); callers select it away.
  */
 static inline double tendon_det_rsqrt(double s)
@@ -97,7 +99,8 @@ static inline double tendon_det_sin_core(double x)
     const double q0 = p0 + p1 * y2;
     const double q1 = p2 + TENDON_SIN_C6 * y2;
     const double p = q0 + q1 * y4;
-    return x + (x * y) * p;
+    /* x + (x·y)·p is +0 for x = −0 (−0 + +0); sin(±0) is ±0, and the seed's Math.sin keeps it. */
+    return x == 0.0 ? x : x + (x * y) * p;
 }
 
 /**

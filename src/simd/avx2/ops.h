@@ -12,7 +12,6 @@
 
 #define TENDON_W 4
 #define TENDON_SFX avx2
-#define TENDON_U 1 /* 16 ymm registers: more blocks side by side spill */
 
 typedef simde__m256d vd;
 typedef simde__m256d vmask;

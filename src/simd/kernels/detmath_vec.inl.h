@@ -1,46 +1,31 @@
 /*
- * The project's transcendentals over the wide layer: the same operations, in the same order, as
+ * The project's transcendentals over the op layer: the same operations, in the same order, as
  * src/common/detmath.h, lane-wise. Branches there are selects here on the same comparison.
- * Included by a kernel body after an ISA's ops.h and wide.inl.h.
+ * Included by a kernel body after an ISA's ops.h.
  */
 #ifndef TENDON_DETMATH_VEC_INL_H
 #define TENDON_DETMATH_VEC_INL_H
 
-#include "wide.inl.h"
-
-/** tendon_det_rsqrt: four Newton steps from the bit-pattern seed. */
-static inline vw wdet_rsqrt(vw s)
-{
-    vw y = wrsqrt_seed(s);
-    const vw h = wmul(wset1(0.5), s);
-    const vw three_halves = wset1(1.5);
-    y = wmul(y, wsub(three_halves, wmul(wmul(h, y), y)));
-    y = wmul(y, wsub(three_halves, wmul(wmul(h, y), y)));
-    y = wmul(y, wsub(three_halves, wmul(wmul(h, y), y)));
-    y = wmul(y, wsub(three_halves, wmul(wmul(h, y), y)));
-    return y;
-}
-
 /** c0 + c1·y */
-static inline vw wpair(double c0, double c1, vw y) { return wadd(wset1(c0), wmul(wset1(c1), y)); }
+static inline vd vpair(double c0, double c1, vd y) { return vadd(vset1(c0), vmul(vset1(c1), y)); }
 
 /** tendon_det_asin_core (Estrin order) */
-static inline vw wdet_asin_core(vw u)
+static inline vd vdet_asin_core(vd u)
 {
-    const vw y = wmul(u, u);
-    const vw y2 = wmul(y, y);
-    const vw y4 = wmul(y2, y2);
-    const vw y8 = wmul(y4, y4);
-    const vw p0 = wpair(TENDON_ASIN_C0, TENDON_ASIN_C1, y);
-    const vw p1 = wpair(TENDON_ASIN_C2, TENDON_ASIN_C3, y);
-    const vw p2 = wpair(TENDON_ASIN_C4, TENDON_ASIN_C5, y);
-    const vw p3 = wpair(TENDON_ASIN_C6, TENDON_ASIN_C7, y);
-    const vw p4 = wpair(TENDON_ASIN_C8, TENDON_ASIN_C9, y);
-    const vw q0 = wadd(p0, wmul(p1, y2));
-    const vw q1 = wadd(p2, wmul(p3, y2));
-    const vw q2 = wadd(p4, wmul(wset1(TENDON_ASIN_C10), y2));
-    const vw p = wadd(wadd(q0, wmul(q1, y4)), wmul(q2, y8));
-    return wadd(u, wmul(wmul(u, y), p));
+    const vd y = vmul(u, u);
+    const vd y2 = vmul(y, y);
+    const vd y4 = vmul(y2, y2);
+    const vd y8 = vmul(y4, y4);
+    const vd p0 = vpair(TENDON_ASIN_C0, TENDON_ASIN_C1, y);
+    const vd p1 = vpair(TENDON_ASIN_C2, TENDON_ASIN_C3, y);
+    const vd p2 = vpair(TENDON_ASIN_C4, TENDON_ASIN_C5, y);
+    const vd p3 = vpair(TENDON_ASIN_C6, TENDON_ASIN_C7, y);
+    const vd p4 = vpair(TENDON_ASIN_C8, TENDON_ASIN_C9, y);
+    const vd q0 = vadd(p0, vmul(p1, y2));
+    const vd q1 = vadd(p2, vmul(p3, y2));
+    const vd q2 = vadd(p4, vmul(vset1(TENDON_ASIN_C10), y2));
+    const vd p = vadd(vadd(q0, vmul(q1, y4)), vmul(q2, y8));
+    return vadd(u, vmul(vmul(u, y), p));
 }
 
 /**
@@ -48,28 +33,40 @@ static inline vw wdet_asin_core(vw u)
  * (The scalar form evaluates asin_core on x or on √((1−x)/2); selecting the argument first and
  * then the result is the same sequence per lane.)
  */
-static inline vw wdet_acos_pos(vw x)
+static inline vd vdet_acos_pos(vd x)
 {
-    const vwm small = wle(x, wset1(0.5));
-    const vw z = wmul(wsub(wset1(1.0), x), wset1(0.5));
-    const vw root = wsqrt(z);
-    const vw as = wdet_asin_core(wsel(small, x, root));
-    return wsel(small, wsub(wset1(TENDON_PIO2), as), wmul(wset1(2.0), as));
+    const vmask small = vle(x, vset1(0.5));
+    const vd root = vsqrt(vmul(vsub(vset1(1.0), x), vset1(0.5)));
+    const vd as = vdet_asin_core(vsel(small, x, root));
+    return vsel(small, vsub(vset1(TENDON_PIO2), as), vmul(vset1(2.0), as));
 }
 
 /** tendon_det_sin_core (Estrin order) */
-static inline vw wdet_sin_core(vw x)
+static inline vd vdet_sin_core(vd x)
 {
-    const vw y = wmul(x, x);
-    const vw y2 = wmul(y, y);
-    const vw y4 = wmul(y2, y2);
-    const vw p0 = wpair(TENDON_SIN_C0, TENDON_SIN_C1, y);
-    const vw p1 = wpair(TENDON_SIN_C2, TENDON_SIN_C3, y);
-    const vw p2 = wpair(TENDON_SIN_C4, TENDON_SIN_C5, y);
-    const vw q0 = wadd(p0, wmul(p1, y2));
-    const vw q1 = wadd(p2, wmul(wset1(TENDON_SIN_C6), y2));
-    const vw p = wadd(q0, wmul(q1, y4));
-    return wadd(x, wmul(wmul(x, y), p));
+    const vd y = vmul(x, x);
+    const vd y2 = vmul(y, y);
+    const vd y4 = vmul(y2, y2);
+    const vd p0 = vpair(TENDON_SIN_C0, TENDON_SIN_C1, y);
+    const vd p1 = vpair(TENDON_SIN_C2, TENDON_SIN_C3, y);
+    const vd p2 = vpair(TENDON_SIN_C4, TENDON_SIN_C5, y);
+    const vd q0 = vadd(p0, vmul(p1, y2));
+    const vd q1 = vadd(p2, vmul(vset1(TENDON_SIN_C6), y2));
+    const vd p = vadd(q0, vmul(q1, y4));
+    return vsel(veq(x, vset1(0.0)), x, vadd(x, vmul(vmul(x, y), p))); /* sin(±0) = ±0 */
+}
+
+/** tendon_det_rsqrt: four Newton steps from the bit-pattern seed (for kernels that want it). */
+static inline vd vdet_rsqrt(vd s)
+{
+    vd y = vrsqrt_seed(s);
+    const vd h = vmul(vset1(0.5), s);
+    const vd three_halves = vset1(1.5);
+    y = vmul(y, vsub(three_halves, vmul(vmul(h, y), y)));
+    y = vmul(y, vsub(three_halves, vmul(vmul(h, y), y)));
+    y = vmul(y, vsub(three_halves, vmul(vmul(h, y), y)));
+    y = vmul(y, vsub(three_halves, vmul(vmul(h, y), y)));
+    return y;
 }
 
 #endif

@@ -1,7 +1,13 @@
 /*
- * Quaternion arithmetic over the wide layer, U·W elements at a time in structure-of-arrays
- * form: the lane-wise twin of src/common/quat_ref.h. Same operations, same order, branches as
- * selects (a branch taken by every lane of every block may skip the other side's work).
+ * Quaternion arithmetic over the op layer, W elements at a time in structure-of-arrays form:
+ * the lane-wise twin of src/common/quat_ref.h. Same operations, same order; branches there are
+ * selects here on the same comparison (a side no lane takes may be skipped).
+ *
+ * Slerp is split in two stages, coefficients (vslerp_coeffs: dot, hemisphere flip, acos, two
+ * sines) and finish (vslerp_finish: combine, normalise), so a kernel body can run each stage
+ * over several blocks in a row (TENDON_STAGE): every stage is then a short loop of independent
+ * iterations the CPU overlaps, instead of one long dependent chain per block that leaves the
+ * multipliers waiting on latency.
  */
 #ifndef TENDON_QUAT_CORE_INL_H
 #define TENDON_QUAT_CORE_INL_H
@@ -15,164 +21,127 @@
 /** The per-ISA name of a kernel: TENDON_FN(quat_slerp) → tendon_quat_slerp_<isa>. */
 #define TENDON_FN(name) TENDON_CAT(tendon_##name, TENDON_SFX)
 
-typedef struct wquat {
-    vw x, y, z, w;
-} wquat;
+/** Blocks of W elements per stage: enough independent work to cover the stages' latency. */
+#ifndef TENDON_STAGE
+#define TENDON_STAGE 8
+#endif
 
-/** tendon_ref_clamp01 */
-static inline vw wclamp01(vw w)
+typedef struct vquat {
+    vd x, y, z, w;
+} vquat;
+
+static inline vquat vload_quat4(const float *p)
 {
-    const vw zero = wset1(0.0), one = wset1(1.0);
-    return wsel(wlt(w, zero), zero, wsel(wgt(w, one), one, w));
+    vquat q;
+    vload_quat(p, &q.x, &q.y, &q.z, &q.w);
+    return q;
 }
 
-static inline vw wdot4(wquat a, wquat b)
+static inline void vstore_quat4(float *p, vquat q) { vstore_quat(p, q.x, q.y, q.z, q.w); }
+
+/** tendon_ref_clamp01 */
+static inline vd vclamp01(vd w)
 {
-    return wadd(wadd(wadd(wmul(a.x, b.x), wmul(a.y, b.y)), wmul(a.z, b.z)), wmul(a.w, b.w));
+    const vd zero = vset1(0.0), one = vset1(1.0);
+    return vsel(vlt(w, zero), zero, vsel(vgt(w, one), one, w));
+}
+
+/** ((ax·bx + ay·by) + az·bz) + aw·bw */
+static inline vd vdot4(vquat a, vquat b)
+{
+    return vadd(vadd(vadd(vmul(a.x, b.x), vmul(a.y, b.y)), vmul(a.z, b.z)), vmul(a.w, b.w));
 }
 
 /** tendon_ref_is_inf, lane-wise. */
-static inline vwm wis_inf(vw v) { return weq(wabs(v), wset1((double)INFINITY)); }
+static inline vmask vis_inf(vd v) { return veq(vabs(v), vset1((double)INFINITY)); }
 
 /** tendon_ref_normalize */
-static inline wquat wnormalize(wquat q)
+static inline vquat vnormalize(vquat q)
 {
-    const vw s = wadd(wadd(wadd(wmul(q.x, q.x), wmul(q.y, q.y)), wmul(q.z, q.z)), wmul(q.w, q.w));
-    const vw inf = wset1((double)INFINITY);
-    const vwm finite_pos = wmand(wgt(s, wset1(0.0)), wlt(s, inf));
-    vwm to_zero = weq(s, inf);
-    const vwm nan = wunord(s, s);
-    if (wmask_any(nan)) {
+    const vd s = vadd(vadd(vadd(vmul(q.x, q.x), vmul(q.y, q.y)), vmul(q.z, q.z)), vmul(q.w, q.w));
+    const vd one = vset1(1.0);
+    vd inv = vsel(vgt(s, vset1(0.0)), vdiv(one, vsqrt(s)), one);
+    const vmask nan = vunord(s, s);
+    if (vmask_any(nan)) {
         /* hypot's rule: any ±∞ component makes the length ∞, even beside a NaN. */
-        const vwm any_inf =
-            wmor(wmor(wis_inf(q.x), wis_inf(q.y)), wmor(wis_inf(q.z), wis_inf(q.w)));
-        to_zero = wmor(to_zero, wmand(nan, any_inf));
+        const vmask any_inf =
+            vmor(vmor(vis_inf(q.x), vis_inf(q.y)), vmor(vis_inf(q.z), vis_inf(q.w)));
+        inv = vsel(vmand(nan, any_inf), vset1(0.0), inv);
     }
-    vw inv = wsel(to_zero, wset1(0.0), wset1(1.0));
-    if (wmask_any(finite_pos))
-        inv = wsel(finite_pos, wdiv(wset1(1.0), wsqrt(s)), inv);
-    q.x = wmul(q.x, inv);
-    q.y = wmul(q.y, inv);
-    q.z = wmul(q.z, inv);
-    q.w = wmul(q.w, inv);
+    q.x = vmul(q.x, inv);
+    q.y = vmul(q.y, inv);
+    q.z = vmul(q.z, inv);
+    q.w = vmul(q.w, inv);
     return q;
 }
 
-static inline wquat wflip_if(vwm flip, wquat a)
+/**
+ * Slerp's first stage (tendon_ref_slerp up to the weights), w already clamped or NaN.
+ * The hemisphere flip of a is folded into the sign of s0: (−s0)·a ≡ s0·(−a) bit for bit
+ * (negation is exact and rounding is symmetric), so the finish stage needs no flip.
+ */
+static inline void vslerp_coeffs(vquat a, vquat b, vd w, vd *s0_out, vd *s1_out)
 {
-    a.x = wsel(flip, wneg(a.x), a.x);
-    a.y = wsel(flip, wneg(a.y), a.y);
-    a.z = wsel(flip, wneg(a.z), a.z);
-    a.w = wsel(flip, wneg(a.w), a.w);
-    return a;
-}
-
-/** s0·a + s1·b, component-wise */
-static inline wquat wcombine(vw s0, wquat a, vw s1, wquat b)
-{
-    wquat r;
-    r.x = wadd(wmul(s0, a.x), wmul(s1, b.x));
-    r.y = wadd(wmul(s0, a.y), wmul(s1, b.y));
-    r.z = wadd(wmul(s0, a.z), wmul(s1, b.z));
-    r.w = wadd(wmul(s0, a.w), wmul(s1, b.w));
-    return r;
-}
-
-/** tendon_ref_slerp: w already clamped (or NaN). */
-static inline wquat wslerp(wquat a, wquat b, vw w)
-{
-    vw dot = wdot4(a, b);
-    const vwm flip = wlt(dot, wset1(0.0));
-    a = wflip_if(flip, a);
-    dot = wsel(flip, wneg(dot), dot);
-
-    const vwm straight = wgt(dot, wset1(TENDON_SLERP_STRAIGHT_DOT));
-    const vw one_minus_w = wsub(wset1(1.0), w);
-    vw s0 = one_minus_w, s1 = w;
-    if (!wmask_all(straight)) {
-        const vw theta = wdet_acos_pos(dot);
-        s0 = wsel(straight, s0, wdet_sin_core(wmul(one_minus_w, theta)));
-        s1 = wsel(straight, s1, wdet_sin_core(wmul(w, theta)));
+    const vd raw_dot = vdot4(a, b);
+    const vmask flip = vlt(raw_dot, vset1(0.0));
+    const vd dot = vabs(raw_dot); /* the flipped dot (see tendon_ref_slerp on −0) */
+    const vmask straight = vgt(dot, vset1(TENDON_SLERP_STRAIGHT_DOT));
+    const vd one_minus_w = vsub(vset1(1.0), w);
+    vd s0 = one_minus_w, s1 = w;
+    if (!vmask_all(straight)) {
+        const vd theta = vdet_acos_pos(dot);
+        s0 = vsel(straight, s0, vdet_sin_core(vmul(one_minus_w, theta)));
+        s1 = vsel(straight, s1, vdet_sin_core(vmul(w, theta)));
     }
-    return wnormalize(wcombine(s0, a, s1, b));
+    *s0_out = vsel(flip, vneg(s0), s0);
+    *s1_out = s1;
 }
 
-/** tendon_ref_nlerp */
-static inline wquat wnlerp(wquat a, wquat b, vw w)
+/** Nlerp's first stage (tendon_ref_nlerp up to the weights): the flip folded into s0. */
+static inline void vnlerp_coeffs(vquat a, vquat b, vd w, vd *s0_out, vd *s1_out)
 {
-    a = wflip_if(wlt(wdot4(a, b), wset1(0.0)), a);
-    return wnormalize(wcombine(wsub(wset1(1.0), w), a, w, b));
+    const vmask flip = vlt(vdot4(a, b), vset1(0.0));
+    const vd s0 = vsub(vset1(1.0), w);
+    *s0_out = vsel(flip, vneg(s0), s0);
+    *s1_out = w;
+}
+
+/** The second stage of slerp and nlerp: s0·a + s1·b, normalised. */
+static inline vquat vslerp_finish(vquat a, vquat b, vd s0, vd s1)
+{
+    vquat r;
+    r.x = vadd(vmul(s0, a.x), vmul(s1, b.x));
+    r.y = vadd(vmul(s0, a.y), vmul(s1, b.y));
+    r.z = vadd(vmul(s0, a.z), vmul(s1, b.z));
+    r.w = vadd(vmul(s0, a.w), vmul(s1, b.w));
+    return vnormalize(r);
 }
 
 /** tendon_ref_multiply: a ⊗ b in the seed's order. */
-static inline wquat wmultiply(wquat a, wquat b)
+static inline vquat vmultiply(vquat a, vquat b)
 {
-    wquat r;
-    r.x = wsub(wadd(wadd(wmul(a.w, b.x), wmul(a.x, b.w)), wmul(a.y, b.z)), wmul(a.z, b.y));
-    r.y = wadd(wadd(wsub(wmul(a.w, b.y), wmul(a.x, b.z)), wmul(a.y, b.w)), wmul(a.z, b.x));
-    r.z = wadd(wsub(wadd(wmul(a.w, b.z), wmul(a.x, b.y)), wmul(a.y, b.x)), wmul(a.z, b.w));
-    r.w = wsub(wsub(wsub(wmul(a.w, b.w), wmul(a.x, b.x)), wmul(a.y, b.y)), wmul(a.z, b.z));
+    vquat r;
+    r.x = vsub(vadd(vadd(vmul(a.w, b.x), vmul(a.x, b.w)), vmul(a.y, b.z)), vmul(a.z, b.y));
+    r.y = vadd(vadd(vsub(vmul(a.w, b.y), vmul(a.x, b.z)), vmul(a.y, b.w)), vmul(a.z, b.x));
+    r.z = vadd(vsub(vadd(vmul(a.w, b.z), vmul(a.x, b.y)), vmul(a.y, b.x)), vmul(a.z, b.w));
+    r.w = vsub(vsub(vsub(vmul(a.w, b.w), vmul(a.x, b.x)), vmul(a.y, b.y)), vmul(a.z, b.z));
     return r;
 }
 
-/* ---- memory: one W-lane block per slot of a wblocks ---------------------------------------- */
-
-static inline wquat wload_quat(const float *base, const wblocks *blk)
-{
-    wquat q;
-    for (int u = 0; u < TENDON_U; ++u)
-        vload_quat(base + 4 * blk->at[u], &q.x.v[u], &q.y.v[u], &q.z.v[u], &q.w.v[u]);
-    return q;
-}
-
-static inline void wstore_quat(float *base, const wblocks *blk, wquat q)
-{
-    for (int u = 0; u < blk->fresh; ++u)
-        vstore_quat(base + 4 * blk->at[u], q.x.v[u], q.y.v[u], q.z.v[u], q.w.v[u]);
-}
-
-static inline vw wload_f64(const double *base, const wblocks *blk)
-{
-    vw r;
-    for (int u = 0; u < TENDON_U; ++u)
-        r.v[u] = vload_f64(base + blk->at[u]);
-    return r;
-}
-
-static inline vw wload_f32(const float *base, const wblocks *blk)
-{
-    vw r;
-    for (int u = 0; u < TENDON_U; ++u)
-        r.v[u] = vload_f32(base + blk->at[u]);
-    return r;
-}
-
-/** Three components per element: three wide values in memory order (see vload_f32x3). */
-typedef struct wvec3 {
-    vw c[3];
-} wvec3;
-
-static inline wvec3 wload_f32x3(const float *base, const wblocks *blk)
-{
-    wvec3 r;
-    for (int u = 0; u < TENDON_U; ++u)
-        vload_f32x3(base + 3 * blk->at[u], &r.c[0].v[u], &r.c[1].v[u], &r.c[2].v[u]);
-    return r;
-}
-
-static inline void wstore_f32x3(float *base, const wblocks *blk, wvec3 r)
-{
-    for (int u = 0; u < blk->fresh; ++u)
-        vstore_f32x3(base + 3 * blk->at[u], r.c[0].v[u], r.c[1].v[u], r.c[2].v[u]);
-}
-
-/** One value per element → one per component, in the memory order of wload_f32x3. */
-static inline wvec3 wexpand3(vw w)
-{
-    wvec3 e;
-    for (int u = 0; u < TENDON_U; ++u)
-        vexpand3(w.v[u], &e.c[0].v[u], &e.c[1].v[u], &e.c[2].v[u]);
-    return e;
-}
+/**
+ * for (each stage of up to TENDON_STAGE whole blocks of W elements from 0 to count) body:
+ * inside, `first` is the stage's first element and `nb` its block count; the variable named by
+ * `done` holds the elements covered afterwards (the scalar reference takes the rest).
+ */
+#define TENDON_FOR_STAGES(count, done, ...)                                                        \
+    size_t done = 0;                                                                               \
+    for (size_t blocks_left_ = (count) / TENDON_W; blocks_left_ > 0;) {                            \
+        const size_t first = done;                                                                 \
+        const size_t nb = blocks_left_ < TENDON_STAGE ? blocks_left_ : TENDON_STAGE;              \
+        (void)first;                                                                               \
+        __VA_ARGS__;                                                                               \
+        done += nb * TENDON_W;                                                                     \
+        blocks_left_ -= nb;                                                                        \
+    }
 
 #endif
