@@ -110,8 +110,8 @@ static inline void assert_same_floats(const float *got, const float *want, size_
                                       const char *isa, const char *what, size_t count)
 {
     const long d = first_float_diff(got, want, n);
-    ck_assert_msg(d < 0, "%s %s (count %zu): float %ld differs: %s 0x%08x (%.9g), scalar 0x%08x (%.9g)",
-                  isa, what, count, d, isa, d < 0 ? 0u : float_bits(got[d]),
+    ck_assert_msg(d < 0,
+                  "%s %s (count %zu): float %ld differs: %s 0x%08x (%.9g), scalar 0x%08x (%.9g)", isa, what, count, d, isa, d < 0 ? 0u : float_bits(got[d]),
                   d < 0 ? 0.0 : (double)got[d], d < 0 ? 0u : float_bits(want[d]),
                   d < 0 ? 0.0 : (double)want[d]);
 }

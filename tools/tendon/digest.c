@@ -609,9 +609,11 @@ static int dg_skin(const tendon_kernels *k, dg_sink *s)
                         memset(out, 0, (size_t)DG_N * DG_ISTRIDE);
                         k->skin(&j);
                         for (size_t v = 0; v < n; ++v) {
-                            dg_hash_floats(s, (const float *)(const void *)((const char *)op + v * os), 3);
+                            const char *po = (const char *)op + v * os;
+                            const char *no = (const char *)on + v * os;
+                            dg_hash_floats(s, (const float *)(const void *)po, 3);
                             if (normals)
-                                dg_hash_floats(s, (const float *)(const void *)((const char *)on + v * os), 3);
+                                dg_hash_floats(s, (const float *)(const void *)no, 3);
                         }
                         if (i == SPAN_COUNT - 1 && ni == 4 && normals && !interleaved) {
                             /* in place: outputs are exactly the inputs */

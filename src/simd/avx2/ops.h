@@ -181,12 +181,17 @@ static inline void vfload3(const float *p, vf *x, vf *y, vf *z)
 }
 static inline void vfstore3(float *p, vf x, vf y, vf z)
 {
-    const simde__m256 xb = simde_mm256_permutevar8x32_ps(x, simde_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
-    const simde__m256 yb = simde_mm256_permutevar8x32_ps(y, simde_mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2));
-    const simde__m256 zb = simde_mm256_permutevar8x32_ps(z, simde_mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+    const simde__m256 xb =
+        simde_mm256_permutevar8x32_ps(x, simde_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    const simde__m256 yb =
+        simde_mm256_permutevar8x32_ps(y, simde_mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2));
+    const simde__m256 zb =
+        simde_mm256_permutevar8x32_ps(z, simde_mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
     simde_mm256_storeu_ps(p, simde_mm256_blend_ps(simde_mm256_blend_ps(xb, yb, 0x92), zb, 0x24));
-    simde_mm256_storeu_ps(p + 8, simde_mm256_blend_ps(simde_mm256_blend_ps(zb, xb, 0x92), yb, 0x24));
-    simde_mm256_storeu_ps(p + 16, simde_mm256_blend_ps(simde_mm256_blend_ps(yb, zb, 0x92), xb, 0x24));
+    simde_mm256_storeu_ps(p + 8,
+                          simde_mm256_blend_ps(simde_mm256_blend_ps(zb, xb, 0x92), yb, 0x24));
+    simde_mm256_storeu_ps(p + 16,
+                          simde_mm256_blend_ps(simde_mm256_blend_ps(yb, zb, 0x92), xb, 0x24));
 }
 /** 4·WF contiguous floats (x y z w of WF quaternions) → one vector per component. */
 static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)

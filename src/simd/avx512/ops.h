@@ -149,16 +149,26 @@ static inline void vstore_quat(float *p, vd x, vd y, vd z, vd w)
 
 /* Permutation indices as constant tables: SIMDe's _mm512_setr_epi32 is not constant-folded by
  * GCC 12 and would rebuild each index vector lane by lane inside the loops. */
-static const int32_t TENDON_F16_LOAD3_X[16] = {0, 3, 6, 9, 12, 15, 2, 5, 8, 11, 14, 1, 4, 7, 10, 13};
-static const int32_t TENDON_F16_LOAD3_Y[16] = {1, 4, 7, 10, 13, 0, 3, 6, 9, 12, 15, 2, 5, 8, 11, 14};
-static const int32_t TENDON_F16_LOAD3_Z[16] = {2, 5, 8, 11, 14, 1, 4, 7, 10, 13, 0, 3, 6, 9, 12, 15};
-static const int32_t TENDON_F16_STORE3_X[16] = {0, 11, 6, 1, 12, 7, 2, 13, 8, 3, 14, 9, 4, 15, 10, 5};
-static const int32_t TENDON_F16_STORE3_Y[16] = {5, 0, 11, 6, 1, 12, 7, 2, 13, 8, 3, 14, 9, 4, 15, 10};
-static const int32_t TENDON_F16_STORE3_Z[16] = {10, 5, 0, 11, 6, 1, 12, 7, 2, 13, 8, 3, 14, 9, 4, 15};
-static const int32_t TENDON_F16_QUAT_XY[16] = {0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29};
-static const int32_t TENDON_F16_QUAT_ZW[16] = {2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31};
-static const int32_t TENDON_F16_QUAT_LO[16] = {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
-static const int32_t TENDON_F16_QUAT_HI[16] = {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31};
+static const int32_t TENDON_F16_LOAD3_X[16] = {
+    0, 3, 6, 9, 12, 15, 2, 5, 8, 11, 14, 1, 4, 7, 10, 13};
+static const int32_t TENDON_F16_LOAD3_Y[16] = {
+    1, 4, 7, 10, 13, 0, 3, 6, 9, 12, 15, 2, 5, 8, 11, 14};
+static const int32_t TENDON_F16_LOAD3_Z[16] = {
+    2, 5, 8, 11, 14, 1, 4, 7, 10, 13, 0, 3, 6, 9, 12, 15};
+static const int32_t TENDON_F16_STORE3_X[16] = {
+    0, 11, 6, 1, 12, 7, 2, 13, 8, 3, 14, 9, 4, 15, 10, 5};
+static const int32_t TENDON_F16_STORE3_Y[16] = {
+    5, 0, 11, 6, 1, 12, 7, 2, 13, 8, 3, 14, 9, 4, 15, 10};
+static const int32_t TENDON_F16_STORE3_Z[16] = {
+    10, 5, 0, 11, 6, 1, 12, 7, 2, 13, 8, 3, 14, 9, 4, 15};
+static const int32_t TENDON_F16_QUAT_XY[16] = {
+    0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29};
+static const int32_t TENDON_F16_QUAT_ZW[16] = {
+    2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31};
+static const int32_t TENDON_F16_QUAT_LO[16] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
+static const int32_t TENDON_F16_QUAT_HI[16] = {
+    8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31};
 static inline simde__m512i vfidx16(const int32_t *p) { return simde_mm512_loadu_si512(p); }
 
 typedef simde__m512 vf;
@@ -178,7 +188,10 @@ static inline vf vfload(const float *p) { return simde_mm512_loadu_ps(p); }
 static inline void vfstore(float *p, vf v) { simde_mm512_storeu_ps(p, v); }
 
 /** p[0..3] in every group of four lanes. */
-static inline vf vfload4_dup(const float *p) { return simde_mm512_broadcast_f32x4(simde_mm_loadu_ps(p)); }
+static inline vf vfload4_dup(const float *p)
+{
+    return simde_mm512_broadcast_f32x4(simde_mm_loadu_ps(p));
+}
 /**
  * The four columns of a matrix held in registers (m[0 .. 16/WF), as vfload loads it), each
  * repeated in every group of four lanes: what vfload4_dup gives from memory, without the trip.
@@ -232,27 +245,27 @@ static inline void vfload3(const float *p, vf *x, vf *y, vf *z)
 {
     const simde__m512 a = simde_mm512_loadu_ps(p), b = simde_mm512_loadu_ps(p + 16);
     const simde__m512 c = simde_mm512_loadu_ps(p + 32);
-    const simde__m512 xb = simde_mm512_mask_blend_ps(0x2492, simde_mm512_mask_blend_ps(0x4924, a, b), c);
-    const simde__m512 yb = simde_mm512_mask_blend_ps(0x4924, simde_mm512_mask_blend_ps(0x9249, a, b), c);
-    const simde__m512 zb = simde_mm512_mask_blend_ps(0x9249, simde_mm512_mask_blend_ps(0x2492, a, b), c);
-    *x = simde_mm512_permutexvar_ps(
-        vfidx16(TENDON_F16_LOAD3_X), xb);
-    *y = simde_mm512_permutexvar_ps(
-        vfidx16(TENDON_F16_LOAD3_Y), yb);
-    *z = simde_mm512_permutexvar_ps(
-        vfidx16(TENDON_F16_LOAD3_Z), zb);
+    const simde__m512 xb =
+        simde_mm512_mask_blend_ps(0x2492, simde_mm512_mask_blend_ps(0x4924, a, b), c);
+    const simde__m512 yb =
+        simde_mm512_mask_blend_ps(0x4924, simde_mm512_mask_blend_ps(0x9249, a, b), c);
+    const simde__m512 zb =
+        simde_mm512_mask_blend_ps(0x9249, simde_mm512_mask_blend_ps(0x2492, a, b), c);
+    *x = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_LOAD3_X), xb);
+    *y = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_LOAD3_Y), yb);
+    *z = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_LOAD3_Z), zb);
 }
 static inline void vfstore3(float *p, vf x, vf y, vf z)
 {
-    const simde__m512 xb = simde_mm512_permutexvar_ps(
-        vfidx16(TENDON_F16_STORE3_X), x);
-    const simde__m512 yb = simde_mm512_permutexvar_ps(
-        vfidx16(TENDON_F16_STORE3_Y), y);
-    const simde__m512 zb = simde_mm512_permutexvar_ps(
-        vfidx16(TENDON_F16_STORE3_Z), z);
-    simde_mm512_storeu_ps(p, simde_mm512_mask_blend_ps(0x4924, simde_mm512_mask_blend_ps(0x2492, xb, yb), zb));
-    simde_mm512_storeu_ps(p + 16, simde_mm512_mask_blend_ps(0x2492, simde_mm512_mask_blend_ps(0x9249, xb, yb), zb));
-    simde_mm512_storeu_ps(p + 32, simde_mm512_mask_blend_ps(0x9249, simde_mm512_mask_blend_ps(0x4924, xb, yb), zb));
+    const simde__m512 xb = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_STORE3_X), x);
+    const simde__m512 yb = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_STORE3_Y), y);
+    const simde__m512 zb = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_STORE3_Z), z);
+    simde_mm512_storeu_ps(
+        p, simde_mm512_mask_blend_ps(0x4924, simde_mm512_mask_blend_ps(0x2492, xb, yb), zb));
+    simde_mm512_storeu_ps(
+        p + 16, simde_mm512_mask_blend_ps(0x2492, simde_mm512_mask_blend_ps(0x9249, xb, yb), zb));
+    simde_mm512_storeu_ps(
+        p + 32, simde_mm512_mask_blend_ps(0x9249, simde_mm512_mask_blend_ps(0x4924, xb, yb), zb));
 }
 /** 4·WF contiguous floats (x y z w of WF quaternions) → one vector per component. */
 static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
