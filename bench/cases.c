@@ -9,6 +9,7 @@
  * Everything is allocated 64-byte aligned (a speed hint only; the kernels require none).
  */
 #include "cases.h"
+#include "skin_cases.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -329,6 +330,8 @@ static void run_floor_sqrt(const tendon_bench_fixture *fx, const tendon_kernels 
 
 static const size_t JOINT_COUNTS[] = {16, 64, 256, 1024, 0};
 static const size_t FLOOR_COUNTS[] = {1024, 0};
+static const size_t RIG_COUNTS[] = {19, 64, 256, 0};
+static const size_t VERTEX_COUNTS[] = {10000, 100000, 0};
 
 const tendon_bench_case tendon_bench_cases[] = {
     {"quat_slerp", "quat", JOINT_COUNTS, NULL, quat_setup, run_quat_slerp, quat_teardown},
@@ -340,6 +343,20 @@ const tendon_bench_case tendon_bench_cases[] = {
      pose_teardown},
     {"pose_add_masked", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_add_masked,
      pose_teardown},
+    {"local_matrices", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
+     tendon_bench_run_local_matrices, tendon_bench_rig_teardown},
+    {"model_matrices", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
+     tendon_bench_run_model_matrices, tendon_bench_rig_teardown},
+    {"palette", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup, tendon_bench_run_palette,
+     tendon_bench_rig_teardown},
+    {"pose_palette", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
+     tendon_bench_run_pose_palette, tendon_bench_rig_teardown},
+    {"skin_positions", "vertex", VERTEX_COUNTS, NULL, tendon_bench_skin_setup,
+     tendon_bench_run_skin_positions, tendon_bench_skin_teardown},
+    {"skin_normals", "vertex", VERTEX_COUNTS, NULL, tendon_bench_skin_setup,
+     tendon_bench_run_skin_normals, tendon_bench_skin_teardown},
+    {"morph", "vertex", VERTEX_COUNTS, NULL, tendon_bench_morph_setup, tendon_bench_run_morph,
+     tendon_bench_morph_teardown},
     {"floor_divpd", "element", FLOOR_COUNTS, floor_usable, floor_setup, run_floor_div,
      floor_teardown},
     {"floor_sqrtpd", "element", FLOOR_COUNTS, floor_usable, floor_setup, run_floor_sqrt,

@@ -6,5 +6,7 @@
 #include "pose.h"
 #include "quat.h"
 #include "blend.h"
+#include "skeleton.h"
+#include "skin.h"
 #include "kernels.h"
 #endif
