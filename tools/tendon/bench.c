@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,6 +18,7 @@
 #include <tendon/tendon.h>
 
 #include "cli.h"
+#include "json.h"
 
 const char USAGE_BENCH[] =
     "usage: tendon bench [--json FILE] [--filter REGEX] [--min-time S] [--emulated]\n"
@@ -28,7 +30,8 @@ const char USAGE_BENCH[] =
     "\n"
     "  --json FILE    keep the raw Google Benchmark JSON in FILE\n"
     "  --filter RE    run only the benchmarks whose name (`kernel/isa/count`) matches RE\n"
-    "                 (passed on as --benchmark_filter)\n"
+    "                 (passed on as --benchmark_filter; exit 2 if it is not a regular\n"
+    "                 expression or matches no benchmark)\n"
     "  --min-time S   minimum seconds per benchmark (passed on as --benchmark_min_time)\n"
     "  --emulated     also run the ISAs built through SIMDe emulation (NEON on x86-64): they\n"
     "                 run, but their speed says nothing about the ISA (--tendon_emulated)\n";
@@ -480,17 +483,88 @@ static int print_table(const json_t *doc, const char *source)
     return 0;
 }
 
-static int format_file(const char *path)
+/* Where the results come from: what went wrong is the user's (exit 2) or the harness's (1). */
+typedef enum { FROM_USER, FROM_HARNESS } bench_source;
+
+/*
+ * Print the table of the results in path; returns the exit status. --from-json FILE (FROM_USER):
+ * a file that cannot be read, is not JSON or holds no kernel/isa/count benchmark is unusable
+ * input, exit 2. The harness's own output (FROM_HARNESS): when it ran nothing — Google Benchmark
+ * then writes no JSON at all — the filter matched no benchmark (exit 2, `filter` is what the
+ * user asked for); anything else wrong with it is a harness failure (exit 1).
+ */
+static int format_file(const char *path, bench_source from, const char *filter)
 {
-    json_error_t err;
-    json_t *doc = json_load_file(path, 0, &err);
-    if (!doc) {
-        cli_error("bench", "cannot read %s as JSON: %s (line %d)", path, err.text, err.line);
-        return -1;
+    const int bad_input = from == FROM_USER ? CLI_USAGE : CLI_FAIL;
+    FILE *f = fopen(path, "r");
+    char *text = NULL;
+    size_t len = 0;
+    const int err = f ? jx_read_all(f, &text, &len) : errno;
+    if (f)
+        fclose(f);
+    if (err) {
+        cli_error("bench", "cannot read %s: %s", path, strerror(err));
+        return bad_input;
     }
-    const int rc = print_table(doc, path);
+    json_error_t jerr;
+    json_t *doc = NULL;
+    const json_t *list = NULL;
+    int nothing_ran = 0;
+    if (from == FROM_HARNESS) {
+        size_t i = 0;
+        while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
+            ++i;
+        nothing_ran = i == len;
+    }
+    if (!nothing_ran) {
+        doc = json_loadb(text, len, 0, &jerr);
+        if (!doc) {
+            cli_error("bench", "%s is not JSON: %s (line %d, column %d)", path, jerr.text,
+                      jerr.line, jerr.column);
+            free(text);
+            return bad_input;
+        }
+        list = json_object_get(doc, "benchmarks");
+        nothing_ran = from == FROM_HARNESS && json_is_array(list) && json_array_size(list) == 0;
+    }
+    free(text);
+    if (nothing_ran) {
+        json_decref(doc);
+        if (filter) {
+            cli_error("bench", "no benchmark ran: none matched --filter \"%s\" (or the harness "
+                      "could not compile it: see its message above); the names are "
+                      "kernel/isa/count, e.g. pose_blend/avx2/1024", filter);
+            return CLI_USAGE;
+        }
+        cli_error("bench", "the harness ran no benchmark");
+        return CLI_FAIL;
+    }
+    const int rc = print_table(doc, path) == 0 ? CLI_OK : bad_input;
     json_decref(doc);
     return rc;
+}
+
+/*
+ * Check a --filter regular expression before the harness sees it: Google Benchmark (1.7.1)
+ * reports one it cannot compile only on its console, then runs nothing and exits 0. It compiles
+ * the filter with std::regex in the POSIX extended grammar (a leading '-', its "all but" prefix,
+ * is a plain character there, so need not be dropped); regcomp(REG_EXTENDED) checks the same
+ * grammar. The two differ at the edges (glibc takes `\d` as `d`, std::regex refuses it): what
+ * passes here and fails there ends as "no benchmark ran", with the harness's message above it.
+ */
+static int check_filter(const char *filter)
+{
+    regex_t re;
+    const int rc = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[256];
+        regerror(rc, &re, why, sizeof why);
+        return cli_usage_error("bench", USAGE_BENCH,
+                               "--filter \"%s\" is not a valid regular expression: %s", filter,
+                               why);
+    }
+    regfree(&re);
+    return 0;
 }
 
 /* ---- the command -------------------------------------------------------------------------- */
@@ -536,8 +610,10 @@ int cmd_bench(int argc, char **argv)
         if (json_out || filter || min_time || emulated)
             return cli_usage_error("bench", USAGE_BENCH,
                                    "--from-json formats existing results: it takes no other option");
-        return format_file(from_json) == 0 ? CLI_OK : CLI_FAIL;
+        return format_file(from_json, FROM_USER, NULL);
     }
+    if (filter && check_filter(filter) != 0)
+        return CLI_USAGE;
 
     char harness[PATH_MAX];
     if (find_harness(harness, sizeof harness) != 0)
@@ -557,9 +633,9 @@ int cmd_bench(int argc, char **argv)
         close(fd);
         path = tmp;
     }
-    int rc = run_harness(harness, path, filter, min_time, emulated) == 0 && format_file(path) == 0
-                 ? CLI_OK
-                 : CLI_FAIL;
+    const int rc = run_harness(harness, path, filter, min_time, emulated) == 0
+                       ? format_file(path, FROM_HARNESS, filter)
+                       : CLI_FAIL;
     if (tmp[0])
         unlink(tmp);
     return rc;

@@ -10,6 +10,7 @@
  * so every machine and compiler builds the same inputs (with -ffp-contract=off).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <nettle/sha2.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -710,17 +711,30 @@ static int is_hex64(const char *s)
     return s[64] == '\0';
 }
 
-/* Read FILE: `KERNEL SHA256` lines, blank lines and `#` comments. Returns the entry count or -1. */
+/*
+ * Read FILE: `KERNEL SHA256` lines, blank lines and `#` comments. Returns the entry count, or -1
+ * after saying why: a file that cannot be read ("cannot read FILE: <reason>": missing, a
+ * directory, no permission, an I/O error) or a malformed line.
+ */
 static int read_golden(const char *path, golden_entry *entries, int max)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        cli_error("digest", "cannot open the golden file %s", path);
+        cli_error("digest", "cannot read %s: %s", path, strerror(errno));
         return -1;
     }
     char line[512];
     int count = 0, lineno = 0, rc = 0;
-    while (fgets(line, sizeof line, f)) {
+    for (;;) {
+        errno = 0;
+        if (!fgets(line, sizeof line, f)) {
+            /* fopen opens a directory for reading; the first read fails with EISDIR. */
+            if (ferror(f)) {
+                cli_error("digest", "cannot read %s: %s", path, strerror(errno ? errno : EIO));
+                rc = -1;
+            }
+            break;
+        }
         ++lineno;
         char kernel[128], hex[128], extra[2];
         const char *p = line;

@@ -20,18 +20,18 @@ const char USAGE_REPLAY[] =
     "\n"
     "Read a JSON array of cases (the format of tests/data/seed/*.json) on stdin and write the same\n"
     "array, one case per line, each with an `actual` member shaped like `expected`. Every other\n"
-    "member is passed through untouched. Numbers are written so they read back as the same\n"
-    "double; NaN and the infinities are the strings \"NaN\", \"Infinity\", \"-Infinity\".\n"
-    "A refusal by the library is actual {error, status}; an unknown op or a malformed case is\n"
-    "actual {error} and makes the exit status 2 (after every case is written). `expected` is\n"
-    "not looked at.\n"
+    "member is passed through untouched. Numbers are written as JavaScript writes them (-0 keeps\n"
+    "its sign); NaN and the infinities are the strings \"NaN\", \"Infinity\", \"-Infinity\".\n"
+    "A refusal by the library is actual {error, status}; an unknown op or a malformed case (a\n"
+    "number too large for a double anywhere in it, too) is actual {error} and makes the exit\n"
+    "status 2 (after every case is written). `expected` is not looked at.\n"
     "\n"
     "  --isa NAME   run the kernels of that ISA (any ISA that can run here, emulated ones too);\n"
     "               without --isa the public API runs on the active (dispatched) ISA\n"
     "  --isa all    run every ISA that can run here; actual is the scalar result, and the exit\n"
     "               status is 1 if any other ISA differs bit for bit (NaNs by class)\n"
-    "  --only OPS   replay only the cases whose op is in the comma-separated list; the others\n"
-    "               are left out of the output\n"
+    "  --only OPS   replay only the cases whose op is in the comma-separated list; everything\n"
+    "               else (other ops, no op, elements that are not objects) is left out\n"
     "\n"
     "ops: blendPoses, addPose, setJoint\n";
 
@@ -250,7 +250,12 @@ static json_t *op_add_pose(const json_t *c, replay_run *run)
     return actual;
 }
 
-/* setJoint {pose, joint, translation[3], rotation[4], scale[3]} → {out: the pose after} */
+/* setJoint {pose, joint, translation[3], rotation[4], scale[3]} → {out: the pose after}
+ *
+ * `joint` must be a non-negative integer (else the case is malformed). One too large for a size_t
+ * (2^64 and up, e.g. 1e300) cannot be handed to the library; it is out of range for every pose,
+ * so it is refused here as the library refuses any joint >= joint_count (2^53 included): with
+ * TENDON_ERR_RANGE. */
 static json_t *op_set_joint(const json_t *c, replay_run *run)
 {
     tendon_pose pose = {0};
@@ -260,8 +265,25 @@ static json_t *op_set_joint(const json_t *c, replay_run *run)
     if (get_pose(c, "pose", &pose, run) == 0 && get_number(c, "joint", &joint, run) == 0 &&
         get_floats(c, "translation", t, 3, run) == 0 && get_floats(c, "rotation", r, 4, run) == 0 &&
         get_floats(c, "scale", s, 3, run) == 0) {
-        if (!(joint >= 0 && joint <= 9007199254740992.0 && joint == (double)(uint64_t)joint)) {
-            malformed(run, "\"joint\" must be a non-negative integer");
+        /* Every finite double from 2^53 up is an integer; below, compare with its truncation. */
+        const int integer = joint >= 0 && joint <= 1.7976931348623157e308 &&
+                            (joint >= 9007199254740992.0 || joint == (double)(uint64_t)joint);
+        char shown[32];
+        jx_format_double(joint, shown, sizeof shown);
+        if (!integer) {
+            malformed(run, "\"joint\" is %s, not a non-negative integer", shown);
+        } else if (joint >= (double)SIZE_MAX + 1.0) {
+            char msg[256];
+            if (pose.joint_count == 0)
+                snprintf(msg, sizeof msg, "joint %s is out of range (no size_t holds it): the "
+                         "pose has 0 joints, so no index is valid", shown);
+            else
+                snprintf(msg, sizeof msg, "joint %s is out of range (no size_t holds it): the "
+                         "pose has %zu joints (0..%zu)", shown, pose.joint_count,
+                         pose.joint_count - 1);
+            run->refused = 1;
+            actual = json_pack("{s:s, s:s}", "error", msg, "status",
+                               tendon_status_name(TENDON_ERR_RANGE));
         } else {
             tendon_status st = tendon_pose_set_joint(&pose, (size_t)joint, t, r, s);
             actual = st != TENDON_OK ? refusal(run, st) : out_pose(&pose);
@@ -376,11 +398,10 @@ int cmd_replay(int argc, char **argv)
         tendon_isa_force(TENDON_ISA_SCALAR);
     }
 
-    json_error_t jerr;
-    json_t *cases = json_loadf(stdin, JSON_DECODE_INT_AS_REAL, &jerr);
+    char why[512];
+    json_t *cases = jx_load(stdin, "stdin", why, sizeof why);
     if (!cases) {
-        cli_error("replay", "stdin is not JSON: %s (line %d, column %d)", jerr.text, jerr.line,
-                  jerr.column);
+        cli_error("replay", "%s", why);
         return CLI_USAGE;
     }
     if (!json_is_array(cases)) {
@@ -390,11 +411,17 @@ int cmd_replay(int argc, char **argv)
     }
 
     json_t *results = json_array();
-    size_t bad = 0, mismatches = 0, replayed = 0;
+    /* What became of each case written: compared across ISAs (--isa all, an op with a kernel),
+     * run once through the public API (every other accepted case), refused by the library, or
+     * malformed. mismatches counts the ISA differences among the compared ones. */
+    size_t bad = 0, mismatches = 0, replayed = 0, compared = 0, once = 0, refused = 0;
     for (size_t i = 0; i < json_array_size(cases); ++i) {
         json_t *c = json_array_get(cases, i);
         char name[96];
         if (!json_is_object(c)) {
+            /* Not a case of any op: --only leaves it out like every case it does not select. */
+            if (only)
+                continue;
             snprintf(name, sizeof name, "#%zu", i);
             cli_error("replay", "case %s: not an object", name);
             ++bad;
@@ -415,15 +442,24 @@ int cmd_replay(int argc, char **argv)
         ++replayed;
         json_array_append(results, c);
 
+        char msg[512], where[300];
         const struct replay_op *op = op_name ? find_op(op_name) : NULL;
-        if (!op) {
-            char msg[256];
+        if (jx_find_overflow(c, where, sizeof where)) {
+            /* jansson cannot hold it, nor can a double: the case cannot be replayed as written. */
+            snprintf(msg, sizeof msg, "%s: too large for a double (a number must be finite; "
+                     "write \"Infinity\" for an infinity)", where);
+        } else if (!op) {
             if (op_name)
                 snprintf(msg, sizeof msg, "unknown op \"%.64s\"; this tendon replays blendPoses, "
                          "addPose, setJoint", op_name);
             else
                 snprintf(msg, sizeof msg, "the case has no \"op\" string");
-            cli_error("replay", "case %s: %s", name, msg);
+        } else {
+            msg[0] = '\0';
+        }
+        if (msg[0]) {
+            cli_error("replay", "case %s%s%s%s: %s", name, op ? " (" : "", op ? op->name : "",
+                      op ? ")" : "", msg);
             ++bad;
             json_object_set_new(c, "actual", error_actual(msg));
             continue;
@@ -435,6 +471,8 @@ int cmd_replay(int argc, char **argv)
             json_decref(actual);
             run.k = mode == MODE_ONE ? one : tendon_kernels_for(TENDON_ISA_SCALAR);
             actual = op->run(c, &run);
+            if (actual && mode == MODE_ALL)
+                ++compared;
             for (int isa = 1; actual && mode == MODE_ALL && isa < TENDON_ISA_COUNT; ++isa) {
                 replay_run other = {.k = tendon_kernels_for((tendon_isa)isa)};
                 if (!other.k)
@@ -452,11 +490,15 @@ int cmd_replay(int argc, char **argv)
                 }
                 json_decref(got);
             }
+        } else if (actual && !run.refused) {
+            ++once;
         }
         if (!actual) {
             cli_error("replay", "case %s (%s): %s", name, op->name, run.error);
             ++bad;
             actual = error_actual(run.error);
+        } else if (run.refused) {
+            ++refused;
         }
         json_object_set_new(c, "actual", actual);
     }
@@ -474,8 +516,22 @@ int cmd_replay(int argc, char **argv)
                      tendon_isa_compiled((tendon_isa)isa) == TENDON_ISA_EMULATED ? " (emulated)"
                                                                                  : "");
         }
-        fprintf(stderr, "tendon replay: %zu cases on %s: %s\n", replayed, isas,
-                mismatches ? "ISAs DIFFER (see above)" : "every ISA bitwise equal to scalar");
+        /* e.g. "14 cases: 10 compared on scalar, sse2, …: every ISA bitwise equal to scalar;
+         * 1 run once through the public API (no per-ISA kernel); 2 refused by the library;
+         * 1 malformed" — only the compared ones are vouched for. */
+        fprintf(stderr, "tendon replay: %zu case%s: ", replayed, replayed == 1 ? "" : "s");
+        if (compared)
+            fprintf(stderr, "%zu compared on %s: %s", compared, isas,
+                    mismatches ? "ISAs DIFFER (see above)" : "every ISA bitwise equal to scalar");
+        else
+            fprintf(stderr, "none compared across ISAs (%s)", isas);
+        if (once)
+            fprintf(stderr, "; %zu run once through the public API (no per-ISA kernel)", once);
+        if (refused)
+            fprintf(stderr, "; %zu refused by the library", refused);
+        if (bad)
+            fprintf(stderr, "; %zu malformed", bad);
+        fputc('\n', stderr);
     }
     json_decref(results);
     json_decref(cases);

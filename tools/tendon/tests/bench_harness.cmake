@@ -18,17 +18,28 @@ if(emu) # the tests below change PATH: find the emulator first
   list(PREPEND emu "${emu_path}")
 endif()
 
-# The stand-in: prints its arguments (tendon sends them to stderr), exits $FAKE_EXIT if set,
-# else copies SAMPLE to the --benchmark_out file.
+# The stand-in: prints its arguments (tendon sends them to stderr), exits $FAKE_EXIT if set;
+# for --benchmark_filter=nomatch, or with $FAKE_EMPTY set, does what Google Benchmark 1.7.1 does
+# when it runs nothing (leaves the --benchmark_out file empty and exits 0); else copies SAMPLE to
+# the --benchmark_out file.
 file(WRITE "${WORK}/tendon-bench.in"
 "#!/bin/sh
 PATH=/usr/bin:/bin
 out=
+nomatch=
 for a in \"$@\"; do
-  case \"$a\" in --benchmark_out=*) out=\${a#--benchmark_out=} ;; esac
+  case \"$a\" in
+    --benchmark_out=*) out=\${a#--benchmark_out=} ;;
+    --benchmark_filter=nomatch) nomatch=1 ;;
+  esac
 done
 echo \"stand-in harness args: $*\"
 if [ -n \"$FAKE_EXIT\" ]; then exit \"$FAKE_EXIT\"; fi
+if [ -n \"$nomatch$FAKE_EMPTY\" ]; then
+  echo 'Failed to match any benchmarks against regex: nomatch'
+  : > \"$out\"
+  exit 0
+fi
 cp \"${SAMPLE}\" \"$out\"
 ")
 foreach(dir env path)
@@ -41,6 +52,7 @@ set(ENV{TMPDIR} "${WORK}")
 set(ENV{PATH} "/nonexistent")
 unset(ENV{TENDON_BENCH})
 unset(ENV{FAKE_EXIT})
+unset(ENV{FAKE_EMPTY})
 
 # run(<expected exit status> <stdout regex> <stderr regex> args...)
 function(run expect_rc out_re err_re)
@@ -85,6 +97,22 @@ endif()
 set(ENV{FAKE_EXIT} 3)
 run(1 "^$" "exited with status 3")
 unset(ENV{FAKE_EXIT})
+# A filter that matches no benchmark: Google Benchmark writes no JSON and exits 0; tendon says
+# so (exit 2: nothing it was asked to measure), not "cannot read … as JSON", and leaves no
+# temporary file. With no filter, a harness that ran nothing has failed (exit 1).
+run(2 "^$" "Failed to match any benchmarks against regex: nomatch\ntendon bench: no benchmark ran: none matched --filter \"nomatch\" [^\n]*kernel/isa/count[^\n]*\n$"
+    --filter nomatch)
+file(GLOB leftovers "${WORK}/tendon-bench-*")
+if(leftovers)
+  message(FATAL_ERROR "temporary results left behind: ${leftovers}")
+endif()
+set(ENV{FAKE_EMPTY} 1)
+run(1 "^$" "\ntendon bench: the harness ran no benchmark\n$")
+unset(ENV{FAKE_EMPTY})
+# An invalid regular expression never reaches the harness: a usage error.
+run(2 "^$" "^tendon bench: --filter \"\\(\" is not a valid regular expression: [^\n]+\n\nusage: tendon bench"
+    --filter "(")
+run(2 "^$" "^tendon bench: --filter \"\\[\" is not a valid regular expression: " --filter "[")
 # PATH, when TENDON_BENCH is not set.
 unset(ENV{TENDON_BENCH})
 set(ENV{PATH} "/nonexistent:${WORK}/path")
