@@ -15,6 +15,7 @@
 
 #include "dispatch.h"
 #include "pose.h"
+#include "spring.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,12 @@ typedef struct tendon_kernels {
                        const float *joint_weights, size_t joint_count, tendon_pose *out);
     void (*pose_add)(const tendon_pose *base, const tendon_pose *delta, double weight,
                      const float *joint_weights, size_t joint_count, tendon_pose *out);
+
+    /* spring.h: march plan->steps substeps over plan->lanes lanes (tendon_spring_march_plan).
+       spring_march: one link per lane (springs, batches); spring_chain_march: link_count links
+       per lane, each anchored to the one above. Both call plan->anchor once per substep. */
+    void (*spring_march)(const tendon_spring_march_plan *plan);
+    void (*spring_chain_march)(const tendon_spring_march_plan *plan);
 } tendon_kernels;
 
 #ifdef __cplusplus

@@ -6,5 +6,6 @@
 #include "pose.h"
 #include "quat.h"
 #include "blend.h"
+#include "spring.h"
 #include "kernels.h"
 #endif

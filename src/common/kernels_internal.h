@@ -27,7 +27,9 @@
                                                size_t joint_count, tendon_pose *out);              \
     TENDON_HIDDEN void tendon_pose_add_##sfx(const tendon_pose *base, const tendon_pose *delta,    \
                                              double weight, const float *joint_weights,            \
-                                             size_t joint_count, tendon_pose *out);
+                                             size_t joint_count, tendon_pose *out);                \
+    TENDON_HIDDEN void tendon_spring_march_##sfx(const tendon_spring_march_plan *plan);           \
+    TENDON_HIDDEN void tendon_spring_chain_march_##sfx(const tendon_spring_march_plan *plan);
 
 TENDON_DECLARE_KERNELS(scalar)
 TENDON_DECLARE_KERNELS(sse2)

@@ -19,6 +19,8 @@
         .isa = id, .quat_slerp = tendon_quat_slerp_##sfx, .quat_nlerp = tendon_quat_nlerp_##sfx,  \
         .quat_multiply = tendon_quat_multiply_##sfx, .pose_blend = tendon_pose_blend_##sfx,        \
         .pose_add = tendon_pose_add_##sfx,                                                         \
+        .spring_march = tendon_spring_march_##sfx,                                                 \
+        .spring_chain_march = tendon_spring_chain_march_##sfx,                                     \
     }
 
 static const tendon_kernels TABLE_SCALAR = TABLE(scalar, TENDON_ISA_SCALAR);
