@@ -8,7 +8,8 @@ int tendon_ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b
     if (a_bytes == 0 || b_bytes == 0)
         return 0;
     const uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
-    return a0 < b0 + b_bytes && b0 < a0 + a_bytes;
+    /* differences, not sums: a + bytes may wrap for a count near the overflow limit */
+    return a0 <= b0 ? b0 - a0 < a_bytes : a0 - b0 < b_bytes;
 }
 
 tendon_status tendon_check_array(const char *fn, const char *what, const void *p, size_t count,

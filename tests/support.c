@@ -44,6 +44,16 @@ uint32_t float_bits(float f)
     return u;
 }
 
+int64_t float_ulp_distance(float a, float b)
+{
+    const uint32_t ua = float_bits(a), ub = float_bits(b);
+    if (ua == ub)
+        return 0;
+    if (!isfinite(a) || !isfinite(b) || (ua >> 31) != (ub >> 31))
+        return -1;
+    return ua > ub ? (int64_t)(ua - ub) : (int64_t)(ub - ua);
+}
+
 int same_float(float a, float b)
 {
     if (a != a || b != b)

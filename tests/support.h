@@ -31,6 +31,12 @@ int same_float(float a, float b);
 long first_float_diff(const float *a, const float *b, size_t n);
 /* Bit pattern of a float, for messages. */
 uint32_t float_bits(float f);
+/*
+ * Distance in float32 ulps between two finite floats of the same sign: |bits(a) − bits(b)|
+ * (0 for identical bits). −1 when they cannot be compared that way: a NaN or an infinity that
+ * is not bit-identical to the other, or opposite signs (so −0 against +0 is −1, not 0 or 1).
+ */
+int64_t float_ulp_distance(float a, float b);
 
 /*
  * The kernel table of an ISA in a loop test (tcase_add_loop_test(tc, fn, 0, TENDON_ISA_COUNT)):

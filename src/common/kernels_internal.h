@@ -7,7 +7,7 @@
 #ifndef TENDON_KERNELS_INTERNAL_H
 #define TENDON_KERNELS_INTERNAL_H
 
-#include "tendon/kernels.h"
+#include "tendon/tendon.h" /* every public declaration, so definitions get TENDON_API visibility */
 
 #if defined(__GNUC__)
 #define TENDON_HIDDEN __attribute__((visibility("hidden")))

@@ -24,25 +24,20 @@ static inline int tendon_ref_is_inf(double v) { return v == v && !(v - v == v - 
 /**
  * Normalise q by its 4-component length, as the seed's `Math.hypot` then divide does:
  *   s = ((x·x + y·y) + z·z) + w·w
- *   s in (0, ∞):  q · (1/√s)                  (tendon_det_rsqrt: no division)
- *   s = ∞:        q · 0   (hypot is ∞: finite components become ±0, infinite ones NaN)
- *   s NaN:        as s = ∞ when a component is ±∞ (hypot's rule), else left as it is
- *   s = 0:        left as it is (a zero-length result)
+ *   s > 0:   q · (1/√s)   (one correctly rounded √ and one ÷; for s = ∞ that factor is 0:
+ *                          finite components become ±0 and infinite ones NaN, as x/∞ does)
+ *   s NaN:   as s = ∞ when a component is ±∞ (hypot's rule), else left as it is
+ *   s = 0:   left as it is (a zero-length result)
  */
 static inline void tendon_ref_normalize(double q[4])
 {
     const double s = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
-    double inv;
-    if (s > 0.0 && s < (double)INFINITY) {
-        inv = tendon_det_rsqrt(s);
-    } else if (s == (double)INFINITY) {
+    double inv = 1.0;
+    if (s > 0.0)
+        inv = 1.0 / tendon_det_sqrt(s);
+    else if (s != s && (tendon_ref_is_inf(q[0]) || tendon_ref_is_inf(q[1]) ||
+                        tendon_ref_is_inf(q[2]) || tendon_ref_is_inf(q[3])))
         inv = 0.0;
-    } else if (s != s && (tendon_ref_is_inf(q[0]) || tendon_ref_is_inf(q[1]) ||
-                          tendon_ref_is_inf(q[2]) || tendon_ref_is_inf(q[3]))) {
-        inv = 0.0;
-    } else {
-        inv = 1.0;
-    }
     q[0] = q[0] * inv;
     q[1] = q[1] * inv;
     q[2] = q[2] * inv;
@@ -70,8 +65,11 @@ static inline void tendon_ref_slerp(const double a_in[4], const double b[4], dou
         a[1] = -a[1];
         a[2] = -a[2];
         a[3] = -a[3];
-        dot = -dot;
     }
+    /* The flipped dot. |dot| also for dot = −0 (not flipped): −0 and +0 take the same path
+       (neither exceeds the threshold, and acos sees 0 either way), and the SIMD bodies use the
+       one-instruction absolute value. */
+    dot = dot < 0.0 ? -dot : (dot == 0.0 ? 0.0 : dot);
     double s0, s1;
     if (dot > TENDON_SLERP_STRAIGHT_DOT) {
         s0 = 1.0 - w;

@@ -34,6 +34,10 @@ static inline int vmask_any(vmask m) { return simde_mm256_movemask_pd(m) != 0; }
 static inline int vmask_all(vmask m) { return simde_mm256_movemask_pd(m) == 15; }
 static inline vd vsel(vmask m, vd yes, vd no) { return simde_mm256_blendv_pd(no, yes, m); }
 
+/** Correctly rounded IEEE square root and quotient (identical bits on every ISA). */
+static inline vd vsqrt(vd a) { return simde_mm256_sqrt_pd(a); }
+static inline vd vdiv(vd a, vd b) { return simde_mm256_div_pd(a, b); }
+
 static inline vd vrsqrt_seed(vd s)
 {
     simde__m256i i = simde_mm256_castpd_si256(s);

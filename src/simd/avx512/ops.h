@@ -35,6 +35,10 @@ static inline int vmask_any(vmask m) { return m != 0; }
 static inline int vmask_all(vmask m) { return m == 0xFF; }
 static inline vd vsel(vmask m, vd yes, vd no) { return simde_mm512_mask_blend_pd(m, no, yes); }
 
+/** Correctly rounded IEEE square root and quotient (identical bits on every ISA). */
+static inline vd vsqrt(vd a) { return simde_mm512_sqrt_pd(a); }
+static inline vd vdiv(vd a, vd b) { return simde_mm512_div_pd(a, b); }
+
 static inline vd vrsqrt_seed(vd s)
 {
     simde__m512i i = simde_mm512_castpd_si512(s);
@@ -90,51 +94,50 @@ static inline void vstore_f32x3(float *p, vd v0, vd v1, vd v2)
 }
 static inline void vexpand3(vd w, vd *e0, vd *e1, vd *e2)
 {
-    *e0 = simde_mm512_permutexvar_pd(simde_mm512_set_epi64(2, 2, 1, 1, 1, 0, 0, 0), w);
-    *e1 = simde_mm512_permutexvar_pd(simde_mm512_set_epi64(5, 4, 4, 4, 3, 3, 3, 2), w);
-    *e2 = simde_mm512_permutexvar_pd(simde_mm512_set_epi64(7, 7, 7, 6, 6, 6, 5, 5), w);
+    /* (Index tables are loaded: SIMDe's set_epi64 does not fold into a constant.) */
+    static const int64_t E0[8] = {0, 0, 0, 1, 1, 1, 2, 2};
+    static const int64_t E1[8] = {2, 3, 3, 3, 4, 4, 4, 5};
+    static const int64_t E2[8] = {5, 5, 6, 6, 6, 7, 7, 7};
+    *e0 = simde_mm512_permutexvar_pd(simde_mm512_loadu_si512(E0), w);
+    *e1 = simde_mm512_permutexvar_pd(simde_mm512_loadu_si512(E1), w);
+    *e2 = simde_mm512_permutexvar_pd(simde_mm512_loadu_si512(E2), w);
 }
 
-/* Two quaternions i and i+4 in the two 128-bit halves of a 256-bit register. */
-static inline simde__m256 vload_quat_pair(const float *p, int i)
-{
-    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(p + 4 * i)),
-                                     simde_mm_loadu_ps(p + 4 * (i + 4)), 1);
-}
-
+/*
+ * 8 quaternions (two 512-bit loads of x y z w × 4) → x y z w vectors: one two-source permute
+ * gathers all x into the low half and all y into the high half, another z and w.
+ */
 static inline void vload_quat(const float *p, vd *x, vd *y, vd *z, vd *w)
 {
-    simde__m256 r0 = vload_quat_pair(p, 0), r1 = vload_quat_pair(p, 1);
-    simde__m256 r2 = vload_quat_pair(p, 2), r3 = vload_quat_pair(p, 3);
-    simde__m256d t0 = simde_mm256_castps_pd(simde_mm256_unpacklo_ps(r0, r1)); /* x0 x1 y0 y1 | x4 x5 y4 y5 */
-    simde__m256d t1 = simde_mm256_castps_pd(simde_mm256_unpacklo_ps(r2, r3)); /* x2 x3 y2 y3 | x6 x7 y6 y7 */
-    simde__m256d t2 = simde_mm256_castps_pd(simde_mm256_unpackhi_ps(r0, r1)); /* z0 z1 w0 w1 | z4 z5 w4 w5 */
-    simde__m256d t3 = simde_mm256_castps_pd(simde_mm256_unpackhi_ps(r2, r3)); /* z2 z3 w2 w3 | z6 z7 w6 w7 */
-    *x = vcvt_f32x8(simde_mm256_castpd_ps(simde_mm256_unpacklo_pd(t0, t1)));
-    *y = vcvt_f32x8(simde_mm256_castpd_ps(simde_mm256_unpackhi_pd(t0, t1)));
-    *z = vcvt_f32x8(simde_mm256_castpd_ps(simde_mm256_unpacklo_pd(t2, t3)));
-    *w = vcvt_f32x8(simde_mm256_castpd_ps(simde_mm256_unpackhi_pd(t2, t3)));
+    const simde__m512 q03 = simde_mm512_loadu_ps(p), q47 = simde_mm512_loadu_ps(p + 16);
+    static const int32_t XY[16] = {0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29};
+    static const int32_t ZW[16] = {2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31};
+    const simde__m512i idx_xy = simde_mm512_loadu_si512(XY);
+    const simde__m512i idx_zw = simde_mm512_loadu_si512(ZW);
+    const simde__m512 xy = simde_mm512_permutex2var_ps(q03, idx_xy, q47);
+    const simde__m512 zw = simde_mm512_permutex2var_ps(q03, idx_zw, q47);
+    *x = vcvt_f32x8(simde_mm512_castps512_ps256(xy));
+    *y = vcvt_f32x8(simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(xy), 1)));
+    *z = vcvt_f32x8(simde_mm512_castps512_ps256(zw));
+    *w = vcvt_f32x8(simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(zw), 1)));
 }
 
-static inline void vstore_quat_pair(float *p, int i, simde__m256d v)
-{
-    simde__m256 f = simde_mm256_castpd_ps(v);
-    simde_mm_storeu_ps(p + 4 * i, simde_mm256_castps256_ps128(f));
-    simde_mm_storeu_ps(p + 4 * (i + 4), simde_mm256_extractf128_ps(f, 1));
-}
-
+/* The inverse: x y (and z w) joined into one register each, then interleaved by two permutes. */
 static inline void vstore_quat(float *p, vd x, vd y, vd z, vd w)
 {
-    simde__m256 fx = vcvt_f64x8(x), fy = vcvt_f64x8(y);
-    simde__m256 fz = vcvt_f64x8(z), fw = vcvt_f64x8(w);
-    simde__m256d t0 = simde_mm256_castps_pd(simde_mm256_unpacklo_ps(fx, fy)); /* x0 y0 x1 y1 | x4 y4 x5 y5 */
-    simde__m256d t1 = simde_mm256_castps_pd(simde_mm256_unpacklo_ps(fz, fw)); /* z0 w0 z1 w1 | z4 w4 z5 w5 */
-    simde__m256d t2 = simde_mm256_castps_pd(simde_mm256_unpackhi_ps(fx, fy)); /* x2 y2 x3 y3 | x6 y6 x7 y7 */
-    simde__m256d t3 = simde_mm256_castps_pd(simde_mm256_unpackhi_ps(fz, fw)); /* z2 w2 z3 w3 | z6 w6 z7 w7 */
-    vstore_quat_pair(p, 0, simde_mm256_unpacklo_pd(t0, t1));
-    vstore_quat_pair(p, 1, simde_mm256_unpackhi_pd(t0, t1));
-    vstore_quat_pair(p, 2, simde_mm256_unpacklo_pd(t2, t3));
-    vstore_quat_pair(p, 3, simde_mm256_unpackhi_pd(t2, t3));
+    const simde__m512 xy = simde_mm512_castpd_ps(simde_mm512_insertf64x4(
+        simde_mm512_castpd256_pd512(simde_mm256_castps_pd(vcvt_f64x8(x))),
+        simde_mm256_castps_pd(vcvt_f64x8(y)), 1));
+    const simde__m512 zw = simde_mm512_castpd_ps(simde_mm512_insertf64x4(
+        simde_mm512_castpd256_pd512(simde_mm256_castps_pd(vcvt_f64x8(z))),
+        simde_mm256_castps_pd(vcvt_f64x8(w)), 1));
+    /* element 4q + c of the output takes component c of quaternion q: x y from xy, z w from zw */
+    static const int32_t LO[16] = {0, 8, 16, 24, 1, 9, 17, 25, 2, 10, 18, 26, 3, 11, 19, 27};
+    static const int32_t HI[16] = {4, 12, 20, 28, 5, 13, 21, 29, 6, 14, 22, 30, 7, 15, 23, 31};
+    const simde__m512i idx_lo = simde_mm512_loadu_si512(LO);
+    const simde__m512i idx_hi = simde_mm512_loadu_si512(HI);
+    simde_mm512_storeu_ps(p, simde_mm512_permutex2var_ps(xy, idx_lo, zw));
+    simde_mm512_storeu_ps(p + 16, simde_mm512_permutex2var_ps(xy, idx_hi, zw));
 }
 
 #endif

@@ -45,6 +45,37 @@ static inline int vmask_all(vmask m)
 }
 static inline vd vsel(vmask m, vd yes, vd no) { return simde_vbslq_f64(m, yes, no); }
 
+/*
+ * Correctly rounded IEEE square root and quotient (identical bits on every ISA). SIMDe 0.7.4
+ * has no vsqrtq_f64 / vdivq_f64: natively we call the AArch64 instruction, emulated we apply
+ * the correctly rounded scalar operation per lane (the same bits by IEEE 754).
+ */
+static inline vd vsqrt(vd a)
+{
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+    return vsqrtq_f64(a);
+#else
+    double l[2];
+    simde_vst1q_f64(l, a);
+    l[0] = __builtin_sqrt(l[0]);
+    l[1] = __builtin_sqrt(l[1]);
+    return simde_vld1q_f64(l);
+#endif
+}
+static inline vd vdiv(vd a, vd b)
+{
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+    return vdivq_f64(a, b);
+#else
+    double x[2], y[2];
+    simde_vst1q_f64(x, a);
+    simde_vst1q_f64(y, b);
+    x[0] = x[0] / y[0];
+    x[1] = x[1] / y[1];
+    return simde_vld1q_f64(x);
+#endif
+}
+
 static inline vd vrsqrt_seed(vd s)
 {
     simde_uint64x2_t i = simde_vreinterpretq_u64_f64(s);

@@ -8,6 +8,7 @@
 #define TENDON_OPS_SSE2_H
 
 #include <stdint.h>
+#include <string.h>
 #include <simde/x86/sse2.h>
 
 #include "../../common/detmath_coeffs.h"
@@ -40,6 +41,10 @@ static inline vd vsel(vmask m, vd yes, vd no)
     return simde_mm_or_pd(simde_mm_and_pd(m, yes), simde_mm_andnot_pd(m, no));
 }
 
+/** Correctly rounded IEEE square root and quotient (identical bits on every ISA). */
+static inline vd vsqrt(vd a) { return simde_mm_sqrt_pd(a); }
+static inline vd vdiv(vd a, vd b) { return simde_mm_div_pd(a, b); }
+
 /** bits(MAGIC − (bits(s) >> 1)) lane-wise: the 1/√s seed. */
 static inline vd vrsqrt_seed(vd s)
 {
@@ -50,13 +55,17 @@ static inline vd vrsqrt_seed(vd s)
 }
 
 /** W floats → W doubles; and back with one rounding (round-to-nearest-even). */
+/* Two floats move as 8 bytes through memcpy (a float array is only 4-byte aligned). */
 static inline vd vload_f32(const float *p)
 {
-    return simde_mm_cvtps_pd(simde_mm_castpd_ps(simde_mm_load_sd((const double *)(const void *)p)));
+    double two;
+    memcpy(&two, p, sizeof two);
+    return simde_mm_cvtps_pd(simde_mm_castpd_ps(simde_mm_set_sd(two)));
 }
 static inline void vstore_f32(float *p, vd v)
 {
-    simde_mm_store_sd((double *)(void *)p, simde_mm_castps_pd(simde_mm_cvtpd_ps(v)));
+    const double two = simde_mm_cvtsd_f64(simde_mm_castps_pd(simde_mm_cvtpd_ps(v)));
+    memcpy(p, &two, sizeof two);
 }
 /** Round each lane to float and back (the seed's float32 scratch). */
 static inline vd vround_f32(vd v) { return simde_mm_cvtps_pd(simde_mm_cvtpd_ps(v)); }

@@ -1,0 +1,349 @@
+/*
+ * tendon benchmarks — the cases (see cases.h). Inputs are seeded and random:
+ *   rotations     pairs of independent unit quaternions, uniform on the 3-sphere, so the
+ *                 near-parallel straight blend (dot > 0.9995) almost never happens and the
+ *                 slerp path is what gets measured;
+ *   translations  each component uniform in [-5, 5] m;
+ *   scales        each component uniform in [0.5, 2];
+ *   t / weights   per-quaternion t and per-joint weights uniform in [0, 1].
+ * Everything is allocated 64-byte aligned (a speed hint only; the kernels require none).
+ */
+#include "cases.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tendon/pose.h>
+
+/* ---- seeded random numbers (splitmix64) -------------------------------------------------- */
+
+typedef struct rng {
+    uint64_t s;
+} rng;
+
+static uint64_t rng_next(rng *r)
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/** Uniform in [0, 1). */
+static double rng_unit(rng *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
+
+/** Uniform in [lo, hi). */
+static double rng_range(rng *r, double lo, double hi) { return lo + (hi - lo) * rng_unit(r); }
+
+/** A unit quaternion uniform on the 3-sphere: rejection sampling in the 4-ball, normalised. */
+static void rng_quat(rng *r, float *q)
+{
+    double v[4], s;
+    do {
+        s = 0.0;
+        for (int c = 0; c < 4; ++c) {
+            v[c] = rng_range(r, -1.0, 1.0);
+            s += v[c] * v[c];
+        }
+    } while (s > 1.0 || s < 1e-4);
+    const double inv = 1.0 / sqrt(s);
+    for (int c = 0; c < 4; ++c)
+        q[c] = (float)(v[c] * inv);
+}
+
+uint64_t tendon_bench_seed(const char *kernel, size_t count)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)kernel; *p; ++p)
+        h = (h ^ *p) * 0x100000001b3ull;
+    return h ^ ((uint64_t)count * 0x9e3779b97f4a7c15ull);
+}
+
+/* ---- allocation ------------------------------------------------------------------------- */
+
+/** 64-byte-aligned block of n elements of `size` bytes (n > 0), or NULL. */
+static void *alloc_aligned(size_t n, size_t size)
+{
+    if (n == 0 || n > (SIZE_MAX - 63) / size)
+        return NULL;
+    size_t bytes = (n * size + 63) & ~(size_t)63; /* aligned_alloc wants a multiple */
+    return aligned_alloc(64, bytes);
+}
+
+static void random_pose(rng *r, tendon_pose *p)
+{
+    for (size_t j = 0; j < p->joint_count; ++j) {
+        for (int c = 0; c < 3; ++c)
+            p->translation[3 * j + c] = (float)rng_range(r, -5.0, 5.0);
+        rng_quat(r, &p->rotation[4 * j]);
+        for (int c = 0; c < 3; ++c)
+            p->scale[3 * j + c] = (float)rng_range(r, 0.5, 2.0);
+    }
+}
+
+/* ---- quaternion batches: slerp, nlerp, multiply ------------------------------------------ */
+
+typedef struct quat_data {
+    float *a, *b, *out; /* [4*count] x y z w */
+    double *t;          /* [count] in [0, 1] */
+} quat_data;
+
+static int quat_setup(tendon_bench_fixture *fx, uint64_t seed)
+{
+    quat_data *d = calloc(1, sizeof *d);
+    fx->data = d;
+    if (!d)
+        return 1;
+    const size_t n = fx->count;
+    d->a = alloc_aligned(4 * n, sizeof(float));
+    d->b = alloc_aligned(4 * n, sizeof(float));
+    d->out = alloc_aligned(4 * n, sizeof(float));
+    d->t = alloc_aligned(n, sizeof(double));
+    if (!d->a || !d->b || !d->out || !d->t)
+        return 1;
+    rng r = {seed};
+    for (size_t i = 0; i < n; ++i) {
+        rng_quat(&r, &d->a[4 * i]);
+        rng_quat(&r, &d->b[4 * i]);
+        d->t[i] = rng_unit(&r);
+    }
+    memset(d->out, 0, 4 * n * sizeof(float));
+    fx->out = d->out;
+    return 0;
+}
+
+static void quat_teardown(tendon_bench_fixture *fx)
+{
+    quat_data *d = fx->data;
+    if (d) {
+        free(d->a);
+        free(d->b);
+        free(d->out);
+        free(d->t);
+        free(d);
+    }
+    fx->data = fx->out = NULL;
+}
+
+static void run_quat_slerp(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const quat_data *d = fx->data;
+    k->quat_slerp(d->a, d->b, d->t, fx->count, d->out);
+}
+
+static void run_quat_nlerp(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const quat_data *d = fx->data;
+    k->quat_nlerp(d->a, d->b, d->t, fx->count, d->out);
+}
+
+static void run_quat_multiply(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const quat_data *d = fx->data;
+    k->quat_multiply(d->a, d->b, fx->count, d->out);
+}
+
+/* ---- poses: blend, additive layer, and their masked forms -------------------------------- */
+
+/* A blend factor and an additive weight strictly inside (0, 1): no clamp short-cuts, and the
+ * additive rotation really slerps from identity (its weight is capped at 1). */
+#define BENCH_BLEND_T 0.375
+#define BENCH_ADD_WEIGHT 0.625
+
+typedef struct pose_data {
+    tendon_pose a, b, out;
+    float *joint_weights; /* [joint_count] in [0, 1] */
+} pose_data;
+
+static int pose_setup(tendon_bench_fixture *fx, uint64_t seed)
+{
+    pose_data *d = calloc(1, sizeof *d);
+    fx->data = d;
+    if (!d)
+        return 1;
+    const size_t n = fx->count;
+    if (tendon_pose_create(n, &d->a) != TENDON_OK || tendon_pose_create(n, &d->b) != TENDON_OK ||
+        tendon_pose_create(n, &d->out) != TENDON_OK)
+        return 1;
+    d->joint_weights = alloc_aligned(n, sizeof(float));
+    if (!d->joint_weights)
+        return 1;
+    rng r = {seed};
+    random_pose(&r, &d->a);
+    random_pose(&r, &d->b);
+    for (size_t j = 0; j < n; ++j)
+        d->joint_weights[j] = (float)rng_unit(&r);
+    fx->out = &d->out;
+    return 0;
+}
+
+static void pose_teardown(tendon_bench_fixture *fx)
+{
+    pose_data *d = fx->data;
+    if (d) {
+        tendon_pose_destroy(&d->a);
+        tendon_pose_destroy(&d->b);
+        tendon_pose_destroy(&d->out);
+        free(d->joint_weights);
+        free(d);
+    }
+    fx->data = fx->out = NULL;
+}
+
+static void run_pose_blend(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    pose_data *d = fx->data;
+    k->pose_blend(&d->a, &d->b, BENCH_BLEND_T, NULL, fx->count, &d->out);
+}
+
+static void run_pose_blend_masked(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    pose_data *d = fx->data;
+    k->pose_blend(&d->a, &d->b, BENCH_BLEND_T, d->joint_weights, fx->count, &d->out);
+}
+
+static void run_pose_add(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    pose_data *d = fx->data;
+    k->pose_add(&d->a, &d->b, BENCH_ADD_WEIGHT, NULL, fx->count, &d->out);
+}
+
+static void run_pose_add_masked(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    pose_data *d = fx->data;
+    k->pose_add(&d->a, &d->b, BENCH_ADD_WEIGHT, d->joint_weights, fx->count, &d->out);
+}
+
+/* ---- the division / sqrt floor ------------------------------------------------------------
+ * What one correctly rounded double division or square root costs per element at each vector
+ * width, on independent elements: the floor under any kernel that divides or takes a root per
+ * element (the reason the kernels use a Newton reciprocal square root built from + − ×). Only
+ * native widths: an emulated floor would measure SIMDe, not the divider. */
+
+typedef struct floor_data {
+    double *a, *b, *out; /* [count]; a, b in [1, 2) */
+} floor_data;
+
+static int floor_usable(tendon_isa isa, const tendon_kernels *k)
+{
+    (void)k;
+    if (isa == TENDON_ISA_SCALAR)
+        return 1;
+    if (!tendon_isa_supported(isa)) /* also false for emulated variants */
+        return 0;
+    switch (isa) {
+#ifdef TENDON_BENCH_FLOOR_SSE2
+    case TENDON_ISA_SSE2: return 1;
+#endif
+#ifdef TENDON_BENCH_FLOOR_AVX2
+    case TENDON_ISA_AVX2: return 1;
+#endif
+#ifdef TENDON_BENCH_FLOOR_AVX512
+    case TENDON_ISA_AVX512: return 1;
+#endif
+#ifdef TENDON_BENCH_FLOOR_NEON
+    case TENDON_ISA_NEON: return 1;
+#endif
+    default: return 0;
+    }
+}
+
+static int floor_setup(tendon_bench_fixture *fx, uint64_t seed)
+{
+    floor_data *d = calloc(1, sizeof *d);
+    fx->data = d;
+    if (!d)
+        return 1;
+    const size_t n = fx->count;
+    if (n % 8 != 0)
+        return 1;
+    d->a = alloc_aligned(n, sizeof(double));
+    d->b = alloc_aligned(n, sizeof(double));
+    d->out = alloc_aligned(n, sizeof(double));
+    if (!d->a || !d->b || !d->out)
+        return 1;
+    rng r = {seed};
+    for (size_t i = 0; i < n; ++i) {
+        d->a[i] = rng_range(&r, 1.0, 2.0);
+        d->b[i] = rng_range(&r, 1.0, 2.0);
+        d->out[i] = 0.0;
+    }
+    fx->out = d->out;
+    return 0;
+}
+
+static void floor_teardown(tendon_bench_fixture *fx)
+{
+    floor_data *d = fx->data;
+    if (d) {
+        free(d->a);
+        free(d->b);
+        free(d->out);
+        free(d);
+    }
+    fx->data = fx->out = NULL;
+}
+
+static void run_floor_div(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const floor_data *d = fx->data;
+    switch (k->isa) {
+#ifdef TENDON_BENCH_FLOOR_SSE2
+    case TENDON_ISA_SSE2: tendon_bench_floor_div_sse2(d->a, d->b, fx->count, d->out); break;
+#endif
+#ifdef TENDON_BENCH_FLOOR_AVX2
+    case TENDON_ISA_AVX2: tendon_bench_floor_div_avx2(d->a, d->b, fx->count, d->out); break;
+#endif
+#ifdef TENDON_BENCH_FLOOR_AVX512
+    case TENDON_ISA_AVX512: tendon_bench_floor_div_avx512(d->a, d->b, fx->count, d->out); break;
+#endif
+#ifdef TENDON_BENCH_FLOOR_NEON
+    case TENDON_ISA_NEON: tendon_bench_floor_div_neon(d->a, d->b, fx->count, d->out); break;
+#endif
+    default: tendon_bench_floor_div_scalar(d->a, d->b, fx->count, d->out); break;
+    }
+}
+
+static void run_floor_sqrt(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const floor_data *d = fx->data;
+    switch (k->isa) {
+#ifdef TENDON_BENCH_FLOOR_SSE2
+    case TENDON_ISA_SSE2: tendon_bench_floor_sqrt_sse2(d->a, fx->count, d->out); break;
+#endif
+#ifdef TENDON_BENCH_FLOOR_AVX2
+    case TENDON_ISA_AVX2: tendon_bench_floor_sqrt_avx2(d->a, fx->count, d->out); break;
+#endif
+#ifdef TENDON_BENCH_FLOOR_AVX512
+    case TENDON_ISA_AVX512: tendon_bench_floor_sqrt_avx512(d->a, fx->count, d->out); break;
+#endif
+#ifdef TENDON_BENCH_FLOOR_NEON
+    case TENDON_ISA_NEON: tendon_bench_floor_sqrt_neon(d->a, fx->count, d->out); break;
+#endif
+    default: tendon_bench_floor_sqrt_scalar(d->a, fx->count, d->out); break;
+    }
+}
+
+/* ---- the table -------------------------------------------------------------------------- */
+
+static const size_t JOINT_COUNTS[] = {16, 64, 256, 1024, 0};
+static const size_t FLOOR_COUNTS[] = {1024, 0};
+
+const tendon_bench_case tendon_bench_cases[] = {
+    {"quat_slerp", "quat", JOINT_COUNTS, NULL, quat_setup, run_quat_slerp, quat_teardown},
+    {"quat_nlerp", "quat", JOINT_COUNTS, NULL, quat_setup, run_quat_nlerp, quat_teardown},
+    {"quat_multiply", "quat", JOINT_COUNTS, NULL, quat_setup, run_quat_multiply, quat_teardown},
+    {"pose_blend", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_blend, pose_teardown},
+    {"pose_add", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_add, pose_teardown},
+    {"pose_blend_masked", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_blend_masked,
+     pose_teardown},
+    {"pose_add_masked", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_add_masked,
+     pose_teardown},
+    {"floor_divpd", "element", FLOOR_COUNTS, floor_usable, floor_setup, run_floor_div,
+     floor_teardown},
+    {"floor_sqrtpd", "element", FLOOR_COUNTS, floor_usable, floor_setup, run_floor_sqrt,
+     floor_teardown},
+};
+
+const size_t tendon_bench_case_count = sizeof tendon_bench_cases / sizeof tendon_bench_cases[0];

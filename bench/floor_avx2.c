@@ -1,0 +1,17 @@
+/* The division / sqrt floor at 256 bits (vdivpd / vsqrtpd ymm). Compiled with -mavx2 -mno-fma. */
+#include <simde/x86/avx2.h>
+
+#include "cases.h"
+
+void tendon_bench_floor_div_avx2(const double *a, const double *b, size_t n, double *out)
+{
+    for (size_t i = 0; i < n; i += 4)
+        simde_mm256_storeu_pd(&out[i], simde_mm256_div_pd(simde_mm256_loadu_pd(&a[i]),
+                                                          simde_mm256_loadu_pd(&b[i])));
+}
+
+void tendon_bench_floor_sqrt_avx2(const double *a, size_t n, double *out)
+{
+    for (size_t i = 0; i < n; i += 4)
+        simde_mm256_storeu_pd(&out[i], simde_mm256_sqrt_pd(simde_mm256_loadu_pd(&a[i])));
+}

@@ -1,0 +1,49 @@
+/*
+ * The `tendon` command line: what the command files share.
+ *
+ * One file per command (info.c, replay.c, digest.c, bench.c), dispatched by main.c; json.c holds
+ * the JSON helpers. Exit codes, for every command (docs/cli.md):
+ *   0  done, and everything agreed
+ *   1  ran, and found a problem: ISAs that disagree, a hash that is not the golden one, an
+ *      unusable TENDON_ISA, a benchmark harness that is missing or failed
+ *   2  could not do what was asked: a usage error, unreadable or malformed input
+ */
+#ifndef TENDON_CLI_H
+#define TENDON_CLI_H
+
+#include <stdio.h>
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+int cmd_info(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_digest(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Usage texts, printed by `tendon <cmd> --help` (stdout) and on a usage error (stderr). */
+extern const char USAGE_INFO[];
+extern const char USAGE_REPLAY[];
+extern const char USAGE_DIGEST[];
+extern const char USAGE_BENCH[];
+
+/*
+ * Report a usage error: "tendon <cmd>: <message>" and the command's usage on stderr.
+ * Returns CLI_USAGE, so a command can `return cli_usage_error(...)`.
+ */
+int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Print "tendon <cmd>: <message>" on stderr. */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Match argv[*i] against an option that takes a value, spelled "--name VALUE" or "--name=VALUE".
+ * Returns 1 and sets *value (advancing *i past a separate value) on a match; 0 if argv[*i] is
+ * another argument; -1 if it is this option without a value (the caller reports a usage error).
+ */
+int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **value);
+
+/* Whether argv[i] is "--help" or "-h". */
+int cli_is_help(const char *arg);
+
+#endif

@@ -1,0 +1,653 @@
+/*
+ * tendon digest: determinism hashes. A fixed, seeded workload runs through every kernel of every
+ * ISA that can run here; the outputs (NaNs canonicalised) are hashed with SHA-256 per kernel per
+ * ISA. Every ISA must give the scalar hash, and `--expect FILE` checks it against a golden file.
+ *
+ * Adding a kernel is one function (build its inputs with the helpers below from its own seed,
+ * call the kernel, feed every output to the sink) and one entry in KERNELS[].
+ *
+ * Nothing here calls libm: the workload is built with + − × ÷ only (dg_sqrt is Newton's method),
+ * so every machine and compiler builds the same inputs (with -ffp-contract=off).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <nettle/sha2.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tendon/tendon.h>
+
+#include "cli.h"
+
+const char USAGE_DIGEST[] =
+    "usage: tendon digest [--expect FILE | --golden]\n"
+    "\n"
+    "Run a fixed, seeded workload (tail-exercising counts up to 1003, misaligned starts, aliased\n"
+    "outputs, adversarial quaternions and weights: antipodal, near the 0.9995 threshold, zero,\n"
+    "non-unit, ±0, NaN, ±inf, denormals) through every kernel on every ISA that can run here,\n"
+    "emulated ones included, and print one line per kernel and ISA:\n"
+    "  KERNEL ISA SHA256\n"
+    "NaN outputs are hashed as one canonical NaN. ISAs that cannot run here are listed on\n"
+    "`# not run:` lines. The exit status is 1 if any ISA's hash differs from scalar's.\n"
+    "\n"
+    "  --expect FILE  also compare every hash with FILE (lines `KERNEL SHA256`, `#` comments), and\n"
+    "                 exit 1 listing each kernel and ISA that differs, or a kernel missing from\n"
+    "                 either side\n"
+    "  --golden       print the scalar hashes in the golden-file format instead (refused, exit 1,\n"
+    "                 when the ISAs here disagree)\n";
+
+/* ---- the sink: SHA-256 of the outputs, NaNs canonical, little-endian ---------------------- */
+
+typedef struct dg_sink {
+    struct sha256_ctx sha;
+} dg_sink;
+
+static void dg_hash_floats(dg_sink *s, const float *v, size_t n)
+{
+    uint8_t buf[1024];
+    size_t used = 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t bits;
+        memcpy(&bits, &v[i], sizeof bits);
+        if ((bits & 0x7fffffffu) > 0x7f800000u)
+            bits = 0x7fc00000u; /* sign and payload of a NaN are not promised */
+        buf[used++] = (uint8_t)bits;
+        buf[used++] = (uint8_t)(bits >> 8);
+        buf[used++] = (uint8_t)(bits >> 16);
+        buf[used++] = (uint8_t)(bits >> 24);
+        if (used == sizeof buf) {
+            sha256_update(&s->sha, used, buf);
+            used = 0;
+        }
+    }
+    if (used)
+        sha256_update(&s->sha, used, buf);
+}
+
+/* ---- the workload ------------------------------------------------------------------------- */
+
+/* splitmix64: the workload's only source of randomness. */
+typedef struct dg_rng {
+    uint64_t state;
+} dg_rng;
+
+static uint64_t dg_next(dg_rng *r)
+{
+    uint64_t z = (r->state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static double dg_unit(dg_rng *r) { return (double)(dg_next(r) >> 11) * 0x1.0p-53; }
+static double dg_range(dg_rng *r, double lo, double hi) { return lo + (hi - lo) * dg_unit(r); }
+static unsigned dg_below(dg_rng *r, unsigned n) { return (unsigned)(dg_next(r) % n); }
+
+/* √s for s > 0 by Newton's method from a power-of-two guess: + − × ÷ only, the same bits on
+ * every machine. Used to build (nearly) unit inputs, never to judge an output. */
+static double dg_sqrt(double s)
+{
+    if (!(s > 0.0 && s < 1e300))
+        return 1.0; /* never reached by the workload; keeps a bad call finite */
+    double y = 1.0;
+    while (y * y > 4.0 * s)
+        y *= 0.5;
+    while (y * y < 0.25 * s)
+        y *= 2.0;
+    for (int i = 0; i < 8; ++i)
+        y = 0.5 * (y + s / y);
+    return y;
+}
+
+static void dg_normalise(double q[4])
+{
+    const double len = dg_sqrt(((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3]);
+    for (int c = 0; c < 4; ++c)
+        q[c] /= len;
+}
+
+static void dg_random_unit(dg_rng *r, double q[4])
+{
+    for (;;) {
+        for (int c = 0; c < 4; ++c)
+            q[c] = dg_range(r, -1.0, 1.0);
+        const double s = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
+        if (s > 1e-4 && s <= 1.0)
+            break;
+    }
+    dg_normalise(q);
+}
+
+static void dg_store(const double q[4], float *out)
+{
+    for (int c = 0; c < 4; ++c)
+        out[c] = (float)q[c];
+}
+
+static const float F_NAN = __builtin_nanf("");
+static const float F_INF = __builtin_inff();
+
+/* Unusual single values a component may take. */
+static const float SPECIAL_FLOATS[] = {0.0f,   -0.0f,    1.0f,    -1.0f,  1e-40f, -1e-45f, 1e-38f,
+                                       3e38f,  -3e38f,   1e-20f,  1e20f,  0.5f,   F_NAN,   F_INF,
+                                       -F_INF, 0x1p-126f};
+
+/*
+ * Quaternion pairs (a[i], b[i]): half plain random unit pairs, half adversarial — antipodal,
+ * identical, near the 0.9995 straight-blend threshold (both sides of it, and mirrored to the
+ * other hemisphere), tiny angles, orthogonal and barely-negative dots, zero, non-unit, ±0,
+ * NaN, ±inf, denormal and huge components.
+ */
+static void dg_quat_pairs(uint64_t seed, float *a, float *b, size_t n)
+{
+    dg_rng r = {seed};
+    for (size_t i = 0; i < n; ++i) {
+        double qa[4], qb[4], p[4];
+        dg_random_unit(&r, qa);
+        dg_random_unit(&r, qb);
+        const unsigned kind = dg_below(&r, 28);
+        switch (kind) {
+        case 0: /* antipodal */
+            for (int c = 0; c < 4; ++c)
+                qb[c] = -qa[c];
+            break;
+        case 1: /* identical */
+            memcpy(qb, qa, sizeof qb);
+            break;
+        case 2:
+        case 3:
+        case 4:
+        case 5: { /* around dot 0.9995: b = normalise(a + e·p), p ⟂ a, dot = 1/√(1+e²) */
+            dg_random_unit(&r, p);
+            const double d = ((qa[0] * p[0] + qa[1] * p[1]) + qa[2] * p[2]) + qa[3] * p[3];
+            for (int c = 0; c < 4; ++c)
+                p[c] -= d * qa[c];
+            dg_normalise(p);
+            const double e = kind == 5 ? dg_range(&r, 0.0316, 0.03167)    /* ±1e-6 around it */
+                                       : dg_range(&r, 0.0312, 0.0321);    /* ±1.5e-5 */
+            for (int c = 0; c < 4; ++c)
+                qb[c] = qa[c] + e * p[c];
+            dg_normalise(qb);
+            if (kind == 4) /* the same, across the hemisphere: the flip path */
+                for (int c = 0; c < 4; ++c)
+                    qb[c] = -qb[c];
+            break;
+        }
+        case 6: /* a tiny angle */
+            for (int c = 0; c < 4; ++c)
+                qb[c] = qa[c] + dg_range(&r, -1e-6, 1e-6);
+            break;
+        case 7: /* orthogonal (dot exactly 0) and barely negative */
+            qa[0] = 1.0, qa[1] = 0.0, qa[2] = 0.0, qa[3] = 0.0;
+            qb[0] = dg_below(&r, 2) ? -0x1p-30 : 0.0, qb[1] = 0.0, qb[2] = 0.0, qb[3] = 1.0;
+            break;
+        case 8: /* zero */
+            for (int c = 0; c < 4; ++c)
+                qa[c] = dg_below(&r, 2) ? -0.0 : 0.0;
+            if (dg_below(&r, 2))
+                memcpy(qb, qa, sizeof qb);
+            break;
+        case 9: /* non-unit */
+            for (int c = 0; c < 4; ++c) {
+                qa[c] *= dg_range(&r, 0.001, 10.0);
+                qb[c] *= dg_range(&r, 0.5, 1000.0);
+            }
+            break;
+        case 10: /* signed zeros on the axes */
+            for (int c = 0; c < 4; ++c) {
+                qa[c] = dg_below(&r, 2) ? -0.0 : 0.0;
+                qb[c] = dg_below(&r, 2) ? -0.0 : 0.0;
+            }
+            qa[dg_below(&r, 4)] = dg_below(&r, 2) ? -1.0 : 1.0;
+            qb[dg_below(&r, 4)] = dg_below(&r, 2) ? -1.0 : 1.0;
+            break;
+        case 11: /* whole-denormal or tiny quaternions */
+            for (int c = 0; c < 4; ++c) {
+                qa[c] *= 1e-39;
+                qb[c] *= dg_below(&r, 2) ? 1e-42 : 1.0;
+            }
+            break;
+        case 12: /* huge components */
+            for (int c = 0; c < 4; ++c)
+                qa[c] *= 3e38;
+            break;
+        default:
+            if (kind < 20) {
+                /* one special component somewhere (NaN, ±inf, denormal, ±0, huge…) */
+                dg_store(qa, a + 4 * i);
+                dg_store(qb, b + 4 * i);
+                float *q = dg_below(&r, 2) ? a + 4 * i : b + 4 * i;
+                q[dg_below(&r, 4)] =
+                    SPECIAL_FLOATS[dg_below(&r, sizeof SPECIAL_FLOATS / sizeof SPECIAL_FLOATS[0])];
+                continue;
+            }
+            break; /* plain random unit pair */
+        }
+        dg_store(qa, a + 4 * i);
+        dg_store(qb, b + 4 * i);
+    }
+}
+
+/* Blend weights: mostly uniform in [0, 1], a quarter from the edge values. */
+static const double SPECIAL_WEIGHTS[] = {
+    0.0,    -0.0,  1.0,          0.5,      0.25,    1e-300, 0x1p-1074, 1.0 - 0x1p-53, 0x1p-53,
+    -0.25,  1.25,  3.0,          -1e300,   1e300,   __builtin_nan(""), __builtin_inf(),
+    -__builtin_inf(), 1.0 / 3.0, 0.9995,   2.0};
+enum { SPECIAL_WEIGHT_COUNT = sizeof SPECIAL_WEIGHTS / sizeof SPECIAL_WEIGHTS[0] };
+
+static void dg_weights(uint64_t seed, double *t, size_t n)
+{
+    dg_rng r = {seed};
+    for (size_t i = 0; i < n; ++i)
+        t[i] = dg_below(&r, 4) == 0 ? SPECIAL_WEIGHTS[dg_below(&r, SPECIAL_WEIGHT_COUNT)]
+                                    : dg_unit(&r);
+}
+
+/* Per-joint weights of the masked forms: as dg_weights, as floats. */
+static void dg_joint_weights(uint64_t seed, float *w, size_t n)
+{
+    dg_rng r = {seed};
+    for (size_t i = 0; i < n; ++i)
+        w[i] = (float)(dg_below(&r, 3) == 0 ? SPECIAL_WEIGHTS[dg_below(&r, SPECIAL_WEIGHT_COUNT)]
+                                            : dg_unit(&r));
+}
+
+/* Translation- or scale-like vectors: random in [lo, hi], one in eight special. */
+static void dg_vectors(dg_rng *r, float *v, size_t n, double lo, double hi)
+{
+    for (size_t i = 0; i < n; ++i)
+        v[i] = dg_below(r, 8) == 0
+                   ? SPECIAL_FLOATS[dg_below(r, sizeof SPECIAL_FLOATS / sizeof SPECIAL_FLOATS[0])]
+                   : (float)dg_range(r, lo, hi);
+}
+
+/* Room for the largest run: 1003 elements from offset 7. */
+enum { DG_N = 1024 };
+
+/* The calls each kernel makes: every tail length for W = 2, 4, 8 (and 16), odd starts (so the
+ * arrays are misaligned), and 1003. */
+static const struct dg_span {
+    size_t count, offset;
+} SPANS[] = {{0, 0},  {1, 0},  {1, 3},  {2, 1},  {3, 0},  {4, 2},  {5, 1},  {6, 0},
+             {7, 0},  {8, 3},  {9, 5},  {10, 2}, {11, 1}, {15, 1}, {16, 0}, {17, 2},
+             {23, 4}, {31, 3}, {32, 1}, {33, 0}, {63, 7}, {64, 4}, {65, 2}, {1003, 0},
+             {1003, 5}};
+enum { SPAN_COUNT = sizeof SPANS / sizeof SPANS[0] };
+
+/* The weights a whole-pose call is made with (t of blend, weight of add). */
+static const double POSE_WEIGHTS[] = {
+    0.0,   -0.0,  1.0,   0.5,    0.25,  0.7853981633974483, 1e-300, 0x1p-1074, 1.0 - 0x1p-53,
+    -0.5,  1.5,   2.0,   1e30,   -1e300, __builtin_nan(""), __builtin_inf(), -__builtin_inf()};
+enum { POSE_WEIGHT_COUNT = sizeof POSE_WEIGHTS / sizeof POSE_WEIGHTS[0] };
+
+/* The spans a whole-pose call covers for each weight (a subset of SPANS, to stay quick). */
+static const struct dg_span POSE_SPANS[] = {{1, 3},  {2, 1},  {3, 0},  {5, 1},   {8, 3},
+                                            {9, 5},  {17, 2}, {33, 0}, {1003, 0}, {1003, 5}};
+enum { POSE_SPAN_COUNT = sizeof POSE_SPANS / sizeof POSE_SPANS[0] };
+
+typedef void (*quat_t_fn)(const float *, const float *, const double *, size_t, float *);
+typedef void (*quat_fn)(const float *, const float *, size_t, float *);
+
+/* A quaternion kernel over every span, then with out == a and out == b over 1003 elements. */
+static int dg_quat_kernel(quat_t_fn with_t, quat_fn without_t, uint64_t seed, dg_sink *s)
+{
+    float *a = malloc(4 * DG_N * sizeof *a), *b = malloc(4 * DG_N * sizeof *b);
+    float *out = malloc(4 * DG_N * sizeof *out);
+    double *t = malloc(DG_N * sizeof *t);
+    int rc = -1;
+    if (!a || !b || !out || !t)
+        goto done;
+    dg_quat_pairs(seed, a, b, DG_N);
+    dg_weights(seed ^ 0x7777u, t, DG_N);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        memset(out, 0, 4 * DG_N * sizeof *out);
+        if (with_t)
+            with_t(a + 4 * o, b + 4 * o, t + o, n, out + 4 * o);
+        else
+            without_t(a + 4 * o, b + 4 * o, n, out + 4 * o);
+        dg_hash_floats(s, out + 4 * o, 4 * n);
+    }
+    for (int which = 0; which < 2; ++which) { /* out is exactly a, then exactly b */
+        float *a2 = which == 0 ? out : a, *b2 = which == 0 ? b : out;
+        memcpy(out, which == 0 ? a : b, 4 * DG_N * sizeof *out);
+        if (with_t)
+            with_t(a2 + 4, b2 + 4, t + 1, 1003, out + 4);
+        else
+            without_t(a2 + 4, b2 + 4, 1003, out + 4);
+        dg_hash_floats(s, out + 4, 4 * 1003);
+    }
+    rc = 0;
+done:
+    free(a), free(b), free(out), free(t);
+    return rc;
+}
+
+static int dg_quat_slerp(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_quat_kernel(k->quat_slerp, NULL, 0x51e4b0001u, s);
+}
+
+static int dg_quat_nlerp(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_quat_kernel(k->quat_nlerp, NULL, 0x4e1e4b0002u, s);
+}
+
+static int dg_quat_multiply(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_quat_kernel(NULL, k->quat_multiply, 0x3017b0003u, s);
+}
+
+/* Two poses of DG_N joints (translations, rotation pairs, scales with specials), a third for
+ * the output, and per-joint weights. One allocation; free(w->block). */
+typedef struct dg_poses {
+    tendon_pose a, b, out;
+    float *joint_weights;
+    float *block;
+} dg_poses;
+
+static int dg_make_poses(uint64_t seed, dg_poses *w)
+{
+    const size_t n = DG_N;
+    float *p = w->block = malloc((3 * (3 + 4 + 3) + 1) * n * sizeof *p);
+    if (!p)
+        return -1;
+    tendon_pose *poses[3] = {&w->a, &w->b, &w->out};
+    for (int i = 0; i < 3; ++i) {
+        poses[i]->translation = p, p += 3 * n;
+        poses[i]->rotation = p, p += 4 * n;
+        poses[i]->scale = p, p += 3 * n;
+        poses[i]->joint_count = n;
+    }
+    w->joint_weights = p;
+    dg_rng r = {seed};
+    dg_quat_pairs(seed ^ 0x1234u, w->a.rotation, w->b.rotation, n);
+    dg_vectors(&r, w->a.translation, 3 * n, -10.0, 10.0);
+    dg_vectors(&r, w->b.translation, 3 * n, -10.0, 10.0);
+    dg_vectors(&r, w->a.scale, 3 * n, -3.0, 3.0);
+    dg_vectors(&r, w->b.scale, 3 * n, 0.01, 3.0);
+    dg_joint_weights(seed ^ 0x5678u, w->joint_weights, n);
+    return 0;
+}
+
+/* A view of joints [o, o + n) of a pose. */
+static tendon_pose dg_view(const tendon_pose *p, size_t o, size_t n)
+{
+    tendon_pose v = {p->translation + 3 * o, p->rotation + 4 * o, p->scale + 3 * o, n};
+    return v;
+}
+
+static void dg_hash_pose(dg_sink *s, const tendon_pose *p)
+{
+    dg_hash_floats(s, p->translation, 3 * p->joint_count);
+    dg_hash_floats(s, p->rotation, 4 * p->joint_count);
+    dg_hash_floats(s, p->scale, 3 * p->joint_count);
+}
+
+typedef void (*pose_fn)(const tendon_pose *, const tendon_pose *, double, const float *, size_t,
+                        tendon_pose *);
+
+/* A pose kernel for every weight over POSE_SPANS, then with out == a and out == b. */
+static int dg_pose_kernel(pose_fn fn, int masked, uint64_t seed, dg_sink *s)
+{
+    dg_poses w;
+    if (dg_make_poses(seed, &w) != 0)
+        return -1;
+    for (int i = 0; i < POSE_WEIGHT_COUNT; ++i) {
+        for (int j = 0; j < POSE_SPAN_COUNT; ++j) {
+            const size_t n = POSE_SPANS[j].count, o = POSE_SPANS[j].offset;
+            const tendon_pose a = dg_view(&w.a, o, n), b = dg_view(&w.b, o, n);
+            tendon_pose out = dg_view(&w.out, o, n);
+            fn(&a, &b, POSE_WEIGHTS[i], masked ? w.joint_weights + o : NULL, n, &out);
+            dg_hash_pose(s, &out);
+        }
+    }
+    for (int which = 0; which < 2; ++which) {
+        const tendon_pose *src = which == 0 ? &w.a : &w.b;
+        memcpy(w.out.translation, src->translation, 3 * DG_N * sizeof(float));
+        memcpy(w.out.rotation, src->rotation, 4 * DG_N * sizeof(float));
+        memcpy(w.out.scale, src->scale, 3 * DG_N * sizeof(float));
+        tendon_pose out = dg_view(&w.out, 1, 1003);
+        const tendon_pose a = which == 0 ? out : dg_view(&w.a, 1, 1003);
+        const tendon_pose b = which == 1 ? out : dg_view(&w.b, 1, 1003);
+        fn(&a, &b, 0.375, masked ? w.joint_weights + 1 : NULL, 1003, &out);
+        dg_hash_pose(s, &out);
+    }
+    free(w.block);
+    return 0;
+}
+
+static int dg_pose_blend(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_kernel(k->pose_blend, 0, 0xb1e4d0004u, s);
+}
+
+static int dg_pose_blend_masked(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_kernel(k->pose_blend, 1, 0xb1e4d0005u, s);
+}
+
+static int dg_pose_add(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_kernel(k->pose_add, 0, 0xadd0006u, s);
+}
+
+static int dg_pose_add_masked(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_kernel(k->pose_add, 1, 0xadd0007u, s);
+}
+
+/* Every kernel the digest covers. A golden file has one line per entry. */
+static const struct dg_kernel {
+    const char *name;
+    int (*run)(const tendon_kernels *k, dg_sink *s); /* 0, or -1 when out of memory */
+} KERNELS[] = {
+    {"quat_slerp", dg_quat_slerp},
+    {"quat_nlerp", dg_quat_nlerp},
+    {"quat_multiply", dg_quat_multiply},
+    {"pose_blend", dg_pose_blend},
+    {"pose_blend_masked", dg_pose_blend_masked},
+    {"pose_add", dg_pose_add},
+    {"pose_add_masked", dg_pose_add_masked},
+};
+enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
+
+/* ---- the golden file ---------------------------------------------------------------------- */
+
+typedef struct golden_entry {
+    char kernel[64];
+    char hex[65];
+    int used;
+} golden_entry;
+
+static int is_hex64(const char *s)
+{
+    for (int i = 0; i < 64; ++i)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return 0;
+    return s[64] == '\0';
+}
+
+/* Read FILE: `KERNEL SHA256` lines, blank lines and `#` comments. Returns the entry count or -1. */
+static int read_golden(const char *path, golden_entry *entries, int max)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        cli_error("digest", "cannot open the golden file %s", path);
+        return -1;
+    }
+    char line[512];
+    int count = 0, lineno = 0, rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        ++lineno;
+        char kernel[128], hex[128], extra[2];
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            ++p;
+        if (*p == '#' || *p == '\n' || *p == '\0')
+            continue;
+        if (sscanf(p, "%127s %127s %1s", kernel, hex, extra) != 2 || !is_hex64(hex) ||
+            strlen(kernel) >= sizeof entries[0].kernel) {
+            cli_error("digest", "%s:%d: expected `KERNEL SHA256` (64 lowercase hex digits)", path,
+                      lineno);
+            rc = -1;
+            break;
+        }
+        if (count == max) {
+            cli_error("digest", "%s: more than %d entries", path, max);
+            rc = -1;
+            break;
+        }
+        for (int i = 0; i < count; ++i) {
+            if (strcmp(entries[i].kernel, kernel) == 0) {
+                cli_error("digest", "%s:%d: kernel %s is listed twice", path, lineno, kernel);
+                rc = -1;
+            }
+        }
+        if (rc)
+            break;
+        memcpy(entries[count].kernel, kernel, strlen(kernel) + 1); /* length checked above */
+        memcpy(entries[count].hex, hex, 65);
+        entries[count].used = 0;
+        ++count;
+    }
+    fclose(f);
+    return rc ? -1 : count;
+}
+
+/* ---- the command -------------------------------------------------------------------------- */
+
+int cmd_digest(int argc, char **argv)
+{
+    const char *expect = NULL;
+    int golden_out = 0;
+    for (int i = 1; i < argc; ++i) {
+        const char *value;
+        int m;
+        if (cli_is_help(argv[i])) {
+            fputs(USAGE_DIGEST, stdout);
+            return CLI_OK;
+        }
+        if ((m = cli_opt_value(argc, argv, &i, "--expect", &value)) != 0) {
+            if (m < 0)
+                return cli_usage_error("digest", USAGE_DIGEST, "--expect needs a FILE");
+            expect = value;
+        } else if (strcmp(argv[i], "--golden") == 0) {
+            golden_out = 1;
+        } else {
+            return cli_usage_error("digest", USAGE_DIGEST, "unknown argument \"%s\"", argv[i]);
+        }
+    }
+    if (expect && golden_out)
+        return cli_usage_error("digest", USAGE_DIGEST, "--expect and --golden exclude each other");
+
+    enum { MAX_GOLDEN = 256 };
+    static golden_entry golden[MAX_GOLDEN];
+    int golden_count = 0;
+    if (expect && (golden_count = read_golden(expect, golden, MAX_GOLDEN)) < 0)
+        return CLI_USAGE;
+
+    static char hex[KERNEL_COUNT][TENDON_ISA_COUNT][65];
+    const tendon_kernels *tables[TENDON_ISA_COUNT];
+    for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa)
+        tables[isa] = tendon_kernels_for((tendon_isa)isa);
+
+    for (int kn = 0; kn < KERNEL_COUNT; ++kn) {
+        for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa) {
+            if (!tables[isa])
+                continue;
+            dg_sink s;
+            uint8_t digest[SHA256_DIGEST_SIZE];
+            sha256_init(&s.sha);
+            if (KERNELS[kn].run(tables[isa], &s) != 0) {
+                cli_error("digest", "%s: out of memory", KERNELS[kn].name);
+                return CLI_USAGE;
+            }
+            sha256_digest(&s.sha, sizeof digest, digest);
+            for (int b = 0; b < SHA256_DIGEST_SIZE; ++b)
+                snprintf(hex[kn][isa] + 2 * b, 3, "%02x", digest[b]);
+        }
+    }
+
+    int failed = 0;
+    for (int kn = 0; kn < KERNEL_COUNT; ++kn) {
+        for (int isa = 1; isa < TENDON_ISA_COUNT; ++isa) {
+            if (tables[isa] && strcmp(hex[kn][isa], hex[kn][0]) != 0) {
+                cli_error("digest", "%s: %s differs from scalar", KERNELS[kn].name,
+                          tendon_isa_name((tendon_isa)isa));
+                failed = 1;
+            }
+        }
+    }
+
+    if (golden_out) {
+        if (failed) {
+            cli_error("digest", "not writing a golden file while the ISAs disagree");
+            return CLI_FAIL;
+        }
+        printf("# tendon golden digest: `KERNEL SHA256` of the scalar reference's outputs on the\n"
+               "# fixed workload of `tendon digest` (tools/tendon/digest.c). Every ISA must\n"
+               "# reproduce it. Regenerate (`tendon digest --golden`) only when a kernel's defined\n"
+               "# arithmetic or the workload changes, and say why in the commit.\n");
+        for (int kn = 0; kn < KERNEL_COUNT; ++kn)
+            printf("%s %s\n", KERNELS[kn].name, hex[kn][0]);
+        return CLI_OK;
+    }
+
+    for (int kn = 0; kn < KERNEL_COUNT; ++kn)
+        for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa)
+            if (tables[isa])
+                printf("%-18s %-7s %s\n", KERNELS[kn].name, tendon_isa_name((tendon_isa)isa),
+                       hex[kn][isa]);
+    int not_run = 0;
+    for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa) {
+        if (tables[isa])
+            continue;
+        ++not_run;
+        printf("# not run: %s (%s)\n", tendon_isa_name((tendon_isa)isa),
+               tendon_isa_compiled((tendon_isa)isa) == TENDON_ISA_ABSENT
+                   ? "not compiled into this build"
+                   : "not supported by this CPU");
+    }
+
+    if (expect) {
+        int mismatches = 0;
+        for (int kn = 0; kn < KERNEL_COUNT; ++kn) {
+            golden_entry *g = NULL;
+            for (int i = 0; i < golden_count; ++i)
+                if (strcmp(golden[i].kernel, KERNELS[kn].name) == 0)
+                    g = &golden[i];
+            if (!g) {
+                cli_error("digest", "%s: no hash in %s", KERNELS[kn].name, expect);
+                ++mismatches;
+                continue;
+            }
+            g->used = 1;
+            for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa) {
+                if (tables[isa] && strcmp(hex[kn][isa], g->hex) != 0) {
+                    cli_error("digest", "MISMATCH %s %s: %s, golden %s", KERNELS[kn].name,
+                              tendon_isa_name((tendon_isa)isa), hex[kn][isa], g->hex);
+                    ++mismatches;
+                }
+            }
+        }
+        for (int i = 0; i < golden_count; ++i) {
+            if (!golden[i].used) {
+                cli_error("digest", "%s lists kernel %s, which this tendon does not digest",
+                          expect, golden[i].kernel);
+                ++mismatches;
+            }
+        }
+        if (mismatches) {
+            failed = 1;
+        } else {
+            fprintf(stderr, "tendon digest: %d kernels on every ISA run here match %s", KERNEL_COUNT,
+                    expect);
+            if (not_run)
+                fprintf(stderr, " (%d ISA%s not run, listed above)", not_run,
+                        not_run == 1 ? "" : "s");
+            fputc('\n', stderr);
+        }
+    }
+    return failed ? CLI_FAIL : CLI_OK;
+}

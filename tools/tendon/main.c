@@ -1,0 +1,118 @@
+/*
+ * tendon — the command line of the tendon library: info, replay, digest, bench (docs/cli.md).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <tendon/tendon.h>
+
+#include "cli.h"
+
+static const char USAGE[] =
+    "usage: tendon <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  info     the CPU, each ISA (compiled / emulated / absent, usable or not) and the active one\n"
+    "  replay   JSON cases on stdin, the same cases with an `actual` result on stdout\n"
+    "  digest   determinism hashes of every kernel on every ISA that can run here\n"
+    "  bench    run the tendon-bench harness and print ns per item and speed-up over scalar\n"
+    "\n"
+    "`tendon <command> --help` describes a command. `tendon --version` prints the version.\n"
+    "Exit status: 0 done, 1 a problem found (differences, unusable ISA, harness failure),\n"
+    "2 a usage error or unreadable / malformed input.\n";
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} COMMANDS[] = {
+    {"info", cmd_info},
+    {"replay", cmd_replay},
+    {"digest", cmd_digest},
+    {"bench", cmd_bench},
+};
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "tendon %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "tendon %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputs("\n\n", stderr);
+    fputs(usage, stderr);
+    va_end(ap);
+    return CLI_USAGE;
+}
+
+int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    const char *arg = argv[*i];
+    const size_t len = strlen(name);
+    if (strncmp(arg, name, len) != 0)
+        return 0;
+    if (arg[len] == '=') {
+        *value = arg + len + 1;
+        return 1;
+    }
+    if (arg[len] != '\0')
+        return 0;
+    if (*i + 1 >= argc)
+        return -1;
+    *value = argv[++*i];
+    return 1;
+}
+
+int cli_is_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(USAGE, stderr);
+        return CLI_USAGE;
+    }
+    const char *name = argv[1];
+    if (cli_is_help(name) || strcmp(name, "help") == 0) {
+        if (strcmp(name, "help") == 0 && argc > 2) {
+            for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; ++i) {
+                if (strcmp(argv[2], COMMANDS[i].name) == 0) {
+                    char *help[] = {argv[2], "--help", NULL};
+                    return COMMANDS[i].run(2, help);
+                }
+            }
+            fprintf(stderr, "tendon: unknown command \"%s\"\n\n%s", argv[2], USAGE);
+            return CLI_USAGE;
+        }
+        fputs(USAGE, stdout);
+        return CLI_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("tendon %s\n", tendon_version());
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; ++i) {
+        if (strcmp(name, COMMANDS[i].name) == 0) {
+            int rc = COMMANDS[i].run(argc - 1, argv + 1);
+            if (fflush(stdout) != 0 || ferror(stdout)) {
+                fprintf(stderr, "tendon %s: cannot write the output\n", name);
+                return CLI_USAGE;
+            }
+            return rc;
+        }
+    }
+    fprintf(stderr, "tendon: unknown command \"%s\"\n\n%s", name, USAGE);
+    return CLI_USAGE;
+}

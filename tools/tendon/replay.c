@@ -1,0 +1,485 @@
+/*
+ * tendon replay: JSON cases in (tests/data/CASES-README.md), the same cases out with `actual`.
+ *
+ * Adding an op is one function (parse the case, run it through run->k's kernel or the public API,
+ * return `actual`) and one entry in OPS[] below.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tendon/tendon.h>
+
+#include "cli.h"
+#include "json.h"
+
+const char USAGE_REPLAY[] =
+    "usage: tendon replay [--isa NAME|all] [--only OP[,OP...]] < cases.json > results.json\n"
+    "\n"
+    "Read a JSON array of cases (the format of tests/data/seed/*.json) on stdin and write the same\n"
+    "array, one case per line, each with an `actual` member shaped like `expected`. Every other\n"
+    "member is passed through untouched. Numbers are written so they read back as the same\n"
+    "double; NaN and the infinities are the strings \"NaN\", \"Infinity\", \"-Infinity\".\n"
+    "A refusal by the library is actual {error, status}; an unknown op or a malformed case is\n"
+    "actual {error} and makes the exit status 2 (after every case is written). `expected` is\n"
+    "not looked at.\n"
+    "\n"
+    "  --isa NAME   run the kernels of that ISA (any ISA that can run here, emulated ones too);\n"
+    "               without --isa the public API runs on the active (dispatched) ISA\n"
+    "  --isa all    run every ISA that can run here; actual is the scalar result, and the exit\n"
+    "               status is 1 if any other ISA differs bit for bit (NaNs by class)\n"
+    "  --only OPS   replay only the cases whose op is in the comma-separated list; the others\n"
+    "               are left out of the output\n"
+    "\n"
+    "ops: blendPoses, addPose, setJoint\n";
+
+/* How one case is run. */
+typedef struct replay_run {
+    /* NULL: the public API (on the dispatched ISA); else this table's kernel, called only with
+     * inputs the public API has just accepted. */
+    const tendon_kernels *k;
+    int refused;      /* the library refused the case: actual is {error, status} */
+    char error[512];  /* why the case is malformed (when the op returns NULL) */
+} replay_run;
+
+/*
+ * One op: read the case's inputs, run them, return `actual` (a refusal is an actual too, made
+ * by refusal()); NULL when the case is malformed, with run->error saying what is wrong.
+ */
+typedef json_t *(*replay_fn)(const json_t *c, replay_run *run);
+
+static json_t *op_blend_poses(const json_t *c, replay_run *run);
+static json_t *op_add_pose(const json_t *c, replay_run *run);
+static json_t *op_set_joint(const json_t *c, replay_run *run);
+
+static const struct replay_op {
+    const char *name;
+    replay_fn run;
+    int has_kernel; /* 0: no per-ISA kernel; `--isa` runs it once, through the public API */
+} OPS[] = {
+    {"blendPoses", op_blend_poses, 1},
+    {"addPose", op_add_pose, 1},
+    {"setJoint", op_set_joint, 0},
+};
+enum { OP_COUNT = sizeof OPS / sizeof OPS[0] };
+
+/* ---- reading a case ---------------------------------------------------------------------- */
+
+__attribute__((format(printf, 2, 3))) static int malformed(replay_run *run, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(run->error, sizeof run->error, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const json_t *member(const json_t *c, const char *name, replay_run *run)
+{
+    const json_t *v = json_object_get(c, name);
+    if (!v)
+        malformed(run, "member \"%s\" is missing", name);
+    return v;
+}
+
+/* A number in the case format (JSON number, "NaN", "Infinity", "-Infinity"). */
+static int get_number(const json_t *c, const char *name, double *out, replay_run *run)
+{
+    const json_t *v = member(c, name, run);
+    if (!v)
+        return -1;
+    if (jx_get_double(v, out) != 0)
+        return malformed(run, "\"%s\" is not a number (nor \"NaN\", \"Infinity\", \"-Infinity\")",
+                         name);
+    return 0;
+}
+
+/* An array of exactly n numbers, read as float32. */
+static int get_floats(const json_t *c, const char *name, float *out, size_t n, replay_run *run)
+{
+    char why[128];
+    const json_t *v = member(c, name, run);
+    if (!v)
+        return -1;
+    if (jx_get_floats(v, out, n, why, sizeof why) != 0)
+        return malformed(run, "\"%s\" %s", name, why);
+    return 0;
+}
+
+/* A fresh pose at rest of n joints. */
+static int new_pose(size_t n, tendon_pose *p, replay_run *run)
+{
+    if (tendon_pose_create(n, p) != TENDON_OK)
+        return malformed(run, "cannot allocate a pose of %zu joints: %s", n,
+                         tendon_error_message());
+    return 0;
+}
+
+/* A pose {translation[3n], rotation[4n], scale[3n]}, allocated into *p. */
+static int get_pose(const json_t *c, const char *name, tendon_pose *p, replay_run *run)
+{
+    const json_t *v = member(c, name, run);
+    if (!v)
+        return -1;
+    if (!json_is_object(v))
+        return malformed(run, "pose \"%s\" is not an object {translation, rotation, scale}", name);
+    const json_t *t = json_object_get(v, "translation");
+    const json_t *r = json_object_get(v, "rotation");
+    const json_t *s = json_object_get(v, "scale");
+    if (!json_is_array(t) || !json_is_array(r) || !json_is_array(s))
+        return malformed(run, "pose \"%s\" needs arrays translation, rotation and scale", name);
+    const size_t n = json_array_size(r) / 4;
+    if (json_array_size(r) % 4 != 0 || json_array_size(t) != 3 * n || json_array_size(s) != 3 * n)
+        return malformed(run,
+                         "pose \"%s\": translation has %zu numbers, rotation %zu, scale %zu; "
+                         "expected 3n, 4n, 3n for n joints",
+                         name, json_array_size(t), json_array_size(r), json_array_size(s));
+    if (new_pose(n, p, run) != 0)
+        return -1;
+    char why[128];
+    if (jx_get_floats(t, p->translation, 3 * n, why, sizeof why) != 0)
+        return malformed(run, "pose \"%s\": translation%s", name, why);
+    if (jx_get_floats(r, p->rotation, 4 * n, why, sizeof why) != 0)
+        return malformed(run, "pose \"%s\": rotation%s", name, why);
+    if (jx_get_floats(s, p->scale, 3 * n, why, sizeof why) != 0)
+        return malformed(run, "pose \"%s\": scale%s", name, why);
+    return 0;
+}
+
+/* `alias`: absent or null → 0; names[0] → 1; names[1] → 2. */
+static int get_alias(const json_t *c, const char *const names[2], int *which, replay_run *run)
+{
+    const json_t *v = json_object_get(c, "alias");
+    *which = 0;
+    if (!v || json_is_null(v))
+        return 0;
+    for (int i = 0; i < 2; ++i) {
+        if (json_is_string(v) && strcmp(json_string_value(v), names[i]) == 0) {
+            *which = i + 1;
+            return 0;
+        }
+    }
+    return malformed(run, "\"alias\" must be null, \"%s\" or \"%s\"", names[0], names[1]);
+}
+
+/* ---- writing a result -------------------------------------------------------------------- */
+
+static json_t *pose_json(const tendon_pose *p)
+{
+    return json_pack("{s:o, s:o, s:o}", "translation",
+                     jx_float_array(p->translation, 3 * p->joint_count), "rotation",
+                     jx_float_array(p->rotation, 4 * p->joint_count), "scale",
+                     jx_float_array(p->scale, 3 * p->joint_count));
+}
+
+static json_t *out_pose(const tendon_pose *p) { return json_pack("{s:o}", "out", pose_json(p)); }
+
+/* The library refused: {error: its message, status: "TENDON_ERR_…"}. */
+static json_t *refusal(replay_run *run, tendon_status s)
+{
+    run->refused = 1;
+    return json_pack("{s:s, s:s}", "error", tendon_error_message(), "status",
+                     tendon_status_name(s));
+}
+
+/* Kernels validate nothing: the driver runs them only after the public API accepted the same
+ * inputs, and this re-checks the one thing that would make a kernel read out of bounds. */
+static int same_counts(const tendon_pose *a, const tendon_pose *b, const tendon_pose *out,
+                       replay_run *run)
+{
+    if (a->joint_count == out->joint_count && b->joint_count == out->joint_count)
+        return 0;
+    return malformed(run, "internal: a kernel was about to run on unequal joint counts");
+}
+
+/* ---- the ops ----------------------------------------------------------------------------- */
+
+/* blendPoses {a, b, t, alias?} → {out} */
+static json_t *op_blend_poses(const json_t *c, replay_run *run)
+{
+    static const char *const ALIAS[2] = {"a", "b"};
+    tendon_pose a = {0}, b = {0}, fresh = {0};
+    double t;
+    int alias = 0;
+    json_t *actual = NULL;
+    if (get_pose(c, "a", &a, run) == 0 && get_pose(c, "b", &b, run) == 0 &&
+        get_number(c, "t", &t, run) == 0 && get_alias(c, ALIAS, &alias, run) == 0 &&
+        (alias || new_pose(a.joint_count, &fresh, run) == 0)) {
+        tendon_pose *out = alias == 1 ? &a : alias == 2 ? &b : &fresh;
+        if (!run->k) {
+            tendon_status s = tendon_pose_blend(&a, &b, t, out);
+            actual = s != TENDON_OK ? refusal(run, s) : out_pose(out);
+        } else if (same_counts(&a, &b, out, run) == 0) {
+            if (out->joint_count > 0)
+                run->k->pose_blend(&a, &b, t, NULL, out->joint_count, out);
+            actual = out_pose(out);
+        }
+    }
+    tendon_pose_destroy(&a);
+    tendon_pose_destroy(&b);
+    tendon_pose_destroy(&fresh);
+    return actual;
+}
+
+/* addPose {base, delta, weight, alias?} → {out} */
+static json_t *op_add_pose(const json_t *c, replay_run *run)
+{
+    static const char *const ALIAS[2] = {"base", "delta"};
+    tendon_pose base = {0}, delta = {0}, fresh = {0};
+    double weight;
+    int alias = 0;
+    json_t *actual = NULL;
+    if (get_pose(c, "base", &base, run) == 0 && get_pose(c, "delta", &delta, run) == 0 &&
+        get_number(c, "weight", &weight, run) == 0 && get_alias(c, ALIAS, &alias, run) == 0 &&
+        (alias || new_pose(base.joint_count, &fresh, run) == 0)) {
+        tendon_pose *out = alias == 1 ? &base : alias == 2 ? &delta : &fresh;
+        if (!run->k) {
+            tendon_status s = tendon_pose_add(&base, &delta, weight, out);
+            actual = s != TENDON_OK ? refusal(run, s) : out_pose(out);
+        } else if (same_counts(&base, &delta, out, run) == 0) {
+            if (out->joint_count > 0)
+                run->k->pose_add(&base, &delta, weight, NULL, out->joint_count, out);
+            actual = out_pose(out);
+        }
+    }
+    tendon_pose_destroy(&base);
+    tendon_pose_destroy(&delta);
+    tendon_pose_destroy(&fresh);
+    return actual;
+}
+
+/* setJoint {pose, joint, translation[3], rotation[4], scale[3]} → {out: the pose after} */
+static json_t *op_set_joint(const json_t *c, replay_run *run)
+{
+    tendon_pose pose = {0};
+    double joint;
+    float t[3], r[4], s[3];
+    json_t *actual = NULL;
+    if (get_pose(c, "pose", &pose, run) == 0 && get_number(c, "joint", &joint, run) == 0 &&
+        get_floats(c, "translation", t, 3, run) == 0 && get_floats(c, "rotation", r, 4, run) == 0 &&
+        get_floats(c, "scale", s, 3, run) == 0) {
+        if (!(joint >= 0 && joint <= 9007199254740992.0 && joint == (double)(uint64_t)joint)) {
+            malformed(run, "\"joint\" must be a non-negative integer");
+        } else {
+            tendon_status st = tendon_pose_set_joint(&pose, (size_t)joint, t, r, s);
+            actual = st != TENDON_OK ? refusal(run, st) : out_pose(&pose);
+        }
+    }
+    tendon_pose_destroy(&pose);
+    return actual;
+}
+
+/* ---- the driver -------------------------------------------------------------------------- */
+
+static const struct replay_op *find_op(const char *name)
+{
+    for (size_t i = 0; i < OP_COUNT; ++i)
+        if (strcmp(OPS[i].name, name) == 0)
+            return &OPS[i];
+    return NULL;
+}
+
+static json_t *error_actual(const char *message) { return json_pack("{s:s}", "error", message); }
+
+/* Whether `op` is in the comma-separated list (NULL: every op). */
+static int op_selected(const char *list, const char *op)
+{
+    if (!list)
+        return 1;
+    const size_t len = strlen(op);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        const size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && strncmp(p, op, n) == 0)
+            return 1;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+static int check_only_list(const char *list)
+{
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        const size_t n = end ? (size_t)(end - p) : strlen(p);
+        int found = 0;
+        for (size_t i = 0; i < OP_COUNT; ++i)
+            if (strlen(OPS[i].name) == n && strncmp(OPS[i].name, p, n) == 0)
+                found = 1;
+        if (!found)
+            return cli_usage_error("replay", USAGE_REPLAY, "--only: unknown op \"%.*s\"", (int)n, p);
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return 0;
+}
+
+enum mode { MODE_ACTIVE, MODE_ONE, MODE_ALL };
+
+int cmd_replay(int argc, char **argv)
+{
+    const char *isa_arg = NULL, *only = NULL;
+    for (int i = 1; i < argc; ++i) {
+        const char *value;
+        int m;
+        if (cli_is_help(argv[i])) {
+            fputs(USAGE_REPLAY, stdout);
+            return CLI_OK;
+        }
+        if ((m = cli_opt_value(argc, argv, &i, "--isa", &value)) != 0) {
+            if (m < 0)
+                return cli_usage_error("replay", USAGE_REPLAY, "--isa needs a value");
+            isa_arg = value;
+        } else if ((m = cli_opt_value(argc, argv, &i, "--only", &value)) != 0) {
+            if (m < 0)
+                return cli_usage_error("replay", USAGE_REPLAY, "--only needs a value");
+            if (check_only_list(value) != 0)
+                return CLI_USAGE;
+            only = value;
+        } else {
+            return cli_usage_error("replay", USAGE_REPLAY, "unknown argument \"%s\"", argv[i]);
+        }
+    }
+
+    enum mode mode = MODE_ACTIVE;
+    const tendon_kernels *one = NULL;
+    if (isa_arg && strcmp(isa_arg, "all") == 0) {
+        mode = MODE_ALL;
+    } else if (isa_arg) {
+        tendon_isa isa;
+        if (tendon_isa_from_name(isa_arg, &isa) != TENDON_OK)
+            return cli_usage_error("replay", USAGE_REPLAY, "--isa: %s, or all",
+                                   tendon_error_message());
+        one = tendon_kernels_for(isa);
+        if (!one) {
+            cli_error("replay", "ISA %s cannot run here (%s)", isa_arg,
+                      tendon_isa_compiled(isa) == TENDON_ISA_ABSENT
+                          ? "not compiled into this build"
+                          : "not supported by this CPU");
+            return CLI_USAGE;
+        }
+        mode = MODE_ONE;
+    }
+    if (mode == MODE_ACTIVE) {
+        tendon_isa active;
+        if (tendon_isa_active(&active) != TENDON_OK) {
+            cli_error("replay", "%s", tendon_error_message());
+            return CLI_USAGE;
+        }
+    } else {
+        /* The public API validates each case on scalar before any ISA's kernel runs it. */
+        tendon_isa_force(TENDON_ISA_SCALAR);
+    }
+
+    json_error_t jerr;
+    json_t *cases = json_loadf(stdin, JSON_DECODE_INT_AS_REAL, &jerr);
+    if (!cases) {
+        cli_error("replay", "stdin is not JSON: %s (line %d, column %d)", jerr.text, jerr.line,
+                  jerr.column);
+        return CLI_USAGE;
+    }
+    if (!json_is_array(cases)) {
+        cli_error("replay", "stdin must hold a JSON array of cases");
+        json_decref(cases);
+        return CLI_USAGE;
+    }
+
+    json_t *results = json_array();
+    size_t bad = 0, mismatches = 0, replayed = 0;
+    for (size_t i = 0; i < json_array_size(cases); ++i) {
+        json_t *c = json_array_get(cases, i);
+        char name[96];
+        if (!json_is_object(c)) {
+            snprintf(name, sizeof name, "#%zu", i);
+            cli_error("replay", "case %s: not an object", name);
+            ++bad;
+            ++replayed;
+            json_array_append_new(results, json_pack("{s:O, s:o}", "case", c, "actual",
+                                                     error_actual("the case is not an object")));
+            continue;
+        }
+        const json_t *id = json_object_get(c, "id");
+        if (json_is_string(id))
+            snprintf(name, sizeof name, "\"%.80s\"", json_string_value(id));
+        else
+            snprintf(name, sizeof name, "#%zu", i);
+        const json_t *op_v = json_object_get(c, "op");
+        const char *op_name = json_is_string(op_v) ? json_string_value(op_v) : NULL;
+        if (only && (!op_name || !op_selected(only, op_name)))
+            continue;
+        ++replayed;
+        json_array_append(results, c);
+
+        const struct replay_op *op = op_name ? find_op(op_name) : NULL;
+        if (!op) {
+            char msg[256];
+            if (op_name)
+                snprintf(msg, sizeof msg, "unknown op \"%.64s\"; this tendon replays blendPoses, "
+                         "addPose, setJoint", op_name);
+            else
+                snprintf(msg, sizeof msg, "the case has no \"op\" string");
+            cli_error("replay", "case %s: %s", name, msg);
+            ++bad;
+            json_object_set_new(c, "actual", error_actual(msg));
+            continue;
+        }
+
+        replay_run run = {.k = NULL};
+        json_t *actual = op->run(c, &run);
+        if (actual && !run.refused && op->has_kernel && mode != MODE_ACTIVE) {
+            json_decref(actual);
+            run.k = mode == MODE_ONE ? one : tendon_kernels_for(TENDON_ISA_SCALAR);
+            actual = op->run(c, &run);
+            for (int isa = 1; actual && mode == MODE_ALL && isa < TENDON_ISA_COUNT; ++isa) {
+                replay_run other = {.k = tendon_kernels_for((tendon_isa)isa)};
+                if (!other.k)
+                    continue;
+                json_t *got = op->run(c, &other);
+                char what[400];
+                if (!got) {
+                    cli_error("replay", "case %s (%s): %s: %s", name, op->name,
+                              tendon_isa_name((tendon_isa)isa), other.error);
+                    ++mismatches;
+                } else if (jx_diff(actual, got, what, sizeof what) != 0) {
+                    cli_error("replay", "case %s (%s): %s differs from scalar %s", name, op->name,
+                              tendon_isa_name((tendon_isa)isa), what);
+                    ++mismatches;
+                }
+                json_decref(got);
+            }
+        }
+        if (!actual) {
+            cli_error("replay", "case %s (%s): %s", name, op->name, run.error);
+            ++bad;
+            actual = error_actual(run.error);
+        }
+        json_object_set_new(c, "actual", actual);
+    }
+
+    if (jx_write_lines(stdout, results) != 0)
+        cli_error("replay", "cannot write the results");
+    if (mode == MODE_ALL) {
+        char isas[128] = "";
+        for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa) {
+            if (!tendon_kernels_for((tendon_isa)isa))
+                continue;
+            size_t used = strlen(isas);
+            snprintf(isas + used, sizeof isas - used, "%s%s%s", used ? ", " : "",
+                     tendon_isa_name((tendon_isa)isa),
+                     tendon_isa_compiled((tendon_isa)isa) == TENDON_ISA_EMULATED ? " (emulated)"
+                                                                                 : "");
+        }
+        fprintf(stderr, "tendon replay: %zu cases on %s: %s\n", replayed, isas,
+                mismatches ? "ISAs DIFFER (see above)" : "every ISA bitwise equal to scalar");
+    }
+    json_decref(results);
+    json_decref(cases);
+    if (bad)
+        return CLI_USAGE;
+    return mismatches ? CLI_FAIL : CLI_OK;
+}
