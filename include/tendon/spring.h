@@ -239,6 +239,36 @@ TENDON_API tendon_status tendon_spring_chain_sample_batch(const tendon_spring_li
                                                           float *out, size_t out_count);
 
 /*
+ * ---- With an explicit kernel table (tests, tools, benchmarks) ------------------------------
+ * Each is its namesake above — the same validation, errors, plan and clamp, bit for bit — with
+ * the march run through `k` (from tendon_kernels_for(), emulated variants included) instead of
+ * the active table; k = NULL means the active table. `tendon replay --isa`, `tendon digest` and
+ * the benchmarks use them to run every ISA in one process without flipping the global choice.
+ */
+struct tendon_kernels;
+
+TENDON_API tendon_status tendon_spring_sample_on(const struct tendon_kernels *k,
+                                                 const tendon_spring_settings *settings,
+                                                 tendon_spring_anchor_fn anchor, void *user,
+                                                 double time_sec, float out[3]);
+TENDON_API tendon_status tendon_spring_sample_f64_on(const struct tendon_kernels *k,
+                                                     const tendon_spring_settings *settings,
+                                                     tendon_spring_anchor_fn anchor, void *user,
+                                                     double time_sec, double out64[3]);
+TENDON_API tendon_status tendon_spring_sample_batch_on(
+    const struct tendon_kernels *k, const tendon_spring_settings *settings,
+    tendon_spring_anchor_fn anchor, void *user, double time_sec, size_t spring_count,
+    void *workspace, size_t workspace_bytes, float *out);
+TENDON_API tendon_status tendon_spring_chain_sample_on(
+    const struct tendon_kernels *k, const tendon_spring_link *links, size_t link_count,
+    tendon_spring_anchor_fn root, void *user, double time_sec, void *workspace,
+    size_t workspace_bytes, float *out, size_t out_count);
+TENDON_API tendon_status tendon_spring_chain_sample_batch_on(
+    const struct tendon_kernels *k, const tendon_spring_link *links, size_t link_count,
+    tendon_spring_anchor_fn root, void *user, double time_sec, size_t chain_count,
+    void *workspace, size_t workspace_bytes, float *out, size_t out_count);
+
+/*
  * ---- Low level: the march the kernel table runs (tendon/kernels.h) --------------------------
  * Filled by the entry points above; exposed only so the raw kernel table can name its argument.
  * Lanes are independent scalar tracks (one per axis per spring / chain); every lane of one plan

@@ -6,8 +6,39 @@
 #include "common/kernels_internal.h"
 #include "common/spring_ref.h"
 
+/*
+ * One spring (3 lanes): the same loop with the state in locals, which the compiler may keep in
+ * registers (or spill to its own stack) across the anchor call instead of re-reading the plan's
+ * buffers, which the callback could in principle alias. Same operations, same order.
+ */
+static void march_one_spring(const tendon_spring_march_plan *p)
+{
+    const tendon_spring_coeffs c = p->links[0];
+    const double inv_step = p->inv_step, start = p->start_sec, step = p->step_sec;
+    double x = p->position[0], y = p->position[1], z = p->position[2];
+    double vx = p->velocity[0], vy = p->velocity[1], vz = p->velocity[2];
+    double ax = p->anchor_a[0], ay = p->anchor_a[1], az = p->anchor_a[2];
+    float *next = p->anchor_b; /* zeroed by the caller, as in the general path */
+    for (size_t n = 1; n <= p->steps; ++n) {
+        p->anchor(p->user, start + (double)n * step, next);
+        const double bx = next[0], by = next[1], bz = next[2];
+        tendon_ref_spring_advance(&c, inv_step, ax, bx, &x, &vx);
+        tendon_ref_spring_advance(&c, inv_step, ay, by, &y, &vy);
+        tendon_ref_spring_advance(&c, inv_step, az, bz, &z, &vz);
+        ax = bx;
+        ay = by;
+        az = bz;
+    }
+    p->position[0] = x, p->position[1] = y, p->position[2] = z;
+    p->velocity[0] = vx, p->velocity[1] = vy, p->velocity[2] = vz;
+}
+
 void tendon_spring_march_scalar(const tendon_spring_march_plan *p)
 {
+    if (p->lanes == 3) {
+        march_one_spring(p);
+        return;
+    }
     const tendon_spring_coeffs c = p->links[0];
     float *prev = p->anchor_a, *cur = p->anchor_b;
     for (size_t n = 1; n <= p->steps; ++n) {
