@@ -9,6 +9,7 @@
  * Everything is allocated 64-byte aligned (a speed hint only; the kernels require none).
  */
 #include "cases.h"
+#include "skin_cases.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -466,6 +467,8 @@ static void run_spring_batch_noop(const tendon_bench_fixture *fx, const tendon_k
 
 static const size_t JOINT_COUNTS[] = {16, 64, 256, 1024, 0};
 static const size_t FLOOR_COUNTS[] = {1024, 0};
+static const size_t RIG_COUNTS[] = {19, 64, 256, 0};
+static const size_t VERTEX_COUNTS[] = {10000, 100000, 0};
 static const size_t ONE[] = {1, 0};
 static const size_t SPRING_COUNTS[] = {16, 256, 0};
 
@@ -479,6 +482,20 @@ const tendon_bench_case tendon_bench_cases[] = {
      pose_teardown},
     {"pose_add_masked", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_add_masked,
      pose_teardown},
+    {"local_matrices", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
+     tendon_bench_run_local_matrices, tendon_bench_rig_teardown},
+    {"model_matrices", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
+     tendon_bench_run_model_matrices, tendon_bench_rig_teardown},
+    {"palette", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup, tendon_bench_run_palette,
+     tendon_bench_rig_teardown},
+    {"pose_palette", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
+     tendon_bench_run_pose_palette, tendon_bench_rig_teardown},
+    {"skin_positions", "vertex", VERTEX_COUNTS, NULL, tendon_bench_skin_setup,
+     tendon_bench_run_skin_positions, tendon_bench_skin_teardown},
+    {"skin_normals", "vertex", VERTEX_COUNTS, NULL, tendon_bench_skin_setup,
+     tendon_bench_run_skin_normals, tendon_bench_skin_teardown},
+    {"morph", "vertex", VERTEX_COUNTS, NULL, tendon_bench_morph_setup, tendon_bench_run_morph,
+     tendon_bench_morph_teardown},
     {"spring_single", "spring", ONE, NULL, spring_setup, run_spring_single, spring_teardown},
     {"spring_single_noop_anchor", "spring", ONE, NULL, spring_setup, run_spring_single_noop,
      spring_teardown},

@@ -15,6 +15,7 @@
 
 #include "dispatch.h"
 #include "pose.h"
+#include "skin.h"
 #include "spring.h"
 
 #ifdef __cplusplus
@@ -35,6 +36,22 @@ typedef struct tendon_kernels {
     void (*pose_add)(const tendon_pose *base, const tendon_pose *delta, double weight,
                      const float *joint_weights, size_t joint_count, tendon_pose *out);
 
+    /* skeleton.h (float32 matrix kernels; 4×4 column-major, 16 floats per matrix). */
+    /* out[16*count]: T·R·S of count joints. out must not overlap the inputs. */
+    void (*local_matrices)(const float *translation, const float *rotation, const float *scale,
+                           size_t count, float *out);
+    /* joints [first, end): model[j] = (parents[j] < 0 ? root (NULL: copy) : model[parents[j]])
+       × local[j]; local and model are whole arrays indexed by joint; local may equal model. */
+    void (*model_matrices)(const float *local, const int32_t *parents, const float *root,
+                           size_t first, size_t end, float *model);
+    /* out[k] = model[joint_of[k]] × inverse_bind[k], k < count. out must not overlap inputs. */
+    void (*palette)(const float *model, const uint32_t *joint_of, const float *inverse_bind,
+                    size_t count, float *out);
+    /* skin.h: a validated job with every stride resolved (nonzero) and every index in range. */
+    void (*skin)(const tendon_skin_job *job);
+    /* out[e] = base[e] + Σ weights[t]·deltas[t][e] (weight 0 skipped), e < float_count. */
+    void (*morph)(const float *base, const float *const *deltas, const float *weights,
+                  size_t target_count, size_t float_count, float *out);
     /* spring.h: march plan->steps substeps over plan->lanes lanes (tendon_spring_march_plan).
        spring_march: one link per lane (springs, batches); spring_chain_march: link_count links
        per lane, each anchored to the one above. Both call plan->anchor once per substep. */

@@ -6,6 +6,8 @@
 #include "pose.h"
 #include "quat.h"
 #include "blend.h"
+#include "skeleton.h"
+#include "skin.h"
 #include "spring.h"
 #include "kernels.h"
 #endif

@@ -27,7 +27,18 @@
                                                size_t joint_count, tendon_pose *out);              \
     TENDON_HIDDEN void tendon_pose_add_##sfx(const tendon_pose *base, const tendon_pose *delta,    \
                                              double weight, const float *joint_weights,            \
-                                             size_t joint_count, tendon_pose *out);                \
+                                             size_t joint_count, tendon_pose *out);               \
+    TENDON_HIDDEN void tendon_local_matrices_##sfx(const float *translation, const float *rotation,\
+                                                   const float *scale, size_t count, float *out);  \
+    TENDON_HIDDEN void tendon_model_matrices_##sfx(const float *local, const int32_t *parents,     \
+                                                   const float *root, size_t first, size_t end,    \
+                                                   float *model);                                  \
+    TENDON_HIDDEN void tendon_palette_##sfx(const float *model, const uint32_t *joint_of,          \
+                                            const float *inverse_bind, size_t count, float *out);  \
+    TENDON_HIDDEN void tendon_skin_##sfx(const tendon_skin_job *job);                              \
+    TENDON_HIDDEN void tendon_morph_##sfx(const float *base, const float *const *deltas,           \
+                                          const float *weights, size_t target_count,               \
+                                          size_t float_count, float *out);                         \
     TENDON_HIDDEN void tendon_spring_march_##sfx(const tendon_spring_march_plan *plan);           \
     TENDON_HIDDEN void tendon_spring_chain_march_##sfx(const tendon_spring_march_plan *plan);
 
@@ -50,6 +61,18 @@ TENDON_HIDDEN void tendon_pose_add_scalar_from(const tendon_pose *base, const te
                                                double weight, const float *joint_weights,
                                                size_t first, size_t joint_count,
                                                tendon_pose *out);
+
+/*
+ * Partial-range forms of the matrix kernels' scalar reference, for the SIMD tails: elements
+ * [first, end) of the same arrays (src/scalar/skin_scalar.c).
+ */
+TENDON_HIDDEN void tendon_local_matrices_scalar_from(const float *translation,
+                                                     const float *rotation, const float *scale,
+                                                     size_t first, size_t end, float *out);
+TENDON_HIDDEN void tendon_skin_scalar_from(const tendon_skin_job *job, size_t first, size_t end);
+TENDON_HIDDEN void tendon_morph_scalar_from(const float *base, const float *const *deltas,
+                                            const float *weights, size_t target_count,
+                                            size_t first, size_t end, float *out);
 
 /* Thread-local error message (src/status.c). Always returns `status`. */
 TENDON_HIDDEN tendon_status tendon_fail(tendon_status status, const char *fmt, ...)

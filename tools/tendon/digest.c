@@ -437,6 +437,243 @@ static int dg_pose_add_masked(const tendon_kernels *k, dg_sink *s)
     return dg_pose_kernel(k->pose_add, 1, 0xadd0007u, s);
 }
 
+/* ---- the matrix kernels: local / model matrices, palette, skinning, morph targets --------- */
+
+/* Matrices with random elements in ±2, one element in eight special (dg_vectors). */
+static float *dg_matrices(uint64_t seed, size_t count)
+{
+    float *m = malloc(16 * count * sizeof *m);
+    if (m) {
+        dg_rng r = {seed};
+        dg_vectors(&r, m, 16 * count, -2.0, 2.0);
+    }
+    return m;
+}
+
+/* Random parents for n joints: −1 for joint 0 and ~1 in 10 others, else an earlier joint (a
+ * chain link, parent j − 1, half the time: the path the SIMD model pass keeps in registers). */
+static void dg_parents(dg_rng *r, int32_t *parents, size_t n)
+{
+    for (size_t j = 0; j < n; ++j)
+        parents[j] = j == 0 || dg_below(r, 10) == 0 ? -1
+                     : dg_below(r, 2)               ? (int32_t)(j - 1)
+                                                    : (int32_t)dg_below(r, (unsigned)j);
+}
+
+/* Local matrices of DG_N joints' poses (special components included) over every span. */
+static int dg_local_matrices(const tendon_kernels *k, dg_sink *s)
+{
+    dg_poses w;
+    float *out = malloc(16 * DG_N * sizeof *out);
+    if (!out || dg_make_poses(0x10ca10008u, &w) != 0) {
+        free(out);
+        return -1;
+    }
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        memset(out, 0, 16 * DG_N * sizeof *out);
+        k->local_matrices(w.a.translation + 3 * o, w.a.rotation + 4 * o, w.a.scale + 3 * o, n,
+                          out + 16 * o);
+        dg_hash_floats(s, out + 16 * o, 16 * n);
+    }
+    free(out);
+    free(w.block);
+    return 0;
+}
+
+/* Model matrices over every span: no root, a plain root, a root with specials; then in place
+ * and a partial update from the middle. */
+static int dg_model_matrices(const tendon_kernels *k, dg_sink *s)
+{
+    float *local = dg_matrices(0x30de10009u, DG_N), *roots = dg_matrices(0x2007000au, 2);
+    float *model = malloc(16 * DG_N * sizeof *model);
+    int32_t *parents = malloc(DG_N * sizeof *parents);
+    int rc = -1;
+    if (!local || !roots || !model || !parents)
+        goto done;
+    static const float plain_root[16] = {0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 2, 0, 3, -4, 5, 1};
+    memcpy(roots, plain_root, sizeof plain_root);
+    dg_rng r = {0x9a2e7000bu};
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        dg_parents(&r, parents, n);
+        for (int root = 0; root < 3; ++root) {
+            const float *rm = root == 0 ? NULL : roots + 16 * (root - 1);
+            memset(model, 0, 16 * DG_N * sizeof *model);
+            k->model_matrices(local + 16 * o, parents, rm, 0, n, model + 16 * o);
+            dg_hash_floats(s, model + 16 * o, 16 * n);
+            k->model_matrices(local + 16 * o, parents, rm, n / 2, n, model + 16 * o);
+            dg_hash_floats(s, model + 16 * o, 16 * n);
+            memcpy(model + 16 * o, local + 16 * o, 16 * n * sizeof *model);
+            k->model_matrices(model + 16 * o, parents, rm, 0, n, model + 16 * o);
+            dg_hash_floats(s, model + 16 * o, 16 * n);
+        }
+    }
+    rc = 0;
+done:
+    free(local), free(roots), free(model), free(parents);
+    return rc;
+}
+
+/* The palette over every span: random model and inverse bind matrices, random joint_of. */
+static int dg_palette(const tendon_kernels *k, dg_sink *s)
+{
+    float *model = dg_matrices(0x9a1e7000cu, DG_N), *ibm = dg_matrices(0x1b3d000du, DG_N);
+    float *out = malloc(16 * DG_N * sizeof *out);
+    uint32_t *joint_of = malloc(DG_N * sizeof *joint_of);
+    int rc = -1;
+    if (!model || !ibm || !out || !joint_of)
+        goto done;
+    dg_rng r = {0x10f000eu};
+    for (size_t i = 0; i < DG_N; ++i)
+        joint_of[i] = dg_below(&r, DG_N);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        memset(out, 0, 16 * DG_N * sizeof *out);
+        k->palette(model, joint_of + o, ibm + 16 * o, n, out + 16 * o);
+        dg_hash_floats(s, out + 16 * o, 16 * n);
+    }
+    rc = 0;
+done:
+    free(model), free(ibm), free(out), free(joint_of);
+    return rc;
+}
+
+/*
+ * Skinning over every span × 1–4 influences × uint8/uint16 indices × normals or not × packed or
+ * interleaved (one 56-byte input vertex, one 32-byte output vertex) buffers, then in place.
+ * Palette, weights, positions and normals carry specials (NaN, ±inf, ±0, denormal, huge).
+ */
+enum { DG_PALETTE = 70, DG_ISTRIDE = 56, DG_OSTRIDE = 32 };
+
+static int dg_skin(const tendon_kernels *k, dg_sink *s)
+{
+    float *palette = dg_matrices(0x5c1e000fu, DG_PALETTE);
+    unsigned char *in = malloc((size_t)DG_N * DG_ISTRIDE);
+    unsigned char *out = malloc((size_t)DG_N * DG_ISTRIDE);
+    float *attrs = malloc(10 * DG_N * sizeof *attrs); /* 4 weights, 3 position, 3 normal */
+    uint16_t *idx = malloc(4 * DG_N * sizeof *idx);
+    int rc = -1;
+    if (!palette || !in || !out || !attrs || !idx)
+        goto done;
+    dg_rng r = {0x5c1e0010u};
+    dg_vectors(&r, attrs, 4 * DG_N, -0.25, 1.25);
+    dg_vectors(&r, attrs + 4 * DG_N, 6 * DG_N, -2.0, 2.0);
+    for (size_t i = 0; i < 4 * DG_N; ++i)
+        idx[i] = (uint16_t)dg_below(&r, DG_PALETTE);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        for (size_t ni = 1; ni <= 4; ++ni) {
+            for (int u16 = 0; u16 < 2; ++u16) {
+                for (int normals = 0; normals < 2; ++normals) {
+                    for (int interleaved = 0; interleaved < 2; ++interleaved) {
+                        const size_t isz = u16 ? 2 : 1;
+                        tendon_skin_job j;
+                        memset(&j, 0, sizeof j);
+                        j.palette = palette, j.palette_count = DG_PALETTE;
+                        j.vertex_count = n, j.influence_count = ni;
+                        j.joint_index_type = u16 ? TENDON_JOINT_INDEX_U16 : TENDON_JOINT_INDEX_U8;
+                        unsigned char *jp, *wp, *pp, *np;
+                        float *op, *on;
+                        size_t js, ws, ps, os;
+                        if (interleaved) {
+                            pp = in, np = in + 12, wp = in + 24, jp = in + 40;
+                            js = ws = ps = DG_ISTRIDE, os = DG_OSTRIDE;
+                            op = (float *)(void *)out, on = (float *)(void *)(out + 16);
+                        } else {
+                            jp = in, wp = in + 8 * DG_N, pp = in + 24 * DG_N, np = in + 36 * DG_N;
+                            js = ni * isz, ws = 4 * ni, ps = os = 12;
+                            op = (float *)(void *)out, on = (float *)(void *)(out + 12 * DG_N);
+                        }
+                        /* vertices [o, o + n) of the attribute arrays, laid out as asked */
+                        for (size_t v = 0; v < n; ++v) {
+                            for (size_t c = 0; c < ni; ++c) {
+                                const uint16_t x = idx[4 * (o + v) + c];
+                                if (u16)
+                                    memcpy(jp + v * js + 2 * c, &x, 2);
+                                else
+                                    jp[v * js + c] = (unsigned char)x;
+                            }
+                            memcpy(wp + v * ws, attrs + 4 * (o + v), 4 * ni);
+                            memcpy(pp + v * ps, attrs + 4 * DG_N + 3 * (o + v), 12);
+                            memcpy(np + v * ps, attrs + 7 * DG_N + 3 * (o + v), 12);
+                        }
+                        j.joints = jp, j.joints_stride = js;
+                        j.weights = (const float *)(void *)wp, j.weights_stride = ws;
+                        j.positions = (const float *)(void *)pp, j.positions_stride = ps;
+                        j.out_positions = op, j.out_positions_stride = os;
+                        if (normals) {
+                            j.normals = (const float *)(void *)np, j.normals_stride = ps;
+                            j.out_normals = on, j.out_normals_stride = os;
+                        }
+                        memset(out, 0, (size_t)DG_N * DG_ISTRIDE);
+                        k->skin(&j);
+                        for (size_t v = 0; v < n; ++v) {
+                            const char *po = (const char *)op + v * os;
+                            const char *no = (const char *)on + v * os;
+                            dg_hash_floats(s, (const float *)(const void *)po, 3);
+                            if (normals)
+                                dg_hash_floats(s, (const float *)(const void *)no, 3);
+                        }
+                        if (i == SPAN_COUNT - 1 && ni == 4 && normals && !interleaved) {
+                            /* in place: outputs are exactly the inputs */
+                            j.out_positions = (float *)(void *)pp;
+                            j.out_normals = (float *)(void *)np;
+                            k->skin(&j);
+                            dg_hash_floats(s, (const float *)(const void *)pp, 3 * n);
+                            dg_hash_floats(s, (const float *)(const void *)np, 3 * n);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    rc = 0;
+done:
+    free(palette), free(in), free(out), free(attrs), free(idx);
+    return rc;
+}
+
+/* Morph targets over every span (×3 floats) with 0–5 targets; weights include ±0 (skipped),
+ * NaN, ±inf and huge; deltas carry specials (an infinite delta under a zero weight stays out). */
+static int dg_morph(const tendon_kernels *k, dg_sink *s)
+{
+    enum { T = 5, N = 3 * DG_N };
+    float *base = malloc(N * sizeof *base), *out = malloc(N * sizeof *out);
+    float *deltas = malloc((size_t)T * N * sizeof *deltas);
+    int rc = -1;
+    if (!base || !out || !deltas)
+        goto done;
+    dg_rng r = {0x30e70011u};
+    dg_vectors(&r, base, N, -3.0, 3.0);
+    dg_vectors(&r, deltas, (size_t)T * N, -1.0, 1.0);
+    static const float weights[][T] = {{0.5f, -0.0f, 0.25f, 1.0f, 0.0f},
+                                       {0.0f, 0.0f, 0.0f, 0.0f, 0.0f},
+                                       {1e-30f, -2.0f, 0.75f, 3e38f, 0.125f},
+                                       {__builtin_nanf(""), 1.0f, 0.0f, -__builtin_inff(), 0.5f}};
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = 3 * SPANS[i].count, o = 3 * SPANS[i].offset;
+        const float *d[T];
+        for (int t = 0; t < T; ++t)
+            d[t] = deltas + (size_t)t * N + o;
+        for (size_t w = 0; w < sizeof weights / sizeof weights[0]; ++w) {
+            for (size_t nt = 0; nt <= T; ++nt) {
+                memset(out, 0, N * sizeof *out);
+                k->morph(base + o, d, weights[w], nt, n, out + o);
+                dg_hash_floats(s, out + o, n);
+            }
+        }
+    }
+    memcpy(out, base, N * sizeof *out); /* in place */
+    const float *d[T] = {deltas, deltas + N, deltas + 2 * N, deltas + 3 * N, deltas + 4 * N};
+    k->morph(out + 5, d, weights[2], T, 3 * 1003, out + 5);
+    dg_hash_floats(s, out + 5, 3 * 1003);
+    rc = 0;
+done:
+    free(base), free(out), free(deltas);
+    return rc;
+}
+
 /* ---- springs (tendon/spring.h): the march kernels through the entry points ---------------- */
 
 static void dg_hash_doubles(dg_sink *s, const double *v, size_t n)
@@ -666,6 +903,11 @@ static const struct dg_kernel {
     {"pose_blend_masked", dg_pose_blend_masked},
     {"pose_add", dg_pose_add},
     {"pose_add_masked", dg_pose_add_masked},
+    {"local_matrices", dg_local_matrices},
+    {"model_matrices", dg_model_matrices},
+    {"palette", dg_palette},
+    {"skin", dg_skin},
+    {"morph", dg_morph},
     {"spring", dg_spring_single},
     {"spring_batch", dg_spring_batch},
     {"spring_chain", dg_spring_chain},

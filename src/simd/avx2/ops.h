@@ -99,4 +99,117 @@ static inline void vstore_quat(float *p, vd x, vd y, vd z, vd w)
     simde_mm_storeu_ps(p + 12, simde_mm_movehl_ps(t3, t2));
 }
 
+
+/*
+ * ---- float32 lanes: the matrix kernels (local/model matrices, palette, skinning, morph) ----
+ * TENDON_WF = 8 floats per vector. Exact IEEE lane-wise arithmetic and pure data movement.
+ */
+#define TENDON_WF 8
+
+typedef simde__m256 vf;
+typedef simde__m256 vfmask;
+
+static inline vf vfset1(float x) { return simde_mm256_set1_ps(x); }
+static inline vf vfadd(vf a, vf b) { return simde_mm256_add_ps(a, b); }
+static inline vf vfsub(vf a, vf b) { return simde_mm256_sub_ps(a, b); }
+static inline vf vfmul(vf a, vf b) { return simde_mm256_mul_ps(a, b); }
+static inline vf vfdiv(vf a, vf b) { return simde_mm256_div_ps(a, b); }
+static inline vf vfsqrt(vf a) { return simde_mm256_sqrt_ps(a); }
+static inline vf vfneg(vf a) { return simde_mm256_xor_ps(a, simde_mm256_set1_ps(-0.0f)); }
+static inline vfmask vfgt(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ); }
+static inline vfmask vflt(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ); }
+static inline vf vfsel(vfmask m, vf yes, vf no) { return simde_mm256_blendv_ps(no, yes, m); }
+static inline vf vfload(const float *p) { return simde_mm256_loadu_ps(p); }
+static inline void vfstore(float *p, vf v) { simde_mm256_storeu_ps(p, v); }
+
+/** p[0..3] in every group of four lanes. */
+static inline vf vfload4_dup(const float *p)
+{
+    const simde__m128 q = simde_mm_loadu_ps(p);
+    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(q), q, 1);
+}
+/**
+ * The four columns of a matrix held in registers (m[0 .. 16/WF), as vfload loads it), each
+ * repeated in every group of four lanes: what vfload4_dup gives from memory, without the trip.
+ */
+static inline void vfmat_cols_dup(const vf *m, vf col[4])
+{
+    col[0] = simde_mm256_permute2f128_ps(m[0], m[0], 0x00);
+    col[1] = simde_mm256_permute2f128_ps(m[0], m[0], 0x11);
+    col[2] = simde_mm256_permute2f128_ps(m[1], m[1], 0x00);
+    col[3] = simde_mm256_permute2f128_ps(m[1], m[1], 0x11);
+}
+/** In every group of four lanes, that group's lane k in all four. */
+static inline vf vfsplat4_0(vf a) { return simde_mm256_shuffle_ps(a, a, 0x00); }
+static inline vf vfsplat4_1(vf a) { return simde_mm256_shuffle_ps(a, a, 0x55); }
+static inline vf vfsplat4_2(vf a) { return simde_mm256_shuffle_ps(a, a, 0xAA); }
+static inline vf vfsplat4_3(vf a) { return simde_mm256_shuffle_ps(a, a, 0xFF); }
+
+/** r[i] lane j ↔ r[j] lane i: the WF×WF transpose, in place. */
+static inline void vftranspose(vf r[8])
+{
+    simde__m256 t[8], u[8];
+    for (int i = 0; i < 4; ++i) {
+        t[2 * i] = simde_mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = simde_mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 2; ++i) {
+        u[4 * i + 0] = simde_mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+        u[4 * i + 1] = simde_mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+        u[4 * i + 2] = simde_mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+        u[4 * i + 3] = simde_mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+    }
+    for (int k = 0; k < 4; ++k) {
+        r[k] = simde_mm256_permute2f128_ps(u[k], u[4 + k], 0x20);
+        r[4 + k] = simde_mm256_permute2f128_ps(u[k], u[4 + k], 0x31);
+    }
+}
+
+/*
+ * 3·WF contiguous floats (x y z of WF points) ↔ one vector per component. Component c of point
+ * i is float 3i + c; in the three loaded vectors a, b, c the lanes holding one component are
+ * disjoint, so two blends gather them and one permutation orders them.
+ */
+static inline void vfload3(const float *p, vf *x, vf *y, vf *z)
+{
+    const simde__m256 a = simde_mm256_loadu_ps(p), b = simde_mm256_loadu_ps(p + 8);
+    const simde__m256 c = simde_mm256_loadu_ps(p + 16);
+    const simde__m256 xb = simde_mm256_blend_ps(simde_mm256_blend_ps(a, b, 0x92), c, 0x24);
+    const simde__m256 yb = simde_mm256_blend_ps(simde_mm256_blend_ps(a, b, 0x24), c, 0x49);
+    const simde__m256 zb = simde_mm256_blend_ps(simde_mm256_blend_ps(a, b, 0x49), c, 0x92);
+    *x = simde_mm256_permutevar8x32_ps(xb, simde_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    *y = simde_mm256_permutevar8x32_ps(yb, simde_mm256_setr_epi32(1, 4, 7, 2, 5, 0, 3, 6));
+    *z = simde_mm256_permutevar8x32_ps(zb, simde_mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+}
+static inline void vfstore3(float *p, vf x, vf y, vf z)
+{
+    const simde__m256 xb =
+        simde_mm256_permutevar8x32_ps(x, simde_mm256_setr_epi32(0, 3, 6, 1, 4, 7, 2, 5));
+    const simde__m256 yb =
+        simde_mm256_permutevar8x32_ps(y, simde_mm256_setr_epi32(5, 0, 3, 6, 1, 4, 7, 2));
+    const simde__m256 zb =
+        simde_mm256_permutevar8x32_ps(z, simde_mm256_setr_epi32(2, 5, 0, 3, 6, 1, 4, 7));
+    simde_mm256_storeu_ps(p, simde_mm256_blend_ps(simde_mm256_blend_ps(xb, yb, 0x92), zb, 0x24));
+    simde_mm256_storeu_ps(p + 8,
+                          simde_mm256_blend_ps(simde_mm256_blend_ps(zb, xb, 0x92), yb, 0x24));
+    simde_mm256_storeu_ps(p + 16,
+                          simde_mm256_blend_ps(simde_mm256_blend_ps(yb, zb, 0x92), xb, 0x24));
+}
+/** 4·WF contiguous floats (x y z w of WF quaternions) → one vector per component. */
+static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
+{
+    simde__m256 r[4];
+    for (int i = 0; i < 4; ++i)
+        r[i] = simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(p + 4 * i)),
+                                         simde_mm_loadu_ps(p + 4 * (i + 4)), 1);
+    const simde__m256 t0 = simde_mm256_unpacklo_ps(r[0], r[1]); /* x0 x1 y0 y1 | x4 x5 y4 y5 */
+    const simde__m256 t1 = simde_mm256_unpacklo_ps(r[2], r[3]); /* x2 x3 y2 y3 | x6 x7 y6 y7 */
+    const simde__m256 t2 = simde_mm256_unpackhi_ps(r[0], r[1]); /* z0 z1 w0 w1 | z4 z5 w4 w5 */
+    const simde__m256 t3 = simde_mm256_unpackhi_ps(r[2], r[3]); /* z2 z3 w2 w3 | z6 z7 w6 w7 */
+    *x = simde_mm256_shuffle_ps(t0, t1, 0x44);
+    *y = simde_mm256_shuffle_ps(t0, t1, 0xEE);
+    *z = simde_mm256_shuffle_ps(t2, t3, 0x44);
+    *w = simde_mm256_shuffle_ps(t2, t3, 0xEE);
+}
+
 #endif

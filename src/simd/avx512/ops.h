@@ -140,4 +140,152 @@ static inline void vstore_quat(float *p, vd x, vd y, vd z, vd w)
     simde_mm512_storeu_ps(p + 16, simde_mm512_permutex2var_ps(xy, idx_hi, zw));
 }
 
+
+/*
+ * ---- float32 lanes: the matrix kernels (local/model matrices, palette, skinning, morph) ----
+ * TENDON_WF = 16 floats per vector, masks in k-registers. Exact IEEE lane-wise arithmetic and
+ * pure data movement; no rcp14/rsqrt14, no fmadd.
+ */
+#define TENDON_WF 16
+
+
+/* Permutation indices as constant tables: SIMDe's _mm512_setr_epi32 is not constant-folded by
+ * GCC 12 and would rebuild each index vector lane by lane inside the loops. */
+static const int32_t TENDON_F16_LOAD3_X[16] = {
+    0, 3, 6, 9, 12, 15, 2, 5, 8, 11, 14, 1, 4, 7, 10, 13};
+static const int32_t TENDON_F16_LOAD3_Y[16] = {
+    1, 4, 7, 10, 13, 0, 3, 6, 9, 12, 15, 2, 5, 8, 11, 14};
+static const int32_t TENDON_F16_LOAD3_Z[16] = {
+    2, 5, 8, 11, 14, 1, 4, 7, 10, 13, 0, 3, 6, 9, 12, 15};
+static const int32_t TENDON_F16_STORE3_X[16] = {
+    0, 11, 6, 1, 12, 7, 2, 13, 8, 3, 14, 9, 4, 15, 10, 5};
+static const int32_t TENDON_F16_STORE3_Y[16] = {
+    5, 0, 11, 6, 1, 12, 7, 2, 13, 8, 3, 14, 9, 4, 15, 10};
+static const int32_t TENDON_F16_STORE3_Z[16] = {
+    10, 5, 0, 11, 6, 1, 12, 7, 2, 13, 8, 3, 14, 9, 4, 15};
+static const int32_t TENDON_F16_QUAT_XY[16] = {
+    0, 4, 8, 12, 16, 20, 24, 28, 1, 5, 9, 13, 17, 21, 25, 29};
+static const int32_t TENDON_F16_QUAT_ZW[16] = {
+    2, 6, 10, 14, 18, 22, 26, 30, 3, 7, 11, 15, 19, 23, 27, 31};
+static const int32_t TENDON_F16_QUAT_LO[16] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
+static const int32_t TENDON_F16_QUAT_HI[16] = {
+    8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31};
+static inline simde__m512i vfidx16(const int32_t *p) { return simde_mm512_loadu_si512(p); }
+
+typedef simde__m512 vf;
+typedef simde__mmask16 vfmask;
+
+static inline vf vfset1(float x) { return simde_mm512_set1_ps(x); }
+static inline vf vfadd(vf a, vf b) { return simde_mm512_add_ps(a, b); }
+static inline vf vfsub(vf a, vf b) { return simde_mm512_sub_ps(a, b); }
+static inline vf vfmul(vf a, vf b) { return simde_mm512_mul_ps(a, b); }
+static inline vf vfdiv(vf a, vf b) { return simde_mm512_div_ps(a, b); }
+static inline vf vfsqrt(vf a) { return simde_mm512_sqrt_ps(a); }
+static inline vf vfneg(vf a) { return simde_mm512_xor_ps(a, simde_mm512_set1_ps(-0.0f)); }
+static inline vfmask vfgt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ); }
+static inline vfmask vflt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
+static inline vf vfsel(vfmask m, vf yes, vf no) { return simde_mm512_mask_blend_ps(m, no, yes); }
+static inline vf vfload(const float *p) { return simde_mm512_loadu_ps(p); }
+static inline void vfstore(float *p, vf v) { simde_mm512_storeu_ps(p, v); }
+
+/** p[0..3] in every group of four lanes. */
+static inline vf vfload4_dup(const float *p)
+{
+    return simde_mm512_broadcast_f32x4(simde_mm_loadu_ps(p));
+}
+/**
+ * The four columns of a matrix held in registers (m[0 .. 16/WF), as vfload loads it), each
+ * repeated in every group of four lanes: what vfload4_dup gives from memory, without the trip.
+ */
+static inline void vfmat_cols_dup(const vf *m, vf col[4])
+{
+    col[0] = simde_mm512_shuffle_f32x4(m[0], m[0], 0x00);
+    col[1] = simde_mm512_shuffle_f32x4(m[0], m[0], 0x55);
+    col[2] = simde_mm512_shuffle_f32x4(m[0], m[0], 0xAA);
+    col[3] = simde_mm512_shuffle_f32x4(m[0], m[0], 0xFF);
+}
+/** In every group of four lanes, that group's lane k in all four. */
+static inline vf vfsplat4_0(vf a) { return simde_mm512_shuffle_ps(a, a, 0x00); }
+static inline vf vfsplat4_1(vf a) { return simde_mm512_shuffle_ps(a, a, 0x55); }
+static inline vf vfsplat4_2(vf a) { return simde_mm512_shuffle_ps(a, a, 0xAA); }
+static inline vf vfsplat4_3(vf a) { return simde_mm512_shuffle_ps(a, a, 0xFF); }
+
+/** r[i] lane j ↔ r[j] lane i: the WF×WF (16×16) transpose, in place. */
+static inline void vftranspose(vf r[16])
+{
+    simde__m512 t[16], u[16];
+    for (int i = 0; i < 8; ++i) {
+        t[2 * i] = simde_mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = simde_mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    /* u[4i+k], 128-bit lane L: rows 4i..4i+3 of column 4L+k */
+    for (int i = 0; i < 4; ++i) {
+        u[4 * i + 0] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+        u[4 * i + 1] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+        u[4 * i + 2] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+        u[4 * i + 3] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+    }
+    for (int k = 0; k < 4; ++k) {
+        const simde__m512 v0 = simde_mm512_shuffle_f32x4(u[k], u[4 + k], 0x88);
+        const simde__m512 v1 = simde_mm512_shuffle_f32x4(u[k], u[4 + k], 0xDD);
+        const simde__m512 w0 = simde_mm512_shuffle_f32x4(u[8 + k], u[12 + k], 0x88);
+        const simde__m512 w1 = simde_mm512_shuffle_f32x4(u[8 + k], u[12 + k], 0xDD);
+        r[k] = simde_mm512_shuffle_f32x4(v0, w0, 0x88);
+        r[8 + k] = simde_mm512_shuffle_f32x4(v0, w0, 0xDD);
+        r[4 + k] = simde_mm512_shuffle_f32x4(v1, w1, 0x88);
+        r[12 + k] = simde_mm512_shuffle_f32x4(v1, w1, 0xDD);
+    }
+}
+
+/*
+ * 3·WF contiguous floats (x y z of WF points) ↔ one vector per component. Component c of point
+ * i is float 3i + c; in the three loaded vectors the lanes holding one component are disjoint,
+ * so two blends gather them and one permutation orders them.
+ */
+static inline void vfload3(const float *p, vf *x, vf *y, vf *z)
+{
+    const simde__m512 a = simde_mm512_loadu_ps(p), b = simde_mm512_loadu_ps(p + 16);
+    const simde__m512 c = simde_mm512_loadu_ps(p + 32);
+    const simde__m512 xb =
+        simde_mm512_mask_blend_ps(0x2492, simde_mm512_mask_blend_ps(0x4924, a, b), c);
+    const simde__m512 yb =
+        simde_mm512_mask_blend_ps(0x4924, simde_mm512_mask_blend_ps(0x9249, a, b), c);
+    const simde__m512 zb =
+        simde_mm512_mask_blend_ps(0x9249, simde_mm512_mask_blend_ps(0x2492, a, b), c);
+    *x = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_LOAD3_X), xb);
+    *y = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_LOAD3_Y), yb);
+    *z = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_LOAD3_Z), zb);
+}
+static inline void vfstore3(float *p, vf x, vf y, vf z)
+{
+    const simde__m512 xb = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_STORE3_X), x);
+    const simde__m512 yb = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_STORE3_Y), y);
+    const simde__m512 zb = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_STORE3_Z), z);
+    simde_mm512_storeu_ps(
+        p, simde_mm512_mask_blend_ps(0x4924, simde_mm512_mask_blend_ps(0x2492, xb, yb), zb));
+    simde_mm512_storeu_ps(
+        p + 16, simde_mm512_mask_blend_ps(0x2492, simde_mm512_mask_blend_ps(0x9249, xb, yb), zb));
+    simde_mm512_storeu_ps(
+        p + 32, simde_mm512_mask_blend_ps(0x9249, simde_mm512_mask_blend_ps(0x4924, xb, yb), zb));
+}
+/** 4·WF contiguous floats (x y z w of WF quaternions) → one vector per component. */
+static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
+{
+    const simde__m512 r0 = simde_mm512_loadu_ps(p), r1 = simde_mm512_loadu_ps(p + 16);
+    const simde__m512 r2 = simde_mm512_loadu_ps(p + 32), r3 = simde_mm512_loadu_ps(p + 48);
+    const simde__m512i ixy = vfidx16(TENDON_F16_QUAT_XY);
+    const simde__m512i izw = vfidx16(TENDON_F16_QUAT_ZW);
+    const simde__m512i ilo = vfidx16(TENDON_F16_QUAT_LO);
+    const simde__m512i ihi = vfidx16(TENDON_F16_QUAT_HI);
+    const simde__m512 xy01 = simde_mm512_permutex2var_ps(r0, ixy, r1); /* x0..x7  | y0..y7  */
+    const simde__m512 xy23 = simde_mm512_permutex2var_ps(r2, ixy, r3); /* x8..x15 | y8..y15 */
+    const simde__m512 zw01 = simde_mm512_permutex2var_ps(r0, izw, r1);
+    const simde__m512 zw23 = simde_mm512_permutex2var_ps(r2, izw, r3);
+    *x = simde_mm512_permutex2var_ps(xy01, ilo, xy23);
+    *y = simde_mm512_permutex2var_ps(xy01, ihi, xy23);
+    *z = simde_mm512_permutex2var_ps(zw01, ilo, zw23);
+    *w = simde_mm512_permutex2var_ps(zw01, ihi, zw23);
+}
+
 #endif

@@ -127,4 +127,110 @@ static inline void vstore_quat(float *p, vd x, vd y, vd z, vd w)
     simde_vst4_f32(p, q);
 }
 
+
+/*
+ * ---- float32 lanes: the matrix kernels (local/model matrices, palette, skinning, morph) ----
+ * TENDON_WF = 4 floats per vector. Exact IEEE lane-wise arithmetic and pure data movement.
+ */
+#define TENDON_WF 4
+
+typedef simde_float32x4_t vf;
+typedef simde_uint32x4_t vfmask;
+
+static inline vf vfset1(float x) { return simde_vdupq_n_f32(x); }
+static inline vf vfadd(vf a, vf b) { return simde_vaddq_f32(a, b); }
+static inline vf vfsub(vf a, vf b) { return simde_vsubq_f32(a, b); }
+static inline vf vfmul(vf a, vf b) { return simde_vmulq_f32(a, b); }
+/* SIMDe 0.7.4 has no vdivq_f32 / vsqrtq_f32: native AArch64 instruction, else the correctly
+ * rounded scalar operation per lane (the same bits by IEEE 754). */
+static inline vf vfdiv(vf a, vf b)
+{
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+    return vdivq_f32(a, b);
+#else
+    float x[4], y[4];
+    simde_vst1q_f32(x, a);
+    simde_vst1q_f32(y, b);
+    for (int i = 0; i < 4; ++i)
+        x[i] = x[i] / y[i];
+    return simde_vld1q_f32(x);
+#endif
+}
+static inline vf vfsqrt(vf a)
+{
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+    return vsqrtq_f32(a);
+#else
+    float x[4];
+    simde_vst1q_f32(x, a);
+    for (int i = 0; i < 4; ++i)
+        x[i] = __builtin_sqrtf(x[i]);
+    return simde_vld1q_f32(x);
+#endif
+}
+static inline vf vfneg(vf a) { return simde_vnegq_f32(a); }
+static inline vfmask vfgt(vf a, vf b) { return simde_vcgtq_f32(a, b); }
+static inline vfmask vflt(vf a, vf b) { return simde_vcltq_f32(a, b); }
+static inline vf vfsel(vfmask m, vf yes, vf no) { return simde_vbslq_f32(m, yes, no); }
+static inline vf vfload(const float *p) { return simde_vld1q_f32(p); }
+static inline void vfstore(float *p, vf v) { simde_vst1q_f32(p, v); }
+
+/** p[0..3] in every group of four lanes (here: the one group). */
+static inline vf vfload4_dup(const float *p) { return simde_vld1q_f32(p); }
+/**
+ * The four columns of a matrix held in registers (m[0 .. 16/WF), as vfload loads it), each
+ * repeated in every group of four lanes: what vfload4_dup gives from memory, without the trip.
+ */
+static inline void vfmat_cols_dup(const vf *m, vf col[4])
+{
+    for (int k = 0; k < 4; ++k)
+        col[k] = m[k];
+}
+/** In every group of four lanes, that group's lane k in all four. */
+static inline vf vfsplat4_0(vf a) { return simde_vdupq_laneq_f32(a, 0); }
+static inline vf vfsplat4_1(vf a) { return simde_vdupq_laneq_f32(a, 1); }
+static inline vf vfsplat4_2(vf a) { return simde_vdupq_laneq_f32(a, 2); }
+static inline vf vfsplat4_3(vf a) { return simde_vdupq_laneq_f32(a, 3); }
+
+/** r[i] lane j ↔ r[j] lane i: the WF×WF transpose, in place. */
+static inline void vftranspose(vf r[4])
+{
+    const simde_float32x4_t t0 = simde_vtrn1q_f32(r[0], r[1]); /* a0 b0 a2 b2 */
+    const simde_float32x4_t t1 = simde_vtrn2q_f32(r[0], r[1]); /* a1 b1 a3 b3 */
+    const simde_float32x4_t t2 = simde_vtrn1q_f32(r[2], r[3]); /* c0 d0 c2 d2 */
+    const simde_float32x4_t t3 = simde_vtrn2q_f32(r[2], r[3]); /* c1 d1 c3 d3 */
+    const simde_float64x2_t d0 = simde_vreinterpretq_f64_f32(t0), d1 = simde_vreinterpretq_f64_f32(t1);
+    const simde_float64x2_t d2 = simde_vreinterpretq_f64_f32(t2), d3 = simde_vreinterpretq_f64_f32(t3);
+    r[0] = simde_vreinterpretq_f32_f64(simde_vtrn1q_f64(d0, d2));
+    r[1] = simde_vreinterpretq_f32_f64(simde_vtrn1q_f64(d1, d3));
+    r[2] = simde_vreinterpretq_f32_f64(simde_vtrn2q_f64(d0, d2));
+    r[3] = simde_vreinterpretq_f32_f64(simde_vtrn2q_f64(d1, d3));
+}
+
+/** 3·WF contiguous floats (x y z of WF points) → one vector per component. */
+static inline void vfload3(const float *p, vf *x, vf *y, vf *z)
+{
+    const simde_float32x4x3_t v = simde_vld3q_f32(p);
+    *x = v.val[0];
+    *y = v.val[1];
+    *z = v.val[2];
+}
+static inline void vfstore3(float *p, vf x, vf y, vf z)
+{
+    simde_float32x4x3_t v;
+    v.val[0] = x;
+    v.val[1] = y;
+    v.val[2] = z;
+    simde_vst3q_f32(p, v);
+}
+/** 4·WF contiguous floats (x y z w of WF quaternions) → one vector per component. */
+static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
+{
+    const simde_float32x4x4_t v = simde_vld4q_f32(p);
+    *x = v.val[0];
+    *y = v.val[1];
+    *z = v.val[2];
+    *w = v.val[3];
+}
+
 #endif

@@ -115,4 +115,102 @@ static inline void vstore_quat(float *p, vd x, vd y, vd z, vd w)
     simde_mm_storeu_ps(p + 4, simde_mm_unpackhi_ps(lo, hi)); /* x1 y1 z1 w1 */
 }
 
+
+/*
+ * ---- float32 lanes: the matrix kernels (local/model matrices, palette, skinning, morph) ----
+ * TENDON_WF = 4 floats per vector. Exact IEEE lane-wise arithmetic and pure data movement.
+ */
+#define TENDON_WF 4
+
+typedef simde__m128 vf;
+typedef simde__m128 vfmask;
+
+static inline vf vfset1(float x) { return simde_mm_set1_ps(x); }
+static inline vf vfadd(vf a, vf b) { return simde_mm_add_ps(a, b); }
+static inline vf vfsub(vf a, vf b) { return simde_mm_sub_ps(a, b); }
+static inline vf vfmul(vf a, vf b) { return simde_mm_mul_ps(a, b); }
+static inline vf vfdiv(vf a, vf b) { return simde_mm_div_ps(a, b); }
+static inline vf vfsqrt(vf a) { return simde_mm_sqrt_ps(a); }
+static inline vf vfneg(vf a) { return simde_mm_xor_ps(a, simde_mm_set1_ps(-0.0f)); }
+static inline vfmask vfgt(vf a, vf b) { return simde_mm_cmpgt_ps(a, b); }
+static inline vfmask vflt(vf a, vf b) { return simde_mm_cmplt_ps(a, b); }
+static inline vf vfsel(vfmask m, vf yes, vf no)
+{
+    return simde_mm_or_ps(simde_mm_and_ps(m, yes), simde_mm_andnot_ps(m, no));
+}
+static inline vf vfload(const float *p) { return simde_mm_loadu_ps(p); }
+static inline void vfstore(float *p, vf v) { simde_mm_storeu_ps(p, v); }
+
+/** p[0..3] in every group of four lanes (here: the one group). */
+static inline vf vfload4_dup(const float *p) { return simde_mm_loadu_ps(p); }
+/**
+ * The four columns of a matrix held in registers (m[0 .. 16/WF), as vfload loads it), each
+ * repeated in every group of four lanes: what vfload4_dup gives from memory, without the trip.
+ */
+static inline void vfmat_cols_dup(const vf *m, vf col[4])
+{
+    for (int k = 0; k < 4; ++k)
+        col[k] = m[k];
+}
+/** In every group of four lanes, that group's lane k in all four. */
+static inline vf vfsplat4_0(vf a) { return simde_mm_shuffle_ps(a, a, 0x00); }
+static inline vf vfsplat4_1(vf a) { return simde_mm_shuffle_ps(a, a, 0x55); }
+static inline vf vfsplat4_2(vf a) { return simde_mm_shuffle_ps(a, a, 0xAA); }
+static inline vf vfsplat4_3(vf a) { return simde_mm_shuffle_ps(a, a, 0xFF); }
+
+/** r[i] lane j ↔ r[j] lane i: the WF×WF transpose, in place. */
+static inline void vftranspose(vf r[4])
+{
+    const simde__m128 t0 = simde_mm_unpacklo_ps(r[0], r[1]); /* a0 b0 a1 b1 */
+    const simde__m128 t1 = simde_mm_unpacklo_ps(r[2], r[3]); /* c0 d0 c1 d1 */
+    const simde__m128 t2 = simde_mm_unpackhi_ps(r[0], r[1]); /* a2 b2 a3 b3 */
+    const simde__m128 t3 = simde_mm_unpackhi_ps(r[2], r[3]); /* c2 d2 c3 d3 */
+    r[0] = simde_mm_movelh_ps(t0, t1);
+    r[1] = simde_mm_movehl_ps(t1, t0);
+    r[2] = simde_mm_movelh_ps(t2, t3);
+    r[3] = simde_mm_movehl_ps(t3, t2);
+}
+
+/** 3·WF contiguous floats (x y z of WF points) → one vector per component. */
+static inline void vfload3(const float *p, vf *x, vf *y, vf *z)
+{
+    const simde__m128 a = simde_mm_loadu_ps(p);     /* x0 y0 z0 x1 */
+    const simde__m128 b = simde_mm_loadu_ps(p + 4); /* y1 z1 x2 y2 */
+    const simde__m128 c = simde_mm_loadu_ps(p + 8); /* z2 x3 y3 z3 */
+    *x = simde_mm_shuffle_ps(simde_mm_shuffle_ps(a, a, SIMDE_MM_SHUFFLE(3, 3, 0, 0)),
+                             simde_mm_shuffle_ps(b, c, SIMDE_MM_SHUFFLE(1, 1, 2, 2)),
+                             SIMDE_MM_SHUFFLE(2, 0, 2, 0));
+    *y = simde_mm_shuffle_ps(simde_mm_shuffle_ps(a, b, SIMDE_MM_SHUFFLE(0, 0, 1, 1)),
+                             simde_mm_shuffle_ps(b, c, SIMDE_MM_SHUFFLE(2, 2, 3, 3)),
+                             SIMDE_MM_SHUFFLE(2, 0, 2, 0));
+    *z = simde_mm_shuffle_ps(simde_mm_shuffle_ps(a, b, SIMDE_MM_SHUFFLE(1, 1, 2, 2)),
+                             simde_mm_shuffle_ps(c, c, SIMDE_MM_SHUFFLE(3, 3, 0, 0)),
+                             SIMDE_MM_SHUFFLE(2, 0, 2, 0));
+}
+static inline void vfstore3(float *p, vf x, vf y, vf z)
+{
+    simde_mm_storeu_ps(p, simde_mm_shuffle_ps(simde_mm_shuffle_ps(x, y, SIMDE_MM_SHUFFLE(0, 0, 0, 0)),
+                                              simde_mm_shuffle_ps(z, x, SIMDE_MM_SHUFFLE(1, 1, 0, 0)),
+                                              SIMDE_MM_SHUFFLE(2, 0, 2, 0)));
+    simde_mm_storeu_ps(p + 4,
+                       simde_mm_shuffle_ps(simde_mm_shuffle_ps(y, z, SIMDE_MM_SHUFFLE(1, 1, 1, 1)),
+                                           simde_mm_shuffle_ps(x, y, SIMDE_MM_SHUFFLE(2, 2, 2, 2)),
+                                           SIMDE_MM_SHUFFLE(2, 0, 2, 0)));
+    simde_mm_storeu_ps(p + 8,
+                       simde_mm_shuffle_ps(simde_mm_shuffle_ps(z, x, SIMDE_MM_SHUFFLE(3, 3, 2, 2)),
+                                           simde_mm_shuffle_ps(y, z, SIMDE_MM_SHUFFLE(3, 3, 3, 3)),
+                                           SIMDE_MM_SHUFFLE(2, 0, 2, 0)));
+}
+/** 4·WF contiguous floats (x y z w of WF quaternions) → one vector per component. */
+static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
+{
+    vf r[4] = {simde_mm_loadu_ps(p), simde_mm_loadu_ps(p + 4), simde_mm_loadu_ps(p + 8),
+               simde_mm_loadu_ps(p + 12)};
+    vftranspose(r);
+    *x = r[0];
+    *y = r[1];
+    *z = r[2];
+    *w = r[3];
+}
+
 #endif

@@ -1,0 +1,31 @@
+/* tendon benchmarks — the matrix kernels' cases (bench/skin_cases.c), entries of cases.c's table. */
+#ifndef TENDON_BENCH_SKIN_CASES_H
+#define TENDON_BENCH_SKIN_CASES_H
+
+#include "cases.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* local_matrices, model_matrices, palette, pose_palette: item = joint */
+int tendon_bench_rig_setup(tendon_bench_fixture *fx, uint64_t seed);
+void tendon_bench_rig_teardown(tendon_bench_fixture *fx);
+void tendon_bench_run_local_matrices(const tendon_bench_fixture *fx, const tendon_kernels *k);
+void tendon_bench_run_model_matrices(const tendon_bench_fixture *fx, const tendon_kernels *k);
+void tendon_bench_run_palette(const tendon_bench_fixture *fx, const tendon_kernels *k);
+void tendon_bench_run_pose_palette(const tendon_bench_fixture *fx, const tendon_kernels *k);
+/* skin_positions, skin_normals (positions + normals): item = vertex */
+int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed);
+void tendon_bench_skin_teardown(tendon_bench_fixture *fx);
+void tendon_bench_run_skin_positions(const tendon_bench_fixture *fx, const tendon_kernels *k);
+void tendon_bench_run_skin_normals(const tendon_bench_fixture *fx, const tendon_kernels *k);
+/* morph (8 targets, positions): item = vertex */
+int tendon_bench_morph_setup(tendon_bench_fixture *fx, uint64_t seed);
+void tendon_bench_morph_teardown(tendon_bench_fixture *fx);
+void tendon_bench_run_morph(const tendon_bench_fixture *fx, const tendon_kernels *k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

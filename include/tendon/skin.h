@@ -1,0 +1,153 @@
+/*
+ * tendon — linear-blend skinning of positions and normals by a palette, skin weight
+ * normalisation, and morph targets.
+ *
+ * Seed: the README of 000 (skinning and morph targets; the palette comes from
+ * tendon/skeleton.h). The decisions and their reasons are in docs/skinning.md.
+ *
+ * Arithmetic: float32, every sum in one written order, no fused multiply-add. Every ISA variant
+ * is bitwise identical to the scalar reference in the default FP environment; NaN outputs are
+ * NaN on every ISA (sign and payload not promised). Nothing here allocates or keeps state.
+ * Alignment: none beyond the element's own (a float pointer on a 4-byte boundary); 64-byte
+ * alignment is a speed hint only.
+ */
+#ifndef TENDON_SKIN_H
+#define TENDON_SKIN_H
+
+#include <stdint.h>
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The type of a vertex's joint indices (glTF JOINTS_0: unsigned byte or unsigned short). */
+typedef enum tendon_joint_index_type {
+    TENDON_JOINT_INDEX_U8 = 1,  /**< uint8_t per influence */
+    TENDON_JOINT_INDEX_U16 = 2  /**< uint16_t per influence (native byte order) */
+} tendon_joint_index_type;
+
+/**
+ * One linear-blend skinning call: every field is the caller's; the job owns no buffer.
+ *
+ * Strides are in **bytes** between consecutive vertices (glTF `byteStride`), so attributes may
+ * live in one interleaved vertex buffer; 0 means tightly packed (12 for a position or normal,
+ * influence_count·size for joints and weights). A nonzero stride must be at least the element's
+ * size and a multiple of its alignment (4 for floats, 2 for uint16 indices).
+ */
+typedef struct tendon_skin_job {
+    /** [16*palette_count] column-major matrices (tendon_palette). Only rows 0..2 are read: the
+     *  palette is taken to be affine; the bottom row is ignored, nothing is divided by w. */
+    const float *palette;
+    size_t palette_count;
+
+    size_t vertex_count;
+    /** Influences per vertex, 1..4 (glTF JOINTS_0 / WEIGHTS_0 hold 4; fewer skips the rest). */
+    size_t influence_count;
+
+    tendon_joint_index_type joint_index_type;
+    /** Per vertex: influence_count indices into the palette, each < palette_count (checked). */
+    const void *joints;
+    size_t joints_stride;
+    /** Per vertex: influence_count float weights, used **as given** (not normalised here:
+     *  tendon_skin_weights_normalize at load time). Zero weights still read their joint. */
+    const float *weights;
+    size_t weights_stride;
+
+    /** Per vertex: x y z (bind-space position, metres). Required. */
+    const float *positions;
+    size_t positions_stride;
+    /** Per vertex: x y z skinned position. Required. May be exactly `positions` (same stride). */
+    float *out_positions;
+    size_t out_positions_stride;
+
+    /** Per vertex: x y z normal, or NULL to skin positions only (then out_normals NULL too). */
+    const float *normals;
+    size_t normals_stride;
+    /** Per vertex: unit skinned normal. May be exactly `normals` (same stride). */
+    float *out_normals;
+    size_t out_normals_stride;
+} tendon_skin_job;
+
+/**
+ * Linear-blend skinning (docs/skinning.md). For each vertex with influences (jᵢ, wᵢ), i < n:
+ *
+ *   M[e] = ((w₀·P[j₀][e] + w₁·P[j₁][e]) + w₂·P[j₂][e]) + w₃·P[j₃][e]     (the first n terms;
+ *          n = 1 is w₀·P[j₀][e]), for the 12 elements of rows 0..2
+ *   position' = ((M₀·x + M₁·y) + M₂·z) + M₃   with Mc the column c (rows 0..2)
+ *   normal:   the **inverse transpose of the blended 3×3** A = (M₀ M₁ M₂), through its
+ *             cofactor columns C₀ = M₁×M₂, C₁ = M₂×M₀, C₂ = M₀×M₁ (cross products written
+ *             (a.y·b.z − a.z·b.y, a.z·b.x − a.x·b.z, a.x·b.y − a.y·b.x)) and
+ *             det = (M₀.x·C₀.x + M₀.y·C₀.y) + M₀.z·C₀.z:
+ *               v = (C₀·nx + C₁·ny) + C₂·nz,   s = (v.x·v.x + v.y·v.y) + v.z·v.z
+ *               normal' = v · (s > 0 ? 1/√s : 0) · (det < 0 ? −1 : 1)
+ *             i.e. A⁻ᵀ·n normalised (A⁻ᵀ = C/det, so a mirrored joint keeps the normal on the
+ *             outside). A degenerate result (s = 0, e.g. all weights zero) gives a zero normal;
+ *             s overflowing float (palette entries beyond ~1e9) gives zero too.
+ *
+ * Weights are used as given: weights that do not sum to one scale the vertex about the origin,
+ * and **all-zero weights put the vertex at the origin** with a zero normal (finite, never NaN);
+ * normalise at load time. Vertices are independent; the output of one never depends on another.
+ *
+ * Aliasing: out_positions may be exactly positions (same stride), out_normals exactly normals;
+ * outputs must not otherwise overlap any input or each other — except that attributes
+ * interleaved in one buffer (same stride, disjoint bytes within each vertex) do not overlap.
+ * Errors (nothing is written on error):
+ *   TENDON_ERR_NULL      job, palette, joints, weights, positions, out_positions (vertex_count
+ *                        > 0); normals given without out_normals or the reverse
+ *   TENDON_ERR_VALUE     influence_count not in 1..4, an unknown joint_index_type, a stride
+ *                        smaller than its element or not a multiple of its alignment, a
+ *                        misaligned pointer
+ *   TENDON_ERR_RANGE     a joint index ≥ palette_count (names the vertex, the influence, the
+ *                        index and the palette size) — every index is checked before anything
+ *                        is read through it
+ *   TENDON_ERR_OVERFLOW  a buffer's byte extent overflows size_t or the address space
+ *   TENDON_ERR_ALIAS     a partial overlap
+ *   TENDON_ERR_ISA
+ */
+TENDON_API tendon_status tendon_skin(const tendon_skin_job *job);
+
+/**
+ * Make each vertex's weights sum to one (**unit sum, not unit length**: the glTF loaders that
+ * normalised to unit L2 length broke skins — bug case anim-bug-18), in place:
+ *
+ *   sum = ((w₀ + w₁) + w₂) + w₃   (the first influence_count terms, float32)
+ *   sum > 0:  wᵢ = wᵢ / sum       (correctly rounded; the new sum is 1 within a few ulp)
+ *   sum = 0 (all weights zero): the vertex goes wholly to its first influence: (1, 0, 0, 0)
+ *
+ * weights: vertex_count vertices of influence_count floats, `stride` bytes apart (0: packed).
+ * influence_count: 1..4. Set-up time (scalar; not in the kernel table).
+ * Errors: TENDON_ERR_NULL (weights, vertex_count > 0), TENDON_ERR_VALUE (influence_count not in
+ * 1..4; a bad stride or a misaligned pointer; a negative, NaN or infinite weight, or weights
+ * whose sum overflows — the message names the vertex and the influence; nothing is written),
+ * TENDON_ERR_OVERFLOW.
+ */
+TENDON_API tendon_status tendon_skin_weights_normalize(float *weights, size_t stride,
+                                                       size_t influence_count,
+                                                       size_t vertex_count);
+
+/**
+ * Morph targets (glTF morph targets, blend shapes), for positions, normals or any float
+ * attribute stored tightly packed:
+ *
+ *   out[e] = ((base[e] + w₀·d₀[e]) + w₁·d₁[e]) + …   in target order, float32
+ *
+ * **One rule for every term: a target whose weight is exactly zero (+0 or −0) is skipped**, on
+ * every ISA and for every element, so a zero weight never turns an infinite delta into NaN and
+ * costs nothing; every other weight (tiny, negative, above 1, NaN) is applied as given.
+ * Morphed normals are not renormalised (skinning normalises its output).
+ *
+ * base: [float_count]. deltas: [target_count] pointers, each [float_count] (a pointer may be
+ * NULL only if its weight is zero). weights: [target_count]. out: [float_count]; may be exactly
+ * base; must not otherwise overlap base, a delta or the weights.
+ * Errors: TENDON_ERR_NULL, TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS, TENDON_ERR_ISA.
+ */
+TENDON_API tendon_status tendon_morph(const float *base, const float *const *deltas,
+                                      const float *weights, size_t target_count,
+                                      size_t float_count, float *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,64 @@
+/*
+ * Scalar reference: local matrices, model matrices, palette, linear-blend skinning, morph
+ * targets (float32; src/common/skin_ref.h holds the per-element arithmetic).
+ */
+#include "../common/kernels_internal.h"
+#include "../common/skin_ref.h"
+
+void tendon_local_matrices_scalar_from(const float *translation, const float *rotation,
+                                       const float *scale, size_t first, size_t end, float *out)
+{
+    for (size_t j = first; j < end; ++j)
+        tendon_ref_local_matrix(translation + 3 * j, rotation + 4 * j, scale + 3 * j,
+                                out + 16 * j);
+}
+
+void tendon_local_matrices_scalar(const float *translation, const float *rotation,
+                                  const float *scale, size_t count, float *out)
+{
+    tendon_local_matrices_scalar_from(translation, rotation, scale, 0, count, out);
+}
+
+void tendon_model_matrices_scalar(const float *local, const int32_t *parents, const float *root,
+                                  size_t first, size_t end, float *model)
+{
+    for (size_t j = first; j < end; ++j)
+        tendon_ref_model_joint(local, parents, root, j, model);
+}
+
+void tendon_palette_scalar(const float *model, const uint32_t *joint_of,
+                           const float *inverse_bind, size_t count, float *out)
+{
+    for (size_t k = 0; k < count; ++k)
+        tendon_ref_mat4_mul(model + 16 * (size_t)joint_of[k], inverse_bind + 16 * k,
+                            out + 16 * k);
+}
+
+void tendon_skin_scalar_from(const tendon_skin_job *job, size_t first, size_t end)
+{
+    for (size_t i = first; i < end; ++i)
+        tendon_ref_skin_vertex(job, i);
+}
+
+void tendon_skin_scalar(const tendon_skin_job *job)
+{
+    tendon_skin_scalar_from(job, 0, job->vertex_count);
+}
+
+void tendon_morph_scalar_from(const float *base, const float *const *deltas, const float *weights,
+                              size_t target_count, size_t first, size_t end, float *out)
+{
+    for (size_t e = first; e < end; ++e) {
+        float acc = base[e];
+        for (size_t t = 0; t < target_count; ++t)
+            if (weights[t] != 0.0f)
+                acc = acc + weights[t] * deltas[t][e];
+        out[e] = acc;
+    }
+}
+
+void tendon_morph_scalar(const float *base, const float *const *deltas, const float *weights,
+                         size_t target_count, size_t float_count, float *out)
+{
+    tendon_morph_scalar_from(base, deltas, weights, target_count, 0, float_count, out);
+}

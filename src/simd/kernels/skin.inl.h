@@ -1,0 +1,321 @@
+/*
+ * THE SIMD body of the float32 matrix kernels — local matrices, model matrices, palette,
+ * linear-blend skinning, morph targets — written once over the op layer's float lanes (vf,
+ * TENDON_WF lanes) and instantiated per ISA by src/simd/<isa>/skin_<isa>.c: the lane-wise twin
+ * of src/common/skin_ref.h. Same operations, same order; tails go to the scalar reference.
+ *
+ * Layouts (docs/skinning.md):
+ * - local matrices: WF joints at a time in structure-of-arrays form (translation, quaternion and
+ *   scale transposed in registers), the 16 elements transposed back to one matrix per joint.
+ * - 4×4 product (model matrices, palette): one matrix at a time, vectorised across its 16
+ *   elements: with the columns of a repeated in every group of four lanes and b's element k of
+ *   each column splatted across that column's group, lane 4c+r computes exactly
+ *   ((a[r]·b[4c] + a[4+r]·b[4c+1]) + a[8+r]·b[4c+2]) + a[12+r]·b[4c+3].
+ * - skinning: WF vertices per block. Each vertex's blended matrix is built across its 16 elements
+ *   (whole palette rows loaded, no gathers), the WF blended matrices are transposed in registers
+ *   to one vector per element, and positions and normals are computed across vertices.
+ * - morph: elements in blocks of 4·WF floats, targets in order inside each block.
+ */
+#include <string.h>
+
+#include "../../common/kernels_internal.h"
+#include "../../common/skin_ref.h"
+
+#ifndef TENDON_FN
+#define TENDON_CAT_(a, b) a##_##b
+#define TENDON_CAT(a, b) TENDON_CAT_(a, b)
+/** The per-ISA name of a kernel: TENDON_FN(skin) → tendon_skin_<isa>. */
+#define TENDON_FN(name) TENDON_CAT(tendon_##name, TENDON_SFX)
+#endif
+
+/** Vectors per 4×4 matrix. */
+#define TENDON_MG (16 / TENDON_WF)
+
+#if defined(__GNUC__)
+#define TENDON_AINLINE static inline __attribute__((always_inline))
+#else
+#define TENDON_AINLINE static inline
+#endif
+
+/**
+ * r = a × b (tendon_ref_mat4_mul) with a's columns given repeated in every group of four lanes
+ * (vfload4_dup / vfmat_cols_dup) and b read from memory; r is the product as vfload would load
+ * it from c (16/WF vectors).
+ */
+TENDON_AINLINE void vmat4_mul_cols(const vf a[4], const float *b, vf r[TENDON_MG])
+{
+    for (int g = 0; g < TENDON_MG; ++g) {
+        const vf bg = vfload(b + g * TENDON_WF);
+        r[g] = vfadd(vfadd(vfadd(vfmul(a[0], vfsplat4_0(bg)), vfmul(a[1], vfsplat4_1(bg))),
+                           vfmul(a[2], vfsplat4_2(bg))),
+                     vfmul(a[3], vfsplat4_3(bg)));
+    }
+}
+
+TENDON_AINLINE void vmat4_load_cols(const float *a, vf col[4])
+{
+    for (int k = 0; k < 4; ++k)
+        col[k] = vfload4_dup(a + 4 * k);
+}
+
+/** c = a × b. c may be exactly b (b is read whole before c is written). */
+TENDON_AINLINE void vmat4_mul(const float *a, const float *b, float *c)
+{
+    vf col[4], r[TENDON_MG];
+    vmat4_load_cols(a, col);
+    vmat4_mul_cols(col, b, r);
+    for (int g = 0; g < TENDON_MG; ++g)
+        vfstore(c + g * TENDON_WF, r[g]);
+}
+
+void TENDON_FN(local_matrices)(const float *translation, const float *rotation,
+                               const float *scale, size_t count, float *out)
+{
+    const vf one = vfset1(1.0f), zero = vfset1(0.0f);
+    size_t j = 0;
+    for (; j + TENDON_WF <= count; j += TENDON_WF) {
+        vf tx, ty, tz, x, y, z, w, sx, sy, sz;
+        vfload3(translation + 3 * j, &tx, &ty, &tz);
+        vfload4(rotation + 4 * j, &x, &y, &z, &w);
+        vfload3(scale + 3 * j, &sx, &sy, &sz);
+        const vf x2 = vfadd(x, x), y2 = vfadd(y, y), z2 = vfadd(z, z);
+        const vf xx = vfmul(x, x2), yy = vfmul(y, y2), zz = vfmul(z, z2);
+        const vf xy = vfmul(x, y2), xz = vfmul(x, z2), yz = vfmul(y, z2);
+        const vf wx = vfmul(w, x2), wy = vfmul(w, y2), wz = vfmul(w, z2);
+        vf e[16];
+        e[0] = vfmul(vfsub(one, vfadd(yy, zz)), sx);
+        e[1] = vfmul(vfadd(xy, wz), sx);
+        e[2] = vfmul(vfsub(xz, wy), sx);
+        e[3] = zero;
+        e[4] = vfmul(vfsub(xy, wz), sy);
+        e[5] = vfmul(vfsub(one, vfadd(xx, zz)), sy);
+        e[6] = vfmul(vfadd(yz, wx), sy);
+        e[7] = zero;
+        e[8] = vfmul(vfadd(xz, wy), sz);
+        e[9] = vfmul(vfsub(yz, wx), sz);
+        e[10] = vfmul(vfsub(one, vfadd(xx, yy)), sz);
+        e[11] = zero;
+        e[12] = tx;
+        e[13] = ty;
+        e[14] = tz;
+        e[15] = one;
+        for (int g = 0; g < TENDON_MG; ++g) {
+            vftranspose(e + g * TENDON_WF); /* vector i: joint j+i's elements g·WF … */
+            for (int i = 0; i < TENDON_WF; ++i)
+                vfstore(out + 16 * (j + (size_t)i) + g * TENDON_WF, e[g * TENDON_WF + i]);
+        }
+    }
+    tendon_local_matrices_scalar_from(translation, rotation, scale, j, count, out);
+}
+
+/*
+ * The parent chain is a dependency through memory: each product waits for its parent's. Most
+ * joints are their predecessor's child (limbs are chains), so the last product stays in
+ * registers (r) and feeds the next joint directly when it is the parent, skipping the store →
+ * load round trip on the critical path. The values are the same either way.
+ */
+/** Model matrix of joint j into model (and r, as vfload would load it); see model_matrices. */
+TENDON_AINLINE void vmodel_joint(const float *local, const int32_t *parents, const float *root,
+                                 size_t j, float *model, vf r[TENDON_MG], int have_prev)
+{
+    const int32_t p = parents[j];
+    vf col[4];
+    if (p >= 0) {
+        if (have_prev && (size_t)p + 1 == j)
+            vfmat_cols_dup(r, col); /* r holds the previous joint's matrix: the parent */
+        else
+            vmat4_load_cols(model + 16 * (size_t)p, col);
+    } else if (root) {
+        vmat4_load_cols(root, col);
+    } else {
+        for (int g = 0; g < TENDON_MG; ++g) {
+            r[g] = vfload(local + 16 * j + g * TENDON_WF);
+            vfstore(model + 16 * j + g * TENDON_WF, r[g]);
+        }
+        return;
+    }
+    vmat4_mul_cols(col, local + 16 * j, r);
+    for (int g = 0; g < TENDON_MG; ++g)
+        vfstore(model + 16 * j + g * TENDON_WF, r[g]);
+}
+
+void TENDON_FN(model_matrices)(const float *local, const int32_t *parents, const float *root,
+                               size_t first, size_t end, float *model)
+{
+    vf r[TENDON_MG];
+    for (int g = 0; g < TENDON_MG; ++g)
+        r[g] = vfset1(0.0f); /* never read before written: j > first guards it */
+    for (size_t j = first; j < end; ++j)
+        vmodel_joint(local, parents, root, j, model, r, j > first);
+}
+
+void TENDON_FN(palette)(const float *model, const uint32_t *joint_of, const float *inverse_bind,
+                        size_t count, float *out)
+{
+    for (size_t k = 0; k < count; ++k)
+        vmat4_mul(model + 16 * (size_t)joint_of[k], inverse_bind + 16 * k, out + 16 * k);
+}
+
+/* ---- linear-blend skinning ------------------------------------------------------------------ */
+
+/** WF points (x y z floats) from a byte-strided array, from vertex v0, one vector per component. */
+TENDON_AINLINE void vskin_load3(const void *base, size_t stride, size_t v0, vf *x, vf *y, vf *z)
+{
+    if (stride == 3 * sizeof(float)) {
+        vfload3((const float *)base + 3 * v0, x, y, z);
+        return;
+    }
+    float tmp[3 * TENDON_WF];
+    for (int i = 0; i < TENDON_WF; ++i)
+        memcpy(tmp + 3 * i, (const unsigned char *)base + (v0 + (size_t)i) * stride,
+               3 * sizeof(float));
+    vfload3(tmp, x, y, z);
+}
+
+TENDON_AINLINE void vskin_store3(void *base, size_t stride, size_t v0, vf x, vf y, vf z)
+{
+    if (stride == 3 * sizeof(float)) {
+        vfstore3((float *)base + 3 * v0, x, y, z);
+        return;
+    }
+    float tmp[3 * TENDON_WF];
+    vfstore3(tmp, x, y, z);
+    for (int i = 0; i < TENDON_WF; ++i)
+        memcpy((unsigned char *)base + (v0 + (size_t)i) * stride, tmp + 3 * i, 3 * sizeof(float));
+}
+
+/** Vertices [v0, v0 + WF): n influences, uint16 indices or not, normals or not (constants). */
+TENDON_AINLINE void vskin_block(const tendon_skin_job *job, size_t v0, size_t n, int u16,
+                                int normals)
+{
+    vf blk[TENDON_MG][TENDON_WF];
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 16
+#endif
+    for (int i = 0; i < TENDON_WF; ++i) {
+        const size_t v = v0 + (size_t)i;
+        const unsigned char *jp = (const unsigned char *)job->joints + v * job->joints_stride;
+        const float *wp =
+            (const float *)(const void *)((const unsigned char *)job->weights +
+                                          v * job->weights_stride);
+        const float *pal[4];
+        vf wv[4];
+        for (size_t k = 0; k < n; ++k) {
+            unsigned idx;
+            if (u16) {
+                uint16_t s;
+                memcpy(&s, jp + 2 * k, sizeof s);
+                idx = s;
+            } else {
+                idx = jp[k];
+            }
+            pal[k] = job->palette + 16 * (size_t)idx;
+            wv[k] = vfset1(wp[k]);
+        }
+        for (int g = 0; g < TENDON_MG; ++g) {
+            vf acc = vfmul(wv[0], vfload(pal[0] + g * TENDON_WF));
+            for (size_t k = 1; k < n; ++k)
+                acc = vfadd(acc, vfmul(wv[k], vfload(pal[k] + g * TENDON_WF)));
+            blk[g][i] = acc;
+        }
+    }
+    for (int g = 0; g < TENDON_MG; ++g)
+        vftranspose(blk[g]); /* blk[g][r]: element g·WF + r of every vertex */
+#define E(e) blk[(e) / TENDON_WF][(e) % TENDON_WF]
+
+    vf px, py, pz, nx, ny, nz;
+    vskin_load3(job->positions, job->positions_stride, v0, &px, &py, &pz);
+    if (normals)
+        vskin_load3(job->normals, job->normals_stride, v0, &nx, &ny, &nz);
+
+    const vf ox = vfadd(vfadd(vfadd(vfmul(E(0), px), vfmul(E(4), py)), vfmul(E(8), pz)), E(12));
+    const vf oy = vfadd(vfadd(vfadd(vfmul(E(1), px), vfmul(E(5), py)), vfmul(E(9), pz)), E(13));
+    const vf oz = vfadd(vfadd(vfadd(vfmul(E(2), px), vfmul(E(6), py)), vfmul(E(10), pz)), E(14));
+
+    if (normals) {
+        const vf c0x = vfsub(vfmul(E(5), E(10)), vfmul(E(6), E(9)));
+        const vf c0y = vfsub(vfmul(E(6), E(8)), vfmul(E(4), E(10)));
+        const vf c0z = vfsub(vfmul(E(4), E(9)), vfmul(E(5), E(8)));
+        const vf c1x = vfsub(vfmul(E(9), E(2)), vfmul(E(10), E(1)));
+        const vf c1y = vfsub(vfmul(E(10), E(0)), vfmul(E(8), E(2)));
+        const vf c1z = vfsub(vfmul(E(8), E(1)), vfmul(E(9), E(0)));
+        const vf c2x = vfsub(vfmul(E(1), E(6)), vfmul(E(2), E(5)));
+        const vf c2y = vfsub(vfmul(E(2), E(4)), vfmul(E(0), E(6)));
+        const vf c2z = vfsub(vfmul(E(0), E(5)), vfmul(E(1), E(4)));
+        const vf det = vfadd(vfadd(vfmul(E(0), c0x), vfmul(E(1), c0y)), vfmul(E(2), c0z));
+        const vf vx = vfadd(vfadd(vfmul(c0x, nx), vfmul(c1x, ny)), vfmul(c2x, nz));
+        const vf vy = vfadd(vfadd(vfmul(c0y, nx), vfmul(c1y, ny)), vfmul(c2y, nz));
+        const vf vz = vfadd(vfadd(vfmul(c0z, nx), vfmul(c1z, ny)), vfmul(c2z, nz));
+        const vf s = vfadd(vfadd(vfmul(vx, vx), vfmul(vy, vy)), vfmul(vz, vz));
+        const vf zero = vfset1(0.0f);
+        vf inv = vfsel(vfgt(s, zero), vfdiv(vfset1(1.0f), vfsqrt(s)), zero);
+        inv = vfsel(vflt(det, zero), vfneg(inv), inv);
+        vskin_store3(job->out_positions, job->out_positions_stride, v0, ox, oy, oz);
+        vskin_store3(job->out_normals, job->out_normals_stride, v0, vfmul(vx, inv),
+                     vfmul(vy, inv), vfmul(vz, inv));
+    } else {
+        vskin_store3(job->out_positions, job->out_positions_stride, v0, ox, oy, oz);
+    }
+#undef E
+}
+
+TENDON_AINLINE void vskin_loop(const tendon_skin_job *job, size_t n, int u16, int normals)
+{
+    const size_t count = job->vertex_count;
+    size_t v = 0;
+    for (; v + TENDON_WF <= count; v += TENDON_WF)
+        vskin_block(job, v, n, u16, normals);
+    tendon_skin_scalar_from(job, v, count);
+}
+
+void TENDON_FN(skin)(const tendon_skin_job *job)
+{
+    const int u16 = job->joint_index_type == TENDON_JOINT_INDEX_U16;
+    const int normals = job->normals != NULL;
+    switch ((job->influence_count - 1) * 4 + (size_t)(u16 * 2 + normals)) {
+#define TENDON_SKIN_CASE(n, u, m)                                                                  \
+    case ((n) - 1) * 4 + (u) * 2 + (m): vskin_loop(job, (n), (u), (m)); break;
+        TENDON_SKIN_CASE(1, 0, 0) TENDON_SKIN_CASE(1, 0, 1) TENDON_SKIN_CASE(1, 1, 0)
+        TENDON_SKIN_CASE(1, 1, 1) TENDON_SKIN_CASE(2, 0, 0) TENDON_SKIN_CASE(2, 0, 1)
+        TENDON_SKIN_CASE(2, 1, 0) TENDON_SKIN_CASE(2, 1, 1) TENDON_SKIN_CASE(3, 0, 0)
+        TENDON_SKIN_CASE(3, 0, 1) TENDON_SKIN_CASE(3, 1, 0) TENDON_SKIN_CASE(3, 1, 1)
+        TENDON_SKIN_CASE(4, 0, 0) TENDON_SKIN_CASE(4, 0, 1) TENDON_SKIN_CASE(4, 1, 0)
+        TENDON_SKIN_CASE(4, 1, 1)
+#undef TENDON_SKIN_CASE
+    default: tendon_skin_scalar(job); break; /* unreachable for a validated job */
+    }
+}
+
+/* ---- morph targets -------------------------------------------------------------------------- */
+
+void TENDON_FN(morph)(const float *base, const float *const *deltas, const float *weights,
+                      size_t target_count, size_t float_count, float *out)
+{
+    size_t e = 0;
+    for (; e + 4 * TENDON_WF <= float_count; e += 4 * TENDON_WF) {
+        vf acc[4];
+        for (int k = 0; k < 4; ++k)
+            acc[k] = vfload(base + e + k * TENDON_WF);
+        for (size_t t = 0; t < target_count; ++t) {
+            const float w = weights[t];
+            if (w != 0.0f) {
+                const vf vw = vfset1(w);
+                const float *d = deltas[t] + e;
+                for (int k = 0; k < 4; ++k)
+                    acc[k] = vfadd(acc[k], vfmul(vw, vfload(d + k * TENDON_WF)));
+            }
+        }
+        for (int k = 0; k < 4; ++k)
+            vfstore(out + e + k * TENDON_WF, acc[k]);
+    }
+    for (; e + TENDON_WF <= float_count; e += TENDON_WF) {
+        vf acc = vfload(base + e);
+        for (size_t t = 0; t < target_count; ++t) {
+            const float w = weights[t];
+            if (w != 0.0f)
+                acc = vfadd(acc, vfmul(vfset1(w), vfload(deltas[t] + e)));
+        }
+        vfstore(out + e, acc);
+    }
+    tendon_morph_scalar_from(base, deltas, weights, target_count, e, float_count, out);
+}

@@ -1,0 +1,722 @@
+/*
+ * Skeletons, local and model matrices, inverse bind matrices, the palette (tendon/skeleton.h).
+ *
+ * Oracles: hand-computed rigs (exact small-integer matrices: non-uniform and negative scale, a
+ * root matrix, a non-unit quaternion, a binding in another order than the skeleton); cglm
+ * (glm_quat_mat4, glm_mat4_mul, glm_mat4_inv) within a stated tolerance; and, for every ISA,
+ * the scalar table bit for bit over counts 0..67 and 10,000 with unaligned buffers.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "skin_support.h"
+
+/* cglm comparisons: float32 against float32 with another rounding order (cglm normalises the
+ * quaternion, we do not; products in the same order but a chain of them). 2e-5 of the matrix's
+ * magnitude covers a few ulps per product through the random skeletons' depths (< 12). */
+#define CGLM_TOL 2e-5
+
+static void assert_mat_exact(const float *got, const float *expected, const char *what)
+{
+    for (int e = 0; e < 16; ++e)
+        ck_assert_msg(got[e] == expected[e], "%s element %d: got %.9g, expected %.9g", what, e,
+                      (double)got[e], (double)expected[e]);
+}
+
+static tendon_skeleton *make_skeleton(const int32_t *parents, const char *const *names, size_t n,
+                                      const tendon_pose *rest)
+{
+    tendon_skeleton_desc d = {.joint_count = n, .parents = parents, .names = names, .rest = rest};
+    tendon_skeleton *s = NULL;
+    tendon_status st = tendon_skeleton_create(&d, &s);
+    ck_assert_msg(st == TENDON_OK, "skeleton_create: %s", tendon_error_message());
+    return s;
+}
+
+/* ---- construction and its errors ----------------------------------------------------------- */
+
+START_TEST(test_create_and_query)
+{
+    const int32_t parents[4] = {-1, 0, 1, 0};
+    const char *names[4] = {"hips", "spine", "head", "leg"};
+    tendon_pose rest;
+    ck_assert_int_eq(tendon_pose_create(4, &rest), TENDON_OK);
+    rest.translation[3] = 1.5f;
+    rest.rotation[4 * 2 + 3] = 2.0f; /* non-unit: stored as given */
+    tendon_skeleton *s = make_skeleton(parents, names, 4, &rest);
+    ck_assert_uint_eq(tendon_skeleton_joint_count(s), 4);
+    ck_assert_int_eq(tendon_skeleton_parents(s)[2], 1);
+    ck_assert_str_eq(tendon_skeleton_joint_name(s, 3), "leg");
+    ck_assert_ptr_null(tendon_skeleton_joint_name(s, 4));
+    size_t j = 99;
+    ck_assert_int_eq(tendon_skeleton_find_joint(s, "head", &j), TENDON_OK);
+    ck_assert_uint_eq(j, 2);
+    ck_assert_int_eq(tendon_skeleton_find_joint(s, "tail", &j), TENDON_ERR_NOT_FOUND);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "tail"));
+
+    tendon_pose copy;
+    ck_assert_int_eq(tendon_pose_create(4, &copy), TENDON_OK);
+    ck_assert_int_eq(tendon_skeleton_rest_pose(s, &copy), TENDON_OK);
+    ck_assert(copy.translation[3] == 1.5f && copy.rotation[11] == 2.0f);
+    tendon_pose small;
+    ck_assert_int_eq(tendon_pose_create(3, &small), TENDON_OK);
+    ck_assert_int_eq(tendon_skeleton_rest_pose(s, &small), TENDON_ERR_COUNT);
+    /* the description is copied: changing the caller's arrays changes nothing */
+    rest.translation[3] = 7.0f;
+    ck_assert_int_eq(tendon_skeleton_rest_pose(s, &copy), TENDON_OK);
+    ck_assert(copy.translation[3] == 1.5f);
+    tendon_pose_destroy(&small);
+    tendon_pose_destroy(&copy);
+    tendon_pose_destroy(&rest);
+    tendon_skeleton_destroy(s);
+
+    /* an unnamed and an empty skeleton */
+    s = make_skeleton(parents, NULL, 4, NULL);
+    ck_assert_ptr_null(tendon_skeleton_joint_name(s, 0));
+    ck_assert_int_eq(tendon_skeleton_find_joint(s, "hips", &j), TENDON_ERR_NOT_FOUND);
+    tendon_skeleton_destroy(s);
+    s = make_skeleton(NULL, NULL, 0, NULL);
+    ck_assert_uint_eq(tendon_skeleton_joint_count(s), 0);
+    tendon_skeleton_destroy(s);
+    tendon_skeleton_destroy(NULL);
+}
+END_TEST
+
+static void expect_create_error(const int32_t *parents, const char *const *names, size_t n,
+                                tendon_status expected, const char *needle)
+{
+    tendon_skeleton_desc d = {.joint_count = n, .parents = parents, .names = names};
+    tendon_skeleton *s = (tendon_skeleton *)(uintptr_t)1;
+    const tendon_status st = tendon_skeleton_create(&d, &s);
+    ck_assert_msg(st == expected, "expected %s, got %s (%s)", tendon_status_name(expected),
+                  tendon_status_name(st), tendon_error_message());
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(tendon_error_message(), needle) != NULL,
+                  "message \"%s\" does not mention \"%s\"", tendon_error_message(), needle);
+}
+
+START_TEST(test_create_errors)
+{
+    const char *names[4] = {"hips", "spine", "head", "leg"};
+    const int32_t after[4] = {-1, 2, 0, 0}; /* spine's parent (head) comes after it */
+    expect_create_error(after, names, 4, TENDON_ERR_RANGE, "\"spine\"");
+    expect_create_error(after, names, 4, TENDON_ERR_RANGE, "DFS pre-order");
+    expect_create_error(after, NULL, 4, TENDON_ERR_RANGE, "joint 1");
+    const int32_t self[3] = {-1, 1, 0};
+    expect_create_error(self, NULL, 3, TENDON_ERR_RANGE, "its own parent");
+    const int32_t outside[3] = {-1, 0, 9};
+    expect_create_error(outside, NULL, 3, TENDON_ERR_RANGE, "parent 9");
+    const int32_t negative[3] = {-1, -2, 0};
+    expect_create_error(negative, NULL, 3, TENDON_ERR_RANGE, "parent -2");
+    const int32_t ok[4] = {-1, 0, 1, 0};
+    const char *dup[4] = {"hips", "arm", "head", "arm"};
+    expect_create_error(ok, dup, 4, TENDON_ERR_VALUE, "joints 1 and 3");
+    const char *empty[4] = {"hips", "", "head", "leg"};
+    expect_create_error(ok, empty, 4, TENDON_ERR_VALUE, "joint 1");
+    const char *null_name[4] = {"hips", "spine", NULL, "leg"};
+    expect_create_error(ok, null_name, 4, TENDON_ERR_NULL, "names[2]");
+    expect_create_error(NULL, NULL, 4, TENDON_ERR_NULL, "parents");
+    expect_create_error(ok, NULL, (size_t)INT32_MAX + 1, TENDON_ERR_OVERFLOW, "INT32_MAX");
+    expect_create_error(ok, NULL, SIZE_MAX, TENDON_ERR_OVERFLOW, "joint_count");
+
+    tendon_skeleton *s;
+    ck_assert_int_eq(tendon_skeleton_create(NULL, &s), TENDON_ERR_NULL);
+    tendon_skeleton_desc d = {.joint_count = 4, .parents = ok};
+    ck_assert_int_eq(tendon_skeleton_create(&d, NULL), TENDON_ERR_NULL);
+    tendon_pose rest;
+    ck_assert_int_eq(tendon_pose_create(3, &rest), TENDON_OK);
+    d.rest = &rest;
+    ck_assert_int_eq(tendon_skeleton_create(&d, &s), TENDON_ERR_COUNT);
+    tendon_pose_destroy(&rest);
+}
+END_TEST
+
+/* ---- local matrices -------------------------------------------------------------------------- */
+
+START_TEST(test_local_hand)
+{
+    /* joint 0: identity; joint 1: the non-unit quaternion (1,0,0,1) as given (x2 = 2, xx = 2,
+     * wx = 2, exact), t = (1,2,3), s = (2,3,4); joint 2: 180° about z (0,0,1,0), s = (−1,1,1). */
+    float t[9] = {0, 0, 0, 1, 2, 3, -1, 0.5f, 0};
+    float q[12] = {0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0};
+    float s[9] = {1, 1, 1, 2, 3, 4, -1, 1, 1};
+    tendon_pose pose = {t, q, s, 3};
+    float m[48];
+    ck_assert_int_eq(tendon_local_matrices(&pose, m), TENDON_OK);
+    const float id[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    /* R(1,0,0,1) = [[1,0,0],[0,−1,−2],[0,2,−1]] (rows), columns scaled by 2, 3, 4 */
+    const float m1[16] = {2, 0, 0, 0, 0, -3, 6, 0, 0, -8, -4, 0, 1, 2, 3, 1};
+    /* R(0,0,1,0) = diag(−1,−1,1), column 0 scaled by −1 */
+    const float m2[16] = {1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1, 0, -1, 0.5f, 0, 1};
+    assert_mat_exact(m, id, "identity joint");
+    assert_mat_exact(m + 16, m1, "non-unit quaternion joint");
+    assert_mat_exact(m + 32, m2, "mirrored joint");
+}
+END_TEST
+
+START_TEST(test_local_cglm)
+{
+    test_rng r;
+    rng_seed(&r, 0x10CA1);
+    tendon_pose pose;
+    const size_t n = 500;
+    ck_assert_int_eq(tendon_pose_create(n, &pose), TENDON_OK);
+    random_pose(&r, &pose);
+    float *m = malloc(n * 64);
+    ck_assert_int_eq(tendon_local_matrices(&pose, m), TENDON_OK);
+    for (size_t j = 0; j < n; ++j) {
+        float want[16];
+        cglm_trs(pose.translation + 3 * j, pose.rotation + 4 * j, pose.scale + 3 * j, want);
+        assert_mat_near(m + 16 * j, want, CGLM_TOL, "local matrix vs cglm, joint", j);
+    }
+    free(m);
+    tendon_pose_destroy(&pose);
+}
+END_TEST
+
+/* ---- model matrices ------------------------------------------------------------------------- */
+
+/* The hand rig: 4 joints (0 ← root; 1, 3 children of 0; 2 child of 1) and a root matrix. */
+static const int32_t RIG_PARENTS[4] = {-1, 0, 1, 0};
+static const char *const RIG_NAMES[4] = {"pelvis", "thigh", "shin", "spine"};
+static const float RIG_T[12] = {0, 1, 0, 1, 0, 0, 0, 0, 3, 0, 2, 0};
+static const float RIG_Q[16] = {0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2};
+static const float RIG_S[12] = {2, 1, 1, -1, 1, 1, 1, 1, 0.5f, 1, 1, 1};
+/* 90° about z, then 10 along x: exact */
+static const float RIG_ROOT[16] = {0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 10, 0, 0, 1};
+
+static tendon_pose rig_pose(float *t, float *q, float *s)
+{
+    memcpy(t, RIG_T, sizeof RIG_T);
+    memcpy(q, RIG_Q, sizeof RIG_Q);
+    memcpy(s, RIG_S, sizeof RIG_S);
+    tendon_pose p = {t, q, s, 4};
+    return p;
+}
+
+START_TEST(test_model_hand)
+{
+    float t[12], q[16], s[12];
+    tendon_pose pose = rig_pose(t, q, s);
+    tendon_skeleton *sk = make_skeleton(RIG_PARENTS, (const char *const *)RIG_NAMES, 4, &pose);
+    float model[64];
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, RIG_ROOT, model), TENDON_OK);
+    /* computed by hand (exact rationals): root × L0, M0 × L1, M1 × L2, M0 × L3 */
+    const float m0[16] = {0, 2, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 9, 0, 0, 1};
+    const float m1[16] = {0, -2, 0, 0, 1, 0, 0, 0, 0, 0, -1, 0, 9, 2, 0, 1};
+    const float m2[16] = {0, -2, 0, 0, 1, 0, 0, 0, 0, 0, -0.5f, 0, 9, 2, -3, 1};
+    const float m3[16] = {0, 2, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 7, 0, 0, 1};
+    assert_mat_exact(model, m0, "pelvis");
+    assert_mat_exact(model + 16, m1, "thigh (mirrored)");
+    assert_mat_exact(model + 32, m2, "shin (non-uniform)");
+    assert_mat_exact(model + 48, m3, "spine (non-unit w-only quaternion: identity rotation)");
+
+    /* no root matrix: the roots' model matrices are their local ones, bit for bit */
+    float local[64], model2[64];
+    ck_assert_int_eq(tendon_local_matrices(&pose, local), TENDON_OK);
+    ck_assert_int_eq(tendon_model_matrices(sk, local, NULL, 0, 4, model2), TENDON_OK);
+    ck_assert_int_eq(memcmp(model2, local, 64), 0);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
+START_TEST(test_model_cglm)
+{
+    test_rng r;
+    rng_seed(&r, 0x30DE1);
+    const size_t n = 300;
+    int32_t parents[300];
+    random_parents(&r, n, parents);
+    tendon_pose pose;
+    ck_assert_int_eq(tendon_pose_create(n, &pose), TENDON_OK);
+    random_pose(&r, &pose);
+    tendon_skeleton *sk = make_skeleton(parents, NULL, n, NULL);
+    float root[16];
+    const float rt[3] = {0.5f, -3, 2}, rs[3] = {1.5f, 1.5f, 1.5f};
+    float rq[4];
+    rng_unit_quat(&r, rq);
+    cglm_trs(rt, rq, rs, root);
+    float *model = malloc(n * 64);
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, root, model), TENDON_OK);
+    mat4 *want = malloc(n * sizeof(mat4));
+    for (size_t j = 0; j < n; ++j) {
+        float l[16];
+        mat4 L, R;
+        cglm_trs(pose.translation + 3 * j, pose.rotation + 4 * j, pose.scale + 3 * j, l);
+        mat_to_cglm(l, L);
+        if (parents[j] < 0)
+            mat_to_cglm(root, R);
+        else
+            glm_mat4_copy(want[parents[j]], R);
+        glm_mat4_mul(R, L, want[j]);
+        float w[16];
+        mat_from_cglm(want[j], w);
+        assert_mat_near(model + 16 * j, w, CGLM_TOL, "model matrix vs cglm chain, joint", j);
+    }
+    free(want);
+    free(model);
+    tendon_skeleton_destroy(sk);
+    tendon_pose_destroy(&pose);
+}
+END_TEST
+
+/* A partial update of a subtree equals recomputing everything (ozz's from/to). */
+START_TEST(test_model_partial)
+{
+    test_rng r;
+    rng_seed(&r, 0x9A27);
+    const size_t n = 64;
+    int32_t parents[64];
+    random_parents(&r, n, parents);
+    /* joint 20's subtree is the contiguous range after it whose parents stay inside it */
+    size_t end = 21;
+    while (end < n && parents[end] >= 20)
+        ++end;
+    tendon_pose pose;
+    ck_assert_int_eq(tendon_pose_create(n, &pose), TENDON_OK);
+    random_pose(&r, &pose);
+    tendon_skeleton *sk = make_skeleton(parents, NULL, n, NULL);
+    float full[64 * 16], part[64 * 16], local[64 * 16];
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, RIG_ROOT, part), TENDON_OK);
+    for (size_t j = 20; j < end; ++j)
+        rng_unit_quat(&r, pose.rotation + 4 * j);
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, RIG_ROOT, full), TENDON_OK);
+    ck_assert_int_eq(tendon_local_matrices(&pose, local), TENDON_OK);
+    ck_assert_int_eq(tendon_model_matrices(sk, local, RIG_ROOT, 20, end - 20, part), TENDON_OK);
+    ck_assert_msg(first_float_diff(part, full, n * 16) < 0, "partial update differs from full");
+    /* in place: the range holds local matrices on entry */
+    memcpy(part + 16 * 20, local + 16 * 20, (end - 20) * 64);
+    ck_assert_int_eq(tendon_model_matrices(sk, part, RIG_ROOT, 20, end - 20, part), TENDON_OK);
+    ck_assert_msg(first_float_diff(part, full, n * 16) < 0, "in-place partial update differs");
+    /* an empty range does nothing */
+    ck_assert_int_eq(tendon_model_matrices(sk, NULL, NULL, 64, 0, NULL), TENDON_OK);
+    tendon_skeleton_destroy(sk);
+    tendon_pose_destroy(&pose);
+}
+END_TEST
+
+START_TEST(test_model_errors)
+{
+    tendon_skeleton *sk = make_skeleton(RIG_PARENTS, NULL, 4, NULL);
+    float a[80] = {0}, b[64] = {0};
+    ck_assert_int_eq(tendon_model_matrices(NULL, a, NULL, 0, 4, b), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_model_matrices(sk, a, NULL, 2, 3, b), TENDON_ERR_RANGE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "4 joints"));
+    ck_assert_int_eq(tendon_model_matrices(sk, a, NULL, SIZE_MAX, 2, b), TENDON_ERR_RANGE);
+    ck_assert_int_eq(tendon_model_matrices(sk, NULL, NULL, 0, 4, b), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_model_matrices(sk, a, NULL, 0, 4, NULL), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_model_matrices(sk, a, NULL, 0, 4, a + 4), TENDON_ERR_ALIAS);
+    ck_assert_int_eq(tendon_model_matrices(sk, a, b + 8, 0, 4, b), TENDON_ERR_ALIAS);
+    /* the root may sit in model outside the range being written */
+    ck_assert_int_eq(tendon_model_matrices(sk, a, a + 64, 0, 4, a), TENDON_OK);
+
+    float t[12], q[16], s[12];
+    tendon_pose pose = rig_pose(t, q, s);
+    float m[64];
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, NULL, NULL), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, NULL, NULL, m), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, m + 3, m), TENDON_ERR_ALIAS);
+    tendon_pose three = {t, q, s, 3};
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &three, NULL, m), TENDON_ERR_COUNT);
+    float overlap[200];
+    tendon_pose inside = {overlap, overlap + 12, overlap + 28, 4};
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &inside, NULL, overlap + 30),
+                     TENDON_ERR_ALIAS);
+    ck_assert_int_eq(tendon_local_matrices(&inside, overlap + 30), TENDON_ERR_ALIAS);
+    ck_assert_int_eq(tendon_local_matrices(&pose, NULL), TENDON_ERR_NULL);
+    tendon_pose huge = {t, q, s, SIZE_MAX / 8};
+    ck_assert_int_eq(tendon_local_matrices(&huge, m), TENDON_ERR_OVERFLOW);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
+/* ---- inverse bind matrices and the palette -------------------------------------------------- */
+
+START_TEST(test_inverse_bind_cglm)
+{
+    test_rng r;
+    rng_seed(&r, 0x1B1D);
+    const size_t n = 120;
+    int32_t parents[120];
+    random_parents(&r, n, parents);
+    tendon_pose rest;
+    ck_assert_int_eq(tendon_pose_create(n, &rest), TENDON_OK);
+    random_pose(&r, &rest);
+    tendon_skeleton *sk = make_skeleton(parents, NULL, n, &rest);
+    uint32_t joint_of[120];
+    for (size_t k = 0; k < n; ++k)
+        joint_of[k] = (uint32_t)(n - 1 - k); /* reversed: not the skeleton's order */
+    float *ibm = malloc(n * 64), *world = malloc(n * 64);
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, RIG_ROOT, joint_of, n, ibm), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &rest, RIG_ROOT, world), TENDON_OK);
+    for (size_t k = 0; k < n; ++k) {
+        mat4 W, Winv, P;
+        mat_to_cglm(world + 16 * joint_of[k], W);
+        glm_mat4_inv(W, Winv);
+        float w[16], prod[16];
+        mat_from_cglm(Winv, w);
+        /* glm_mat4_inv is float throughout: its error grows with the matrix's condition */
+        assert_mat_near(ibm + 16 * k, w, 1e-4, "inverse bind vs glm_mat4_inv, entry", k);
+        /* and the defining property: world_rest × inverse_bind = I */
+        mat4 B;
+        mat_to_cglm(ibm + 16 * k, B);
+        glm_mat4_mul(W, B, P);
+        mat_from_cglm(P, prod);
+        const float id[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+        assert_mat_near(prod, id, 1e-5 * fmax(1.0, (double)mat_max_abs(world + 16 * joint_of[k])),
+                        "world × inverse bind, entry", k);
+    }
+    free(ibm);
+    free(world);
+    tendon_skeleton_destroy(sk);
+    tendon_pose_destroy(&rest);
+}
+END_TEST
+
+START_TEST(test_inverse_bind_errors)
+{
+    float t[12], q[16], s[12];
+    tendon_pose rest = rig_pose(t, q, s);
+    rest.scale[3 * 2 + 1] = 0.0f; /* shin flattened: singular */
+    tendon_skeleton *sk = make_skeleton(RIG_PARENTS, (const char *const *)RIG_NAMES, 4, &rest);
+    float ibm[64];
+    const uint32_t ok[2] = {3, 0}, with_shin[3] = {3, 2, 0}, bad[2] = {0, 4};
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, NULL, ok, 2, ibm), TENDON_OK);
+    for (int e = 0; e < 48; ++e)
+        ibm[e] = 12345.0f;
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, NULL, with_shin, 3, ibm), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "\"shin\""));
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "singular"));
+    ck_assert(ibm[0] == 12345.0f && ibm[47] == 12345.0f); /* nothing written on error */
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, NULL, bad, 2, ibm), TENDON_ERR_RANGE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "joint_of[1] = 4"));
+    const float projective[16] = {1, 0, 0, 0.5f, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, projective, ok, 2, ibm), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "not affine"));
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(NULL, NULL, ok, 2, ibm), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, NULL, NULL, 2, ibm), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, NULL, ok, 2, NULL), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, NULL, ok, SIZE_MAX / 16, ibm),
+                     TENDON_ERR_OVERFLOW);
+    uint32_t shared[32] = {3, 0};
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, NULL, shared, 2, (float *)(void *)shared),
+                     TENDON_ERR_ALIAS);
+
+    /* a binding: derived from rest refuses the singular joint too, naming it */
+    tendon_skin_binding *b = (tendon_skin_binding *)(uintptr_t)1;
+    ck_assert_int_eq(tendon_skin_binding_create(sk, with_shin, NULL, 3, &b), TENDON_ERR_VALUE);
+    ck_assert_ptr_null(b);
+    ck_assert_int_eq(tendon_skin_binding_create(sk, bad, NULL, 2, &b), TENDON_ERR_RANGE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "joint_of[1]"));
+    ck_assert_int_eq(tendon_skin_binding_create(sk, NULL, NULL, 2, &b), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_skin_binding_create(NULL, ok, NULL, 2, &b), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_skin_binding_create(sk, ok, NULL, 2, NULL), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_skin_binding_create(sk, ok, NULL, 0, &b), TENDON_OK);
+    ck_assert_uint_eq(tendon_skin_binding_palette_count(b), 0);
+    tendon_skin_binding_destroy(b);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
+/*
+ * The hand rig bound in another order than the skeleton's (shin, pelvis, spine), bind = rest.
+ * Turning the pelvis 180° about z moves everything rigidly about the pelvis's rest position
+ * c = (0, 1, 0): every palette entry is T(c)·Rz(180°)·T(−c) = [[−1,0,0,0],[0,−1,0,2],[0,0,1,0]]
+ * (rows) — its non-uniform scale (2,1,1) cancels, as S comes before R in T·R·S. With a root
+ * matrix (90° about z, 10 along x) on the pose but not on the bind, every entry is
+ * root·T(c)·Rz(180°)·T(−c) = [[0,1,0,8],[−1,0,0,0],[0,0,1,0]].
+ */
+START_TEST(test_palette_hand)
+{
+    float t[12], q[16], s[12];
+    tendon_pose pose = rig_pose(t, q, s);
+    tendon_skeleton *sk = make_skeleton(RIG_PARENTS, (const char *const *)RIG_NAMES, 4, &pose);
+    const uint32_t joint_of[3] = {2, 0, 3};
+    tendon_skin_binding *b;
+    ck_assert_int_eq(tendon_skin_binding_create(sk, joint_of, NULL, 3, &b), TENDON_OK);
+    ck_assert_uint_eq(tendon_skin_binding_joint_count(b), 4);
+    ck_assert_uint_eq(tendon_skin_binding_joints(b)[0], 2);
+    float model[64], pal[48];
+    /* at rest: the identity */
+    ck_assert_int_eq(tendon_pose_palette(sk, b, &pose, NULL, model, pal), TENDON_OK);
+    const float id[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    for (size_t k = 0; k < 3; ++k)
+        assert_mat_near(pal + 16 * k, id, 1e-6, "rest palette entry", k);
+    /* pelvis turned */
+    q[0] = 0, q[1] = 0, q[2] = 1, q[3] = 0;
+    ck_assert_int_eq(tendon_pose_palette(sk, b, &pose, NULL, model, pal), TENDON_OK);
+    const float turned[16] = {-1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1, 0, 0, 2, 0, 1};
+    for (size_t k = 0; k < 3; ++k)
+        assert_mat_near(pal + 16 * k, turned, 1e-6, "turned palette entry", k);
+    ck_assert_int_eq(tendon_pose_palette(sk, b, &pose, RIG_ROOT, model, pal), TENDON_OK);
+    const float rooted[16] = {0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 8, 0, 0, 1};
+    for (size_t k = 0; k < 3; ++k)
+        assert_mat_near(pal + 16 * k, rooted, 1e-6, "rooted palette entry", k);
+    /* tendon_palette from the model matrices gives the same bits */
+    float pal2[48];
+    ck_assert_int_eq(tendon_palette(b, model, 4, pal2), TENDON_OK);
+    ck_assert_int_eq(memcmp(pal, pal2, sizeof pal), 0);
+    tendon_skin_binding_destroy(b);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
+/* One skeleton, two meshes bound with different inverse bind matrices (seed 002). */
+START_TEST(test_palette_cglm_two_bindings)
+{
+    test_rng r;
+    rng_seed(&r, 0xB1D5);
+    const size_t n = 80, pc = 50;
+    int32_t parents[80];
+    random_parents(&r, n, parents);
+    tendon_pose rest, pose;
+    ck_assert_int_eq(tendon_pose_create(n, &rest), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(n, &pose), TENDON_OK);
+    random_pose(&r, &rest);
+    random_pose(&r, &pose);
+    tendon_skeleton *sk = make_skeleton(parents, NULL, n, &rest);
+    uint32_t joint_of[50];
+    float *given = malloc(pc * 64);
+    for (size_t k = 0; k < pc; ++k) {
+        joint_of[k] = (uint32_t)(rng_u64(&r) % n);
+        float t[3] = {(float)rng_range(&r, -1, 1), (float)rng_range(&r, -1, 1), 0.25f};
+        float qq[4], sc[3] = {1.25f, -0.75f, 1.0f};
+        rng_unit_quat(&r, qq);
+        cglm_trs(t, qq, sc, given + 16 * k);
+    }
+    tendon_skin_binding *b1, *b2;
+    ck_assert_int_eq(tendon_skin_binding_create(sk, joint_of, NULL, pc, &b1), TENDON_OK);
+    ck_assert_int_eq(tendon_skin_binding_create(sk, joint_of, given, pc, &b2), TENDON_OK);
+    float *model = malloc(n * 64), *p1 = malloc(pc * 64), *p2 = malloc(pc * 64);
+    ck_assert_int_eq(tendon_pose_palette(sk, b1, &pose, RIG_ROOT, model, p1), TENDON_OK);
+    ck_assert_int_eq(tendon_palette(b2, model, n, p2), TENDON_OK);
+    const float *ibm1 = tendon_skin_binding_inverse_bind(b1);
+    for (size_t k = 0; k < pc; ++k) {
+        mat4 M, B, P;
+        float w[16];
+        mat_to_cglm(model + 16 * joint_of[k], M);
+        mat_to_cglm(ibm1 + 16 * k, B);
+        glm_mat4_mul(M, B, P);
+        mat_from_cglm(P, w);
+        assert_mat_near(p1 + 16 * k, w, CGLM_TOL, "palette (derived bind) vs cglm, entry", k);
+        mat_to_cglm(given + 16 * k, B);
+        glm_mat4_mul(M, B, P);
+        mat_from_cglm(P, w);
+        assert_mat_near(p2 + 16 * k, w, CGLM_TOL, "palette (given bind) vs cglm, entry", k);
+    }
+    free(model);
+    free(p1);
+    free(p2);
+    free(given);
+    tendon_skin_binding_destroy(b1);
+    tendon_skin_binding_destroy(b2);
+    tendon_skeleton_destroy(sk);
+    tendon_pose_destroy(&rest);
+    tendon_pose_destroy(&pose);
+}
+END_TEST
+
+START_TEST(test_palette_errors)
+{
+    tendon_skeleton *sk = make_skeleton(RIG_PARENTS, NULL, 4, NULL);
+    const uint32_t joint_of[3] = {2, 0, 3};
+    tendon_skin_binding *b;
+    ck_assert_int_eq(tendon_skin_binding_create(sk, joint_of, NULL, 3, &b), TENDON_OK);
+    float model[64], pal[64];
+    ck_assert_int_eq(tendon_palette(NULL, model, 4, pal), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_palette(b, model, 5, pal), TENDON_ERR_COUNT);
+    ck_assert_int_eq(tendon_palette(b, NULL, 4, pal), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_palette(b, model, 4, NULL), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_palette(b, model, 4, model + 8), TENDON_ERR_ALIAS);
+    float t[12], q[16], s[12];
+    tendon_pose pose = rig_pose(t, q, s);
+    ck_assert_int_eq(tendon_pose_palette(sk, b, &pose, NULL, model, model), TENDON_ERR_ALIAS);
+    ck_assert_int_eq(tendon_pose_palette(sk, b, &pose, pal, model, pal), TENDON_ERR_ALIAS);
+    ck_assert_int_eq(tendon_pose_palette(sk, NULL, &pose, NULL, model, pal), TENDON_ERR_NULL);
+    tendon_skeleton *other = make_skeleton(RIG_PARENTS, NULL, 3, NULL);
+    tendon_pose three = {t, q, s, 3};
+    ck_assert_int_eq(tendon_pose_palette(other, b, &three, NULL, model, pal), TENDON_ERR_COUNT);
+    tendon_skeleton_destroy(other);
+    tendon_skin_binding_destroy(b);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
+/* ---- every ISA against the scalar table, bit for bit ------------------------------------------ */
+
+/* Adversarial entries mixed into random data: zeros of both signs, denormals, huge, non-unit. */
+static void spice(test_rng *r, float *v, size_t n)
+{
+    static const float special[] = {0.0f, -0.0f, 1e-40f, -3e-39f, 1e30f, -2.5e28f, 3.0f, 1e-20f};
+    for (size_t i = 0; i < n; ++i)
+        if (rng_unit(r) < 0.03)
+            v[i] = special[rng_u64(r) % (sizeof special / sizeof special[0])];
+}
+
+START_TEST(test_isa_local_matrices)
+{
+    ISA_TABLE_OR_RETURN(k);
+    const tendon_kernels *ref = tendon_kernels_for(TENDON_ISA_SCALAR);
+    const char *isa = tendon_isa_name((tendon_isa)_i);
+    test_rng r;
+    rng_seed(&r, 0x10C + (uint64_t)_i);
+    for (int c = 0; c < SWEEP_COUNT; ++c) {
+        const size_t n = sweep_count(c);
+        tbuf t = tbuf_make(12 * n, 4), q = tbuf_make(16 * n, 8), s = tbuf_make(12 * n, 12);
+        tbuf o = tbuf_make(64 * n, 4), o2 = tbuf_make(64 * n, 0);
+        tendon_pose p = {TBUF_F(t), TBUF_F(q), TBUF_F(s), n};
+        random_pose(&r, &p);
+        spice(&r, p.rotation, 4 * n);
+        spice(&r, p.scale, 3 * n);
+        k->local_matrices(p.translation, p.rotation, p.scale, n, TBUF_F(o));
+        ref->local_matrices(p.translation, p.rotation, p.scale, n, TBUF_F(o2));
+        assert_same_floats(TBUF_F(o), TBUF_F(o2), 16 * n, isa, "local_matrices", n);
+        tbuf_free(&t), tbuf_free(&q), tbuf_free(&s), tbuf_free(&o), tbuf_free(&o2);
+    }
+}
+END_TEST
+
+START_TEST(test_isa_model_and_palette)
+{
+    ISA_TABLE_OR_RETURN(k);
+    const tendon_kernels *ref = tendon_kernels_for(TENDON_ISA_SCALAR);
+    const char *isa = tendon_isa_name((tendon_isa)_i);
+    test_rng r;
+    rng_seed(&r, 0x30D + (uint64_t)_i);
+    for (int c = 0; c < SWEEP_COUNT; ++c) {
+        const size_t n = sweep_count(c);
+        int32_t *parents = malloc((n + 1) * sizeof *parents);
+        uint32_t *joint_of = malloc((n + 1) * sizeof *joint_of);
+        random_parents(&r, n, parents);
+        tbuf local = tbuf_make(64 * n, 4), m1 = tbuf_make(64 * n, 8), m2 = tbuf_make(64 * n, 0);
+        tbuf ibm = tbuf_make(64 * n, 4), p1 = tbuf_make(64 * n, 12), p2 = tbuf_make(64 * n, 0);
+        tendon_pose pose;
+        ck_assert_int_eq(tendon_pose_create(n, &pose), TENDON_OK);
+        random_pose(&r, &pose);
+        ref->local_matrices(pose.translation, pose.rotation, pose.scale, n, TBUF_F(local));
+        for (size_t e = 0; e < 16 * n; ++e)
+            TBUF_F(ibm)[e] = (float)rng_range(&r, -2, 2);
+        spice(&r, TBUF_F(ibm), 16 * n);
+        for (size_t j = 0; j < n; ++j)
+            joint_of[j] = (uint32_t)(rng_u64(&r) % n);
+        for (int with_root = 0; with_root < 2; ++with_root) {
+            const float *root = with_root ? RIG_ROOT : NULL;
+            k->model_matrices(TBUF_F(local), parents, root, 0, n, TBUF_F(m1));
+            ref->model_matrices(TBUF_F(local), parents, root, 0, n, TBUF_F(m2));
+            assert_same_floats(TBUF_F(m1), TBUF_F(m2), 16 * n, isa, "model_matrices", n);
+            /* in place */
+            memcpy(TBUF_F(m1), TBUF_F(local), 64 * n);
+            k->model_matrices(TBUF_F(m1), parents, root, 0, n, TBUF_F(m1));
+            assert_same_floats(TBUF_F(m1), TBUF_F(m2), 16 * n, isa, "model_matrices in place", n);
+            /* a partial update from the middle */
+            k->model_matrices(TBUF_F(local), parents, root, n / 2, n, TBUF_F(m1));
+            assert_same_floats(TBUF_F(m1), TBUF_F(m2), 16 * n, isa, "model_matrices partial", n);
+            k->palette(TBUF_F(m2), joint_of, TBUF_F(ibm), n, TBUF_F(p1));
+            ref->palette(TBUF_F(m2), joint_of, TBUF_F(ibm), n, TBUF_F(p2));
+            assert_same_floats(TBUF_F(p1), TBUF_F(p2), 16 * n, isa, "palette", n);
+        }
+        tendon_pose_destroy(&pose);
+        tbuf_free(&local), tbuf_free(&m1), tbuf_free(&m2);
+        tbuf_free(&ibm), tbuf_free(&p1), tbuf_free(&p2);
+        free(parents);
+        free(joint_of);
+    }
+}
+END_TEST
+
+/* NaN and ±∞ in a pose: every ISA gives NaN where scalar does (by class), the rest bit for bit. */
+START_TEST(test_isa_non_finite)
+{
+    ISA_TABLE_OR_RETURN(k);
+    const tendon_kernels *ref = tendon_kernels_for(TENDON_ISA_SCALAR);
+    test_rng r;
+    rng_seed(&r, 0xBAD + (uint64_t)_i);
+    const size_t n = 37;
+    tendon_pose pose;
+    ck_assert_int_eq(tendon_pose_create(n, &pose), TENDON_OK);
+    random_pose(&r, &pose);
+    pose.rotation[5] = NAN;
+    pose.scale[9] = INFINITY;
+    pose.translation[40] = -INFINITY;
+    pose.rotation[100] = INFINITY;
+    float a[37 * 16], b[37 * 16], ma[37 * 16], mb[37 * 16];
+    int32_t parents[37];
+    random_parents(&r, n, parents);
+    k->local_matrices(pose.translation, pose.rotation, pose.scale, n, a);
+    ref->local_matrices(pose.translation, pose.rotation, pose.scale, n, b);
+    assert_same_floats(a, b, 16 * n, tendon_isa_name((tendon_isa)_i), "local (non-finite)", n);
+    k->model_matrices(b, parents, RIG_ROOT, 0, n, ma);
+    ref->model_matrices(b, parents, RIG_ROOT, 0, n, mb);
+    assert_same_floats(ma, mb, 16 * n, tendon_isa_name((tendon_isa)_i), "model (non-finite)", n);
+    tendon_pose_destroy(&pose);
+}
+END_TEST
+
+/* The public pipeline (active ISA) equals the scalar table's local → model → palette. */
+START_TEST(test_public_pipeline_matches_scalar)
+{
+    test_rng r;
+    rng_seed(&r, 0x9193);
+    const size_t n = 67, pc = 41;
+    int32_t parents[67];
+    random_parents(&r, n, parents);
+    tendon_pose pose;
+    ck_assert_int_eq(tendon_pose_create(n, &pose), TENDON_OK);
+    random_pose(&r, &pose);
+    tendon_skeleton *sk = make_skeleton(parents, NULL, n, &pose);
+    random_pose(&r, &pose);
+    uint32_t joint_of[41];
+    for (size_t j = 0; j < pc; ++j)
+        joint_of[j] = (uint32_t)(rng_u64(&r) % n);
+    tendon_skin_binding *b;
+    ck_assert_int_eq(tendon_skin_binding_create(sk, joint_of, NULL, pc, &b), TENDON_OK);
+    float model[67 * 16], pal[41 * 16], m2[67 * 16], p2[41 * 16];
+    ck_assert_int_eq(tendon_pose_palette(sk, b, &pose, RIG_ROOT, model, pal), TENDON_OK);
+    const tendon_kernels *ref = tendon_kernels_for(TENDON_ISA_SCALAR);
+    ref->local_matrices(pose.translation, pose.rotation, pose.scale, n, m2);
+    ref->model_matrices(m2, parents, RIG_ROOT, 0, n, m2);
+    ref->palette(m2, joint_of, tendon_skin_binding_inverse_bind(b), pc, p2);
+    ck_assert_msg(first_float_diff(model, m2, 16 * n) < 0, "model matrices differ from scalar");
+    ck_assert_msg(first_float_diff(pal, p2, 16 * pc) < 0, "palette differs from scalar");
+    tendon_skin_binding_destroy(b);
+    tendon_skeleton_destroy(sk);
+    tendon_pose_destroy(&pose);
+}
+END_TEST
+
+static Suite *skeleton_suite(void)
+{
+    Suite *s = suite_create("skeleton");
+    TCase *api = tcase_create("api");
+    tcase_add_test(api, test_create_and_query);
+    tcase_add_test(api, test_create_errors);
+    tcase_add_test(api, test_local_hand);
+    tcase_add_test(api, test_local_cglm);
+    tcase_add_test(api, test_model_hand);
+    tcase_add_test(api, test_model_cglm);
+    tcase_add_test(api, test_model_partial);
+    tcase_add_test(api, test_model_errors);
+    tcase_add_test(api, test_inverse_bind_cglm);
+    tcase_add_test(api, test_inverse_bind_errors);
+    tcase_add_test(api, test_palette_hand);
+    tcase_add_test(api, test_palette_cglm_two_bindings);
+    tcase_add_test(api, test_palette_errors);
+    tcase_add_test(api, test_public_pipeline_matches_scalar);
+    suite_add_tcase(s, api);
+    TCase *isa = tcase_create("every_isa");
+    tcase_set_timeout(isa, 60);
+    tcase_add_loop_test(isa, test_isa_local_matrices, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, test_isa_model_and_palette, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, test_isa_non_finite, 0, TENDON_ISA_COUNT);
+    suite_add_tcase(s, isa);
+    return s;
+}
+
+int main(void)
+{
+    if (env_isa_unusable())
+        return 77;
+    return run_suite(skeleton_suite());
+}
