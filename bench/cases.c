@@ -220,7 +220,7 @@ static void run_pose_add_masked(const tendon_bench_fixture *fx, const tendon_ker
 /* ---- the division / sqrt floor ------------------------------------------------------------
  * What one correctly rounded double division or square root costs per element at each vector
  * width, on independent elements: the floor under any kernel that divides or takes a root per
- * element (the reason the kernels use a Newton reciprocal square root built from + − ×). Only
+ * element (docs/detmath.md weighs it against a Newton 1/√s built from + − ×). Only
  * native widths: an emulated floor would measure SIMDe, not the divider. */
 
 typedef struct floor_data {

@@ -12,6 +12,18 @@ int tendon_ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b
     return a0 <= b0 ? b0 - a0 < a_bytes : a0 - b0 < b_bytes;
 }
 
+/* An array whose last byte would lie past the end of the address space cannot exist. */
+static tendon_status check_address_range(const char *fn, const char *what, const void *p,
+                                         size_t bytes)
+{
+    if (bytes > 0 && (uintptr_t)p > UINTPTR_MAX - (bytes - 1))
+        return tendon_fail(TENDON_ERR_OVERFLOW,
+                           "%s: %s at %p with %zu bytes would run past the end of the address "
+                           "space; the count is wrong",
+                           fn, what, p, bytes);
+    return TENDON_OK;
+}
+
 tendon_status tendon_check_array(const char *fn, const char *what, const void *p, size_t count,
                                  size_t elem_floats)
 {
@@ -23,31 +35,36 @@ tendon_status tendon_check_array(const char *fn, const char *what, const void *p
     if (count > 0 && !p)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL with a count of %zu", fn, what,
                            count);
-    return TENDON_OK;
+    return check_address_range(fn, what, p, count * elem_floats * sizeof(float));
 }
 
 tendon_status tendon_check_pose(const char *fn, const char *what, const tendon_pose *pose)
 {
     if (!pose)
-        return tendon_fail(TENDON_ERR_NULL, "%s: pose %s is NULL", fn, what);
+        return tendon_fail(TENDON_ERR_NULL, "%s: argument `%s` is NULL", fn, what);
     const size_t n = pose->joint_count;
     if (n > SIZE_MAX / sizeof(float) / 4)
         return tendon_fail(TENDON_ERR_OVERFLOW,
-                           "%s: pose %s has joint_count %zu, whose byte size overflows size_t", fn,
+                           "%s: `%s` has joint_count %zu, whose byte size overflows size_t", fn,
                            what, n);
     if (n > 0 && (!pose->translation || !pose->rotation || !pose->scale))
-        return tendon_fail(TENDON_ERR_NULL, "%s: pose %s has a NULL %s array (joint_count %zu)",
+        return tendon_fail(TENDON_ERR_NULL, "%s: `%s` has a NULL %s array (joint_count %zu)",
                            fn, what,
                            !pose->translation ? "translation"
                            : !pose->rotation  ? "rotation"
                                               : "scale",
                            n);
     const size_t t_bytes = 3 * n * sizeof(float), r_bytes = 4 * n * sizeof(float);
+    tendon_status s;
+    if ((s = check_address_range(fn, "its translation array", pose->translation, t_bytes)) ||
+        (s = check_address_range(fn, "its rotation array", pose->rotation, r_bytes)) ||
+        (s = check_address_range(fn, "its scale array", pose->scale, t_bytes)))
+        return s;
     if (tendon_ranges_overlap(pose->translation, t_bytes, pose->rotation, r_bytes) ||
         tendon_ranges_overlap(pose->translation, t_bytes, pose->scale, t_bytes) ||
         tendon_ranges_overlap(pose->rotation, r_bytes, pose->scale, t_bytes))
         return tendon_fail(TENDON_ERR_ALIAS,
-                           "%s: pose %s has overlapping translation / rotation / scale arrays", fn,
+                           "%s: `%s` has overlapping translation / rotation / scale arrays", fn,
                            what);
     return TENDON_OK;
 }
@@ -66,8 +83,8 @@ tendon_status tendon_check_pose_alias(const char *fn, const char *out_name, cons
                 continue; /* exact aliasing: allowed, every joint is read before it is written */
             if (tendon_ranges_overlap(outs[i], bytes[i], ins[k], bytes[k]))
                 return tendon_fail(TENDON_ERR_ALIAS,
-                                   "%s: %s.%s overlaps %s.%s; out may be exactly an input pose "
-                                   "but must not partly overlap one",
+                                   "%s: %s.%s overlaps %s.%s; an output array may be exactly the "
+                                   "input's but must not partly overlap one",
                                    fn, out_name, names[i], in_name, names[k]);
         }
     }

@@ -90,11 +90,13 @@ tendon_status tendon_pose_set_joint(tendon_pose *pose, size_t joint, const float
     if (!translation || !rotation || !scale)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn,
                            !translation ? "translation" : !rotation ? "rotation" : "scale");
+    if (joint >= pose->joint_count && pose->joint_count == 0)
+        return tendon_fail(TENDON_ERR_RANGE, "%s: joint %zu is out of range: the pose has 0 joints, so no index is valid",
+                           fn, joint);
     if (joint >= pose->joint_count)
         return tendon_fail(TENDON_ERR_RANGE,
                            "%s: joint %zu is out of range: the pose has %zu joints (0..%zu)", fn,
-                           joint, pose->joint_count,
-                           pose->joint_count ? pose->joint_count - 1 : 0);
+                           joint, pose->joint_count, pose->joint_count - 1);
     /* memmove: the inputs may point into the pose itself. */
     memmove(pose->translation + 3 * joint, translation, 3 * sizeof(float));
     memmove(pose->rotation + 4 * joint, rotation, 4 * sizeof(float));

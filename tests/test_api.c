@@ -634,6 +634,9 @@ START_TEST(test_quat_errors)
             snprintf(num, sizeof num, "%zu", huge[i]);
             FAILS(call(a, b, t, huge[i], out), num);
         }
+        /* a byte size that fits size_t but a range past the end of the address space (exact
+           aliasing skips the overlap checks, so only this check stands between it and a crash) */
+        FAILS(call(out, out, t, SIZE_MAX / 16, out), "address space");
 
         /* partial overlaps are refused; exact aliasing is allowed */
         expected_ = TENDON_ERR_ALIAS;
@@ -793,11 +796,11 @@ START_TEST(test_pose_errors)
     } while (0)
 
         /* NULL poses and arrays */
-        snprintf(msg, sizeof msg, "pose %s is NULL", an);
+        snprintf(msg, sizeof msg, "argument `%s` is NULL", an);
         POSE_FAILS(call(NULL, &B.p, t, w, &O.p), TENDON_ERR_NULL, msg);
-        snprintf(msg, sizeof msg, "pose %s is NULL", bn);
+        snprintf(msg, sizeof msg, "argument `%s` is NULL", bn);
         POSE_FAILS(call(&A.p, NULL, t, w, &O.p), TENDON_ERR_NULL, msg);
-        POSE_FAILS(call(&A.p, &B.p, t, w, NULL), TENDON_ERR_NULL, "pose out is NULL");
+        POSE_FAILS(call(&A.p, &B.p, t, w, NULL), TENDON_ERR_NULL, "argument `out` is NULL");
         static const char *const ARR[3] = {"translation", "rotation", "scale"};
         for (int k = 0; k < 3; ++k) {
             tendon_pose bad = A.p;
@@ -809,16 +812,16 @@ START_TEST(test_pose_errors)
                 bad.scale = NULL;
             char who[32];
             snprintf(msg, sizeof msg, "NULL %s array", ARR[k]);
-            snprintf(who, sizeof who, "pose %s has", an);
+            snprintf(who, sizeof who, "`%s` has", an);
             POSE_FAILS(call(&bad, &B.p, t, w, &O.p), TENDON_ERR_NULL, msg, who);
-            snprintf(who, sizeof who, "pose %s has", bn);
+            snprintf(who, sizeof who, "`%s` has", bn);
             POSE_FAILS(call(&A.p, &bad, t, w, &O.p), TENDON_ERR_NULL, msg, who);
             /* out with a NULL array: nothing to check for untouched beyond not crashing */
             tendon_pose bad_out = O.p;
             bad_out.rotation = k == 1 ? NULL : bad_out.rotation;
             bad_out.translation = k == 0 ? NULL : bad_out.translation;
             bad_out.scale = k == 2 ? NULL : bad_out.scale;
-            POSE_FAILS(call(&A.p, &B.p, t, w, &bad_out), TENDON_ERR_NULL, msg, "pose out has");
+            POSE_FAILS(call(&A.p, &B.p, t, w, &bad_out), TENDON_ERR_NULL, msg, "`out` has");
         }
         if (masked)
             POSE_FAILS(call(&A.p, &B.p, t, NULL, &O.p), TENDON_ERR_NULL, "joint_weights");

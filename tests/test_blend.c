@@ -480,6 +480,14 @@ END_TEST
 
 static double clamp01(double w) { return w < 0 ? 0 : w > 1 ? 1 : w; }
 
+/* include/tendon/blend.h: m = clamp(mask, 0, 1); a joint with m = 0 is not in the layer (weight
+   0 whatever t is), else t·m. */
+static double mask_weight(double t, float mask)
+{
+    const double m = clamp01((double)mask);
+    return m == 0.0 ? 0.0 : t * m;
+}
+
 /* Random pose pair of REP joints with finite, moderate values (the formula tests). */
 static void gen_finite(test_rng *r, tendon_pose *a, tendon_pose *b)
 {
@@ -509,7 +517,7 @@ static void assert_bits(const char *what, const tendon_kernels *k, size_t j, int
 }
 
 /*
- * Blend: translation and scale are float(from + (to − from)·w) with w = clamp(t·w_j) computed
+ * Blend: translation and scale are float(from + (to − from)·w) with w = clamp(t·m_j) (m_j the clamped mask, 0 where it is 0) computed
  * here in double (the seed's formula); the rotation is bit for bit the quat_slerp kernel of the
  * same ISA at w. Masked: joint j uses t·w_j.
  */
@@ -523,7 +531,7 @@ static void check_blend_formula(const tendon_kernels *k, const tendon_pose *a, c
     double *w = malloc(n * sizeof(double));
     ck_assert(q && w);
     for (size_t j = 0; j < n; ++j)
-        w[j] = clamp01(jw ? t * (double)jw[j] : t);
+        w[j] = clamp01(jw ? mask_weight(t, jw[j]) : t);
     k->quat_slerp(a->rotation, b->rotation, w, n, q);
     for (size_t j = 0; j < n; ++j) {
         for (int c = 0; c < 3; ++c) {
@@ -543,7 +551,7 @@ static void check_blend_formula(const tendon_kernels *k, const tendon_pose *a, c
 
 /*
  * Additive: translation float(bt + dt·w), scale float(bs·(1 + (ds − 1)·w)) with
- * w = max(weight·w_j, 0) (the seed's formulas, here in double); rotation bit for bit
+ * w = max(weight·m_j, 0) (m_j as above) (the seed's formulas, here in double); rotation bit for bit
  * multiply(base, slerp(identity, delta, min(w, 1))) through the same ISA's quat kernels, whose
  * float store is the rounding of the scaled delta the seed's float32 scratch performs.
  */
@@ -559,7 +567,7 @@ static void check_add_formula(const tendon_kernels *k, const tendon_pose *base,
     double *w = malloc(n * sizeof(double)), *wr = malloc(n * sizeof(double));
     ck_assert(ident && scaled && q && w && wr);
     for (size_t j = 0; j < n; ++j) {
-        const double raw = jw ? weight * (double)jw[j] : weight;
+        const double raw = jw ? mask_weight(weight, jw[j]) : weight;
         w[j] = raw < 0 ? 0 : raw;
         wr[j] = w[j] > 1 ? 1 : w[j];
         ident[4 * j] = ident[4 * j + 1] = ident[4 * j + 2] = 0;
@@ -1133,6 +1141,71 @@ START_TEST(test_bug07_additive_applied_as_absolute)
 }
 END_TEST
 
+/*
+ * A mask weight of 0 means the bone is not in the layer, whatever t or weight is: ±∞ and NaN
+ * included (t·0 would be NaN). Such a joint gets exactly what the unmasked call gives at t = 0
+ * (blend: a, or −a across the hemisphere flip) or weight = 0 (add: base, or −base for a delta
+ * with w < 0); a mask of 1 gets the unmasked call at t. 19 joints: blocks and a tail, every ISA.
+ */
+START_TEST(test_mask_zero_is_untouched)
+{
+    const tendon_kernels *k = isa_table_or_skip(_i);
+    if (!k)
+        return;
+    enum { N = 19 };
+    static const double T[] = {INFINITY, -INFINITY, NAN, 0.5, 7.0};
+    test_rng r;
+    rng_seed(&r, 0x3A5C0FFEEull);
+    tpose a = tpose_make(N, 1), b = tpose_make(N, 1), out = tpose_make(N, 1), ref = tpose_make(N, 1);
+    tpose ref0 = tpose_make(N, 1);
+    float mask[N];
+    for (size_t j = 0; j < N; ++j) {
+        for (int c = 0; c < 3; ++c) {
+            a.p.translation[3 * j + c] = (float)rng_range(&r, -5, 5);
+            b.p.translation[3 * j + c] = (float)rng_range(&r, -5, 5);
+            a.p.scale[3 * j + c] = (float)rng_range(&r, 0.5, 2);
+            b.p.scale[3 * j + c] = (float)rng_range(&r, 0.5, 2);
+        }
+        rng_unit_quat(&r, a.p.rotation + 4 * j);
+        rng_unit_quat(&r, b.p.rotation + 4 * j);
+        mask[j] = j % 3 == 0 ? 0.0f : j % 3 == 1 ? 1.0f : -0.0f;
+    }
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; ++i) {
+        for (int op = 0; op < 2; ++op) {
+            if (op == 0) {
+                k->pose_blend(&a.p, &b.p, T[i], mask, N, &out.p);
+                k->pose_blend(&a.p, &b.p, T[i], NULL, N, &ref.p);
+                k->pose_blend(&a.p, &b.p, 0.0, NULL, N, &ref0.p);
+            } else {
+                k->pose_add(&a.p, &b.p, T[i], mask, N, &out.p);
+                k->pose_add(&a.p, &b.p, T[i], NULL, N, &ref.p);
+                k->pose_add(&a.p, &b.p, 0.0, NULL, N, &ref0.p);
+            }
+            for (size_t j = 0; j < N; ++j) {
+                for (int arr = 0; arr < 3; ++arr) {
+                    const int width = arr == 1 ? 4 : 3;
+                    for (int c = 0; c < width; ++c) {
+                        const float got = parr(&out.p, arr)[width * j + c];
+                        const float want = mask[j] == 0.0f ? parr(&ref0.p, arr)[width * j + c]
+                                                           : parr(&ref.p, arr)[width * j + c];
+                        ck_assert_msg(same_float(got, want),
+                                      "%s %s, t=%g, joint %zu (mask %g) array %d[%d]: got %a, "
+                                      "want %a",
+                                      tendon_isa_name((tendon_isa)_i), op ? "add" : "blend", T[i],
+                                      j, (double)mask[j], arr, c, (double)got, (double)want);
+                    }
+                }
+            }
+        }
+    }
+    tpose_free(&a);
+    tpose_free(&b);
+    tpose_free(&out);
+    tpose_free(&ref);
+    tpose_free(&ref0);
+}
+END_TEST
+
 static Suite *blend_suite(void)
 {
     Suite *s = suite_create("blend");
@@ -1148,6 +1221,7 @@ static Suite *blend_suite(void)
     tcase_add_loop_test(tc, test_blend_values, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, test_add_values, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, test_arithmetic_order, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(tc, test_mask_zero_is_untouched, 0, TENDON_ISA_COUNT);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bugs");

@@ -43,9 +43,12 @@ TENDON_API tendon_status tendon_pose_blend(const tendon_pose *a, const tendon_po
                                            tendon_pose *out);
 
 /**
- * Blend with a weight per joint (a bone mask): joint j uses w_j = clamp(t · joint_weights[j],
- * 0, 1), the product taken in double; everything else as tendon_pose_blend.
- * joint_weights: [joint_count] floats, normally in [0, 1], not clamped on their own.
+ * Blend with a weight per joint (a bone mask). With m_j = clamp(joint_weights[j], 0, 1):
+ * a joint whose m_j is 0 keeps `a` (it is not in the layer, whatever t is — even ±∞ or NaN);
+ * otherwise it uses w_j = clamp(t · m_j, 0, 1), the product in double; everything else as
+ * tendon_pose_blend. A mask of all 1.0 gives exactly tendon_pose_blend's bits; a NaN mask
+ * weight gives that joint NaN.
+ * joint_weights: [joint_count] floats, meant to be in [0, 1] (clamped to it).
  * Errors: as tendon_pose_blend, plus TENDON_ERR_NULL for joint_weights (when joint_count > 0).
  */
 TENDON_API tendon_status tendon_pose_blend_masked(const tendon_pose *a, const tendon_pose *b,
@@ -69,8 +72,10 @@ TENDON_API tendon_status tendon_pose_add(const tendon_pose *base, const tendon_p
                                          double weight, tendon_pose *out);
 
 /**
- * Additive layer with a weight per joint: joint j uses weight · joint_weights[j] (product in
- * double) in place of weight, then the rules of tendon_pose_add.
+ * Additive layer with a weight per joint (a bone mask). With m_j = clamp(joint_weights[j], 0, 1):
+ * a joint whose m_j is 0 keeps `base` (weight 0, whatever `weight` is — even +∞ or NaN);
+ * otherwise it uses weight · m_j (product in double) in place of weight, then the rules of
+ * tendon_pose_add. A mask of all 1.0 gives exactly tendon_pose_add's bits.
  * Errors: as tendon_pose_add, plus TENDON_ERR_NULL for joint_weights (when joint_count > 0).
  */
 TENDON_API tendon_status tendon_pose_add_masked(const tendon_pose *base, const tendon_pose *delta,

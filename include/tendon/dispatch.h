@@ -6,8 +6,8 @@
  * the CPU can run is chosen once, on first use, thread-safely. `TENDON_ISA=<name>` in the
  * environment (read at that first use) or tendon_isa_force() overrides the choice; an unknown
  * name or an ISA this CPU lacks is an error (TENDON_ERR_ISA), never a crash and never a silent
- * fallback: while TENDON_ISA names something unusable, every dispatched call fails with that
- * message.
+ * fallback: while TENDON_ISA names something unusable (and tendon_isa_force has not chosen a
+ * usable ISA since), every dispatched call fails with that message.
  *
  * A variant compiled for the other architecture (NEON on x86-64, the x86 variants on AArch64)
  * is built through SIMDe's emulation: "compiled, emulated". Tests and benchmarks can run it

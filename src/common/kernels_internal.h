@@ -2,7 +2,7 @@
  * Internal: the per-ISA kernel prototypes and tables. Not installed.
  *
  * Every kernel family is declared once per ISA through TENDON_DECLARE_KERNELS(suffix); the
- * table of an ISA is defined in src/dispatch/tables.c from these.
+ * table of an ISA is defined in src/dispatch/dispatch.c from these.
  */
 #ifndef TENDON_KERNELS_INTERNAL_H
 #define TENDON_KERNELS_INTERNAL_H

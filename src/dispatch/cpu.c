@@ -38,7 +38,7 @@ unsigned tendon_cpu_features(void)
     const uint64_t xcr0 = read_xcr0();
     const int ymm_saved = (xcr0 & 0x6) == 0x6;        /* XMM and YMM state */
     const int zmm_saved = (xcr0 & 0xE6) == 0xE6;      /* plus opmask, ZMM_Hi256, Hi16_ZMM */
-    unsigned max_leaf = __get_cpuid_max(0, NULL);
+    const unsigned max_leaf = __get_cpuid_max(0, NULL);
     if (max_leaf < 7)
         return features;
     __cpuid_count(7, 0, a, b, c, d);

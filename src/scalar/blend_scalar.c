@@ -8,13 +8,25 @@
 
 static const double IDENTITY[4] = {0.0, 0.0, 0.0, 1.0};
 
+/*
+ * The weight of joint j: t, or with a mask m = clamp(joint_weights[j], 0, 1): 0 where m is 0
+ * (that bone is not in the layer, whatever t is: even an infinite t, where t·0 would be NaN),
+ * else t·m. A NaN mask weight propagates.
+ */
+static inline double joint_weight(double t, const float *joint_weights, size_t j)
+{
+    if (!joint_weights)
+        return t;
+    const double m = tendon_ref_clamp01((double)joint_weights[j]);
+    return m == 0.0 ? 0.0 : t * m;
+}
+
 void tendon_pose_blend_scalar_from(const tendon_pose *a, const tendon_pose *b, double t,
                                    const float *joint_weights, size_t first, size_t joint_count,
                                    tendon_pose *out)
 {
     for (size_t j = first; j < joint_count; ++j) {
-        const double w =
-            tendon_ref_clamp01(joint_weights ? t * (double)joint_weights[j] : t);
+        const double w = tendon_ref_clamp01(joint_weight(t, joint_weights, j));
         for (size_t c = 0; c < 3; ++c) {
             const double from = (double)a->translation[3 * j + c];
             const double to = (double)b->translation[3 * j + c];
@@ -42,7 +54,7 @@ void tendon_pose_add_scalar_from(const tendon_pose *base, const tendon_pose *del
                                  tendon_pose *out)
 {
     for (size_t j = first; j < joint_count; ++j) {
-        const double raw = joint_weights ? weight * (double)joint_weights[j] : weight;
+        const double raw = joint_weight(weight, joint_weights, j);
         const double w = raw < 0.0 ? 0.0 : raw;
         for (size_t c = 0; c < 3; ++c) {
             const double bt = (double)base->translation[3 * j + c];

@@ -11,10 +11,13 @@
 #include "quat_core.inl.h"
 #include "../../common/kernels_internal.h"
 
-/** The weight of W joints from j: t, or t · joint_weights[j] in double. */
+/** The weight of W joints from j (joint_weight in src/scalar/blend_scalar.c). */
 static inline vd vjoint_weight(double t, const float *joint_weights, size_t j)
 {
-    return joint_weights ? vmul(vset1(t), vload_f32(joint_weights + j)) : vset1(t);
+    if (!joint_weights)
+        return vset1(t);
+    const vd m = vclamp01(vload_f32(joint_weights + j));
+    return vsel(veq(m, vset1(0.0)), vset1(0.0), vmul(vset1(t), m));
 }
 
 void TENDON_FN(pose_blend)(const tendon_pose *a, const tendon_pose *b, double t,
