@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <tendon/pose.h>
+#include <tendon/spring.h>
 
 /* ---- seeded random numbers (splitmix64) -------------------------------------------------- */
 
@@ -326,12 +327,150 @@ static void run_floor_sqrt(const tendon_bench_fixture *fx, const tendon_kernels 
     }
 }
 
+/* ---- springs (tendon/spring.h) -----------------------------------------------------------
+ * spring_single: one spring at 2 Hz / ζ 0.35 (101 substeps), a sine anchor (one libm sin per
+ * call, the seed cases' sine: center + amplitude·sin(2π·1 Hz·t + phase)); item = one sample.
+ * spring_chain4: four such links (191 substeps), the same anchor at the root; item = one chain.
+ * spring_batch: N springs sharing those settings, one anchor call per substep writing all N
+ * anchors (one sin, then base + amplitude·sin per component); item = one spring.
+ * The *_noop_anchor forms pass an anchor that writes nothing (a constant anchor at 0): the
+ * library's own cost, without the caller's. Each run samples the next frame time (1/60 s on).
+ */
+typedef struct spring_data {
+    tendon_spring_settings settings;
+    tendon_spring_link links[4];
+    float *out, *base; /* [3*count] */
+    void *workspace;
+    size_t workspace_bytes;
+    size_t count;
+    double time;
+} spring_data;
+
+static void sine_anchor(void *user, double t, float *out)
+{
+    (void)user;
+    const double s = sin((2.0 * 3.141592653589793) * t + 0.3);
+    out[0] = (float)(0.3 * s);
+    out[1] = (float)(1.5 + 0.1 * s);
+    out[2] = (float)(-0.2 * s);
+}
+
+static void sine_batch_anchor(void *user, double t, float *out)
+{
+    const spring_data *d = user;
+    const float s = (float)sin((2.0 * 3.141592653589793) * t + 0.3);
+    const size_t n = 3 * d->count;
+    for (size_t i = 0; i < n; ++i)
+        out[i] = d->base[i] + 0.25f * s;
+}
+
+static void noop_anchor(void *user, double t, float *out)
+{
+    (void)user;
+    (void)t;
+    (void)out;
+}
+
+static int spring_setup(tendon_bench_fixture *fx, uint64_t seed)
+{
+    spring_data *d = calloc(1, sizeof *d);
+    fx->data = d;
+    if (!d)
+        return 1;
+    d->count = fx->count;
+    d->settings = (tendon_spring_settings){2.0, 0.35, TENDON_SPRING_NO_LIMIT};
+    for (int i = 0; i < 4; ++i)
+        d->links[i] = (tendon_spring_link){2.0, 0.35, TENDON_SPRING_NO_LIMIT, {0.0, -0.1, 0.0}};
+    d->out = alloc_aligned(3 * d->count, sizeof(float));
+    d->base = alloc_aligned(3 * d->count, sizeof(float));
+    if (!d->out || !d->base)
+        return 1;
+    rng r = {seed};
+    for (size_t i = 0; i < 3 * d->count; ++i)
+        d->base[i] = (float)rng_range(&r, -1.0, 1.0);
+    if (tendon_spring_batch_workspace_size(d->count, &d->workspace_bytes) != TENDON_OK ||
+        !(d->workspace = malloc(d->workspace_bytes)))
+        return 1;
+    d->time = 1.0;
+    fx->out = d->out;
+    return 0;
+}
+
+static void spring_teardown(tendon_bench_fixture *fx)
+{
+    spring_data *d = fx->data;
+    if (d) {
+        free(d->out);
+        free(d->base);
+        free(d->workspace);
+        free(d);
+    }
+    fx->data = fx->out = NULL;
+}
+
+static double next_frame(spring_data *d)
+{
+    d->time += 1.0 / 60.0;
+    if (d->time > 100.0)
+        d->time = 1.0;
+    return d->time;
+}
+
+static void spring_run_single(const tendon_bench_fixture *fx, const tendon_kernels *k,
+                              tendon_spring_anchor_fn anchor)
+{
+    spring_data *d = fx->data;
+    tendon_spring_sample_on(k, &d->settings, anchor, d, next_frame(d), d->out);
+}
+
+static void spring_run_chain(const tendon_bench_fixture *fx, const tendon_kernels *k,
+                             tendon_spring_anchor_fn anchor)
+{
+    spring_data *d = fx->data;
+    tendon_spring_chain_sample_on(k, d->links, 4, anchor, d, next_frame(d), NULL, 0, d->out, 12);
+}
+
+static void spring_run_batch(const tendon_bench_fixture *fx, const tendon_kernels *k,
+                             tendon_spring_anchor_fn anchor)
+{
+    spring_data *d = fx->data;
+    tendon_spring_sample_batch_on(k, &d->settings, anchor, d, next_frame(d), d->count,
+                                  d->workspace, d->workspace_bytes, d->out);
+}
+
+static void run_spring_single(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    spring_run_single(fx, k, sine_anchor);
+}
+static void run_spring_single_noop(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    spring_run_single(fx, k, noop_anchor);
+}
+static void run_spring_chain4(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    spring_run_chain(fx, k, sine_anchor);
+}
+static void run_spring_chain4_noop(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    spring_run_chain(fx, k, noop_anchor);
+}
+static void run_spring_batch(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    spring_run_batch(fx, k, sine_batch_anchor);
+}
+static void run_spring_batch_noop(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    spring_run_batch(fx, k, noop_anchor);
+}
+
 /* ---- the table -------------------------------------------------------------------------- */
 
 static const size_t JOINT_COUNTS[] = {16, 64, 256, 1024, 0};
 static const size_t FLOOR_COUNTS[] = {1024, 0};
 static const size_t RIG_COUNTS[] = {19, 64, 256, 0};
 static const size_t VERTEX_COUNTS[] = {10000, 100000, 0};
+static const size_t ONE[] = {1, 0};
+static const size_t SPRING_COUNTS[] = {16, 256, 0};
 
 const tendon_bench_case tendon_bench_cases[] = {
     {"quat_slerp", "quat", JOINT_COUNTS, NULL, quat_setup, run_quat_slerp, quat_teardown},
@@ -357,6 +496,16 @@ const tendon_bench_case tendon_bench_cases[] = {
      tendon_bench_run_skin_normals, tendon_bench_skin_teardown},
     {"morph", "vertex", VERTEX_COUNTS, NULL, tendon_bench_morph_setup, tendon_bench_run_morph,
      tendon_bench_morph_teardown},
+    {"spring_single", "spring", ONE, NULL, spring_setup, run_spring_single, spring_teardown},
+    {"spring_single_noop_anchor", "spring", ONE, NULL, spring_setup, run_spring_single_noop,
+     spring_teardown},
+    {"spring_chain4", "chain", ONE, NULL, spring_setup, run_spring_chain4, spring_teardown},
+    {"spring_chain4_noop_anchor", "chain", ONE, NULL, spring_setup, run_spring_chain4_noop,
+     spring_teardown},
+    {"spring_batch", "spring", SPRING_COUNTS, NULL, spring_setup, run_spring_batch,
+     spring_teardown},
+    {"spring_batch_noop_anchor", "spring", SPRING_COUNTS, NULL, spring_setup,
+     run_spring_batch_noop, spring_teardown},
     {"floor_divpd", "element", FLOOR_COUNTS, floor_usable, floor_setup, run_floor_div,
      floor_teardown},
     {"floor_sqrtpd", "element", FLOOR_COUNTS, floor_usable, floor_setup, run_floor_sqrt,

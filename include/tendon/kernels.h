@@ -16,6 +16,7 @@
 #include "dispatch.h"
 #include "pose.h"
 #include "skin.h"
+#include "spring.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,6 +52,11 @@ typedef struct tendon_kernels {
     /* out[e] = base[e] + Σ weights[t]·deltas[t][e] (weight 0 skipped), e < float_count. */
     void (*morph)(const float *base, const float *const *deltas, const float *weights,
                   size_t target_count, size_t float_count, float *out);
+    /* spring.h: march plan->steps substeps over plan->lanes lanes (tendon_spring_march_plan).
+       spring_march: one link per lane (springs, batches); spring_chain_march: link_count links
+       per lane, each anchored to the one above. Both call plan->anchor once per substep. */
+    void (*spring_march)(const tendon_spring_march_plan *plan);
+    void (*spring_chain_march)(const tendon_spring_march_plan *plan);
 } tendon_kernels;
 
 #ifdef __cplusplus

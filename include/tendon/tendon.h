@@ -8,5 +8,6 @@
 #include "blend.h"
 #include "skeleton.h"
 #include "skin.h"
+#include "spring.h"
 #include "kernels.h"
 #endif

@@ -38,7 +38,9 @@
     TENDON_HIDDEN void tendon_skin_##sfx(const tendon_skin_job *job);                              \
     TENDON_HIDDEN void tendon_morph_##sfx(const float *base, const float *const *deltas,           \
                                           const float *weights, size_t target_count,               \
-                                          size_t float_count, float *out);
+                                          size_t float_count, float *out);                         \
+    TENDON_HIDDEN void tendon_spring_march_##sfx(const tendon_spring_march_plan *plan);           \
+    TENDON_HIDDEN void tendon_spring_chain_march_##sfx(const tendon_spring_march_plan *plan);
 
 TENDON_DECLARE_KERNELS(scalar)
 TENDON_DECLARE_KERNELS(sse2)

@@ -22,6 +22,8 @@
         .local_matrices = tendon_local_matrices_##sfx,                                             \
         .model_matrices = tendon_model_matrices_##sfx, .palette = tendon_palette_##sfx,            \
         .skin = tendon_skin_##sfx, .morph = tendon_morph_##sfx,                                    \
+        .spring_march = tendon_spring_march_##sfx,                                                 \
+        .spring_chain_march = tendon_spring_chain_march_##sfx,                                     \
     }
 
 static const tendon_kernels TABLE_SCALAR = TABLE(scalar, TENDON_ISA_SCALAR);

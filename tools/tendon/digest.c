@@ -675,6 +675,223 @@ done:
     return rc;
 }
 
+/* ---- springs (tendon/spring.h): the march kernels through the entry points ---------------- */
+
+static void dg_hash_doubles(dg_sink *s, const double *v, size_t n)
+{
+    uint8_t buf[8];
+    for (size_t i = 0; i < n; ++i) {
+        uint64_t bits;
+        memcpy(&bits, &v[i], sizeof bits);
+        if ((bits & 0x7fffffffffffffffu) > 0x7ff0000000000000u)
+            bits = 0x7ff8000000000000u; /* NaN sign and payload are not promised */
+        for (int b = 0; b < 8; ++b)
+            buf[b] = (uint8_t)(bits >> (8 * b));
+        sha256_update(&s->sha, sizeof buf, buf);
+    }
+}
+
+/*
+ * One anchor of the spring workload, + − × ÷ only (no libm, so every machine builds the same
+ * floats): base + velocity·t + bump·u/(1 + u²) with u = rate·(t − centre), and a step of `jump`
+ * from time `at` (the seed's step anchor: t < at ? 0 : jump).
+ */
+typedef struct dg_anchor {
+    double base[3], velocity[3], bump[3], jump[3];
+    double rate, centre, at;
+} dg_anchor;
+
+static void dg_random_anchor(dg_rng *r, dg_anchor *a)
+{
+    for (int k = 0; k < 3; ++k) {
+        a->base[k] = dg_range(r, -2.0, 2.0);
+        a->velocity[k] = dg_below(r, 3) == 0 ? 0.0 : dg_range(r, -1.5, 1.5);
+        a->bump[k] = dg_range(r, -1.0, 1.0);
+        a->jump[k] = dg_below(r, 4) == 0 ? dg_range(r, -0.5, 0.5) : 0.0;
+    }
+    a->rate = dg_range(r, 0.2, 8.0);
+    a->centre = dg_range(r, -1.0, 3.0);
+    a->at = dg_range(r, -1.0, 3.0);
+}
+
+static void dg_anchor_at(const dg_anchor *a, double t, float *out)
+{
+    const double u = a->rate * (t - a->centre);
+    const double bump = u / (1.0 + u * u);
+    for (int k = 0; k < 3; ++k) {
+        volatile float f = (float)((a->base[k] + a->velocity[k] * t + a->bump[k] * bump) +
+                                   (t < a->at ? 0.0 : a->jump[k]));
+        out[k] = f;
+    }
+}
+
+/* A batch of anchors: spring (or chain) g at out[3g .. 3g+2]. */
+typedef struct dg_anchors {
+    const dg_anchor *a;
+    size_t count;
+} dg_anchors;
+
+static void dg_anchor_one(void *user, double t, float *out) { dg_anchor_at(user, t, out); }
+
+static void dg_anchor_many(void *user, double t, float *out)
+{
+    const dg_anchors *m = user;
+    for (size_t g = 0; g < m->count; ++g)
+        dg_anchor_at(&m->a[g], t, out + 3 * g);
+}
+
+/* Settings across every damping regime, with and without a limit, plus edge values. */
+static void dg_spring_settings(dg_rng *r, tendon_spring_settings *s)
+{
+    s->frequency_hz = dg_range(r, 0.2, 15.0);
+    switch (dg_below(r, 8)) {
+    case 0: s->damping = 1.0; break;
+    case 1: s->damping = dg_below(r, 2) ? 1.0 - 1e-13 : 1.0 + 1e-13; break;
+    case 2: s->damping = dg_range(r, 1.0, 6.0); break;
+    default: s->damping = dg_range(r, 0.03, 1.0); break;
+    }
+    s->max_offset_m = dg_below(r, 3) == 0 ? dg_range(r, 0.0, 0.4) : TENDON_SPRING_NO_LIMIT;
+}
+
+static void dg_spring_link(dg_rng *r, tendon_spring_link *l)
+{
+    tendon_spring_settings s;
+    dg_spring_settings(r, &s);
+    l->frequency_hz = s.frequency_hz;
+    l->damping = s.damping;
+    l->max_offset_m = s.max_offset_m;
+    for (int k = 0; k < 3; ++k)
+        l->rest_offset_m[k] = dg_range(r, -0.2, 0.2);
+}
+
+static const double DG_SPRING_TIMES[] = {-1.5, 0.0, 0.37, 2.0, 1e4};
+
+/* Single springs: out and out64 for random settings at five times, and the edge settings. */
+static int dg_spring_single(const tendon_kernels *k, dg_sink *s)
+{
+    static const tendon_spring_settings EDGES[] = {
+        {__builtin_inf(), 0.35, TENDON_SPRING_NO_LIMIT}, /* no substep */
+        {2.0, 1e6, TENDON_SPRING_NO_LIMIT},              /* one substep */
+        {1e6, 0.5, 0.01},  {1e-6, 2.0, TENDON_SPRING_NO_LIMIT}, {2.0, 0.01, 0.2}, /* 3518 */
+        {2.0, 0.35, 0.0},  {2.0, 0.35, __builtin_nan("")},  {3.0, 1.0, TENDON_SPRING_NO_LIMIT}};
+    dg_rng r = {0x5191e0008u};
+    for (int i = 0; i < 48; ++i) {
+        tendon_spring_settings set;
+        if (i < (int)(sizeof EDGES / sizeof EDGES[0]))
+            set = EDGES[i];
+        else
+            dg_spring_settings(&r, &set);
+        dg_anchor a;
+        dg_random_anchor(&r, &a);
+        for (size_t t = 0; t < sizeof DG_SPRING_TIMES / sizeof DG_SPRING_TIMES[0]; ++t) {
+            float out[3];
+            double out64[3];
+            if (tendon_spring_sample_on(k, &set, dg_anchor_one, &a, DG_SPRING_TIMES[t], out) !=
+                    TENDON_OK ||
+                tendon_spring_sample_f64_on(k, &set, dg_anchor_one, &a, DG_SPRING_TIMES[t],
+                                            out64) != TENDON_OK)
+                return -1;
+            dg_hash_floats(s, out, 3);
+            dg_hash_doubles(s, out64, 3);
+        }
+    }
+    return 0;
+}
+
+/* Batches of 0–100 springs (every tail for W = 2, 4, 8) in misaligned workspaces and outputs. */
+static int dg_spring_batch(const tendon_kernels *k, dg_sink *s)
+{
+    static const size_t COUNTS[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 16, 17, 31, 33, 64, 67, 100};
+    enum { MAX = 100 };
+    dg_rng r = {0xba7c40009u};
+    dg_anchor *a = malloc(MAX * sizeof *a);
+    float *out = malloc((3 * MAX + 1) * sizeof *out);
+    size_t bytes = 0;
+    unsigned char *ws = NULL;
+    int rc = -1;
+    if (!a || !out || tendon_spring_batch_workspace_size(MAX, &bytes) != TENDON_OK ||
+        !(ws = malloc(bytes + 8)))
+        goto done;
+    for (size_t g = 0; g < MAX; ++g)
+        dg_random_anchor(&r, &a[g]);
+    for (size_t i = 0; i < sizeof COUNTS / sizeof COUNTS[0]; ++i) {
+        tendon_spring_settings set;
+        dg_spring_settings(&r, &set);
+        dg_anchors m = {a, COUNTS[i]};
+        float *o = out + (i & 1); /* out misaligned on odd rounds */
+        if (tendon_spring_sample_batch_on(k, &set, dg_anchor_many, &m, dg_range(&r, -1.0, 3.0),
+                                          COUNTS[i], ws + i % 8, bytes, o) != TENDON_OK)
+            goto done;
+        dg_hash_floats(s, o, 3 * COUNTS[i]);
+    }
+    rc = 0;
+done:
+    free(a), free(out), free(ws);
+    return rc;
+}
+
+/* Chains of 1–20 links (the longest past the stack limit), including a link so overdamped that
+   the seed's arithmetic is 0·∞ (tendon's split form), at three times each. */
+static int dg_spring_chain(const tendon_kernels *k, dg_sink *s)
+{
+    enum { MAX = 20 };
+    dg_rng r = {0xc4a1e000au};
+    tendon_spring_link links[MAX];
+    size_t bytes = 0;
+    void *ws = NULL;
+    if (tendon_spring_chain_workspace_size(MAX, 1, &bytes) != TENDON_OK || !(ws = malloc(bytes)))
+        return -1;
+    for (size_t n = 1; n <= MAX; ++n) {
+        for (size_t i = 0; i < n; ++i)
+            dg_spring_link(&r, &links[i]);
+        if (n == 7)
+            links[3].damping = 2e4; /* ζω·step far past 700 */
+        dg_anchor a;
+        dg_random_anchor(&r, &a);
+        for (int t = 0; t < 3; ++t) {
+            float out[3 * MAX];
+            if (tendon_spring_chain_sample_on(k, links, n, dg_anchor_one, &a, DG_SPRING_TIMES[t + 1],
+                                              ws, bytes, out, 3 * n) != TENDON_OK) {
+                free(ws);
+                return -1;
+            }
+            dg_hash_floats(s, out, 3 * n);
+        }
+    }
+    free(ws);
+    return 0;
+}
+
+/* Batches of 1–9 chains of 1–5 links. */
+static int dg_spring_chain_batch(const tendon_kernels *k, dg_sink *s)
+{
+    dg_rng r = {0xc4a1b000bu};
+    dg_anchor a[9];
+    for (int c = 0; c < 9; ++c)
+        dg_random_anchor(&r, &a[c]);
+    for (size_t chains = 1; chains <= 9; ++chains) {
+        tendon_spring_link links[5];
+        const size_t n = 1 + dg_below(&r, 5);
+        for (size_t i = 0; i < n; ++i)
+            dg_spring_link(&r, &links[i]);
+        size_t bytes = 0;
+        void *ws = NULL;
+        float out[3 * 5 * 9];
+        dg_anchors m = {a, chains};
+        if (tendon_spring_chain_workspace_size(n, chains, &bytes) != TENDON_OK ||
+            !(ws = malloc(bytes)))
+            return -1;
+        const tendon_status st =
+            tendon_spring_chain_sample_batch_on(k, links, n, dg_anchor_many, &m, 0.75, chains, ws,
+                                                bytes, out, 3 * n * chains);
+        free(ws);
+        if (st != TENDON_OK)
+            return -1;
+        dg_hash_floats(s, out, 3 * n * chains);
+    }
+    return 0;
+}
+
 /* Every kernel the digest covers. A golden file has one line per entry. */
 static const struct dg_kernel {
     const char *name;
@@ -692,6 +909,10 @@ static const struct dg_kernel {
     {"palette", dg_palette},
     {"skin", dg_skin},
     {"morph", dg_morph},
+    {"spring", dg_spring_single},
+    {"spring_batch", dg_spring_batch},
+    {"spring_chain", dg_spring_chain},
+    {"spring_chain_batch", dg_spring_chain_batch},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 

@@ -5,6 +5,7 @@
  * return `actual`) and one entry in OPS[] below.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h> /* sin: the cases' sine anchor, the seed's Math.sin */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,7 +34,8 @@ const char USAGE_REPLAY[] =
     "  --only OPS   replay only the cases whose op is in the comma-separated list; everything\n"
     "               else (other ops, no op, elements that are not objects) is left out\n"
     "\n"
-    "ops: blendPoses, addPose, setJoint\n";
+    "ops: blendPoses, addPose, setJoint, sampleSpring, sampleSpringChain, springSettleSec,\n"
+    "     springChainSettleSec\n";
 
 /* How one case is run. */
 typedef struct replay_run {
@@ -53,6 +55,10 @@ typedef json_t *(*replay_fn)(const json_t *c, replay_run *run);
 static json_t *op_blend_poses(const json_t *c, replay_run *run);
 static json_t *op_add_pose(const json_t *c, replay_run *run);
 static json_t *op_set_joint(const json_t *c, replay_run *run);
+static json_t *op_sample_spring(const json_t *c, replay_run *run);
+static json_t *op_sample_spring_chain(const json_t *c, replay_run *run);
+static json_t *op_spring_settle_sec(const json_t *c, replay_run *run);
+static json_t *op_spring_chain_settle_sec(const json_t *c, replay_run *run);
 
 static const struct replay_op {
     const char *name;
@@ -62,6 +68,10 @@ static const struct replay_op {
     {"blendPoses", op_blend_poses, 1},
     {"addPose", op_add_pose, 1},
     {"setJoint", op_set_joint, 0},
+    {"sampleSpring", op_sample_spring, 1},
+    {"sampleSpringChain", op_sample_spring_chain, 1},
+    {"springSettleSec", op_spring_settle_sec, 0},
+    {"springChainSettleSec", op_spring_chain_settle_sec, 0},
 };
 enum { OP_COUNT = sizeof OPS / sizeof OPS[0] };
 
@@ -293,6 +303,348 @@ static json_t *op_set_joint(const json_t *c, replay_run *run)
     return actual;
 }
 
+/* ---- springs (tendon/spring.h) ----------------------------------------------------------- */
+
+/*
+ * The cases' declarative anchors (tests/data/CASES-README.md), evaluated in double and rounded
+ * to float32 once: constant {value}, sine {amplitude, frequencyHz, phase, center?}
+ * → center + amplitude·sin(((2π)·f)·t + phase), step {at, from, to} → t < at ? from : to,
+ * linear {origin, velocity} → origin + velocity·t, keys {times[k], values[k][3]} → piecewise
+ * linear, clamped at both ends. The anchor is the case's function, not a kernel: libm's sin
+ * stands in for the seed's Math.sin. Every call is counted, with its first, second and last time.
+ */
+enum { SPRING_ANCHOR_MAX_KEYS = 256, SPRING_MAX_OUT = 3 * 4096 };
+
+typedef struct spring_anchor {
+    enum { A_CONSTANT, A_SINE, A_STEP, A_LINEAR, A_KEYS } kind;
+    double a[3], b[3], c[3]; /* value | amplitude, center | from, to | origin, velocity */
+    double frequency_hz, phase, at;
+    size_t key_count;
+    double times[SPRING_ANCHOR_MAX_KEYS], values[SPRING_ANCHOR_MAX_KEYS][3];
+    size_t calls;
+    double first, second, last;
+} spring_anchor;
+
+static void spring_anchor_eval(const spring_anchor *an, double t, double v[3])
+{
+    switch (an->kind) {
+    case A_CONSTANT:
+        memcpy(v, an->a, sizeof an->a);
+        break;
+    case A_SINE: {
+        const double s = sin(((2.0 * 3.141592653589793) * an->frequency_hz) * t + an->phase);
+        for (int k = 0; k < 3; ++k)
+            v[k] = an->b[k] + an->a[k] * s;
+        break;
+    }
+    case A_STEP:
+        memcpy(v, t < an->at ? an->a : an->b, sizeof an->a);
+        break;
+    case A_LINEAR:
+        for (int k = 0; k < 3; ++k)
+            v[k] = an->a[k] + an->b[k] * t;
+        break;
+    case A_KEYS: {
+        const size_t n = an->key_count;
+        if (!(t > an->times[0])) {
+            memcpy(v, an->values[0], 3 * sizeof(double));
+        } else if (t >= an->times[n - 1]) {
+            memcpy(v, an->values[n - 1], 3 * sizeof(double));
+        } else {
+            size_t j = 0;
+            while (j + 1 < n && an->times[j + 1] <= t)
+                ++j;
+            const double u = (t - an->times[j]) / (an->times[j + 1] - an->times[j]);
+            for (int k = 0; k < 3; ++k)
+                v[k] = an->values[j][k] + (an->values[j + 1][k] - an->values[j][k]) * u;
+        }
+        break;
+    }
+    }
+}
+
+/* Rounded through a volatile: GCC 12's SLP vectoriser can drop a plain (double)(float) round
+   trip (docs/springs.md). */
+static float spring_f32(double x)
+{
+    volatile float f = (float)x;
+    return f;
+}
+
+static void spring_anchor_cb(void *user, double t, float *out)
+{
+    spring_anchor *an = user;
+    if (an->calls == 0)
+        an->first = t;
+    else if (an->calls == 1)
+        an->second = t;
+    an->last = t;
+    an->calls++;
+    double v[3];
+    spring_anchor_eval(an, t, v);
+    for (int k = 0; k < 3; ++k)
+        out[k] = spring_f32(v[k]);
+}
+
+static int get_vec3(const json_t *o, const char *name, double out[3], replay_run *run)
+{
+    const json_t *v = json_object_get(o, name);
+    if (!json_is_array(v) || json_array_size(v) != 3)
+        return malformed(run, "\"%s\" must be an array of 3 numbers", name);
+    for (size_t k = 0; k < 3; ++k)
+        if (jx_get_double(json_array_get(v, k), &out[k]) != 0)
+            return malformed(run, "\"%s\"[%zu] is not a number", name, k);
+    return 0;
+}
+
+static int get_anchor(const json_t *c, spring_anchor *an, replay_run *run)
+{
+    memset(an, 0, sizeof *an);
+    const json_t *o = member(c, "anchor", run);
+    if (!o)
+        return -1;
+    const char *kind = json_string_value(json_object_get(o, "kind"));
+    if (!json_is_object(o) || !kind)
+        return malformed(run, "\"anchor\" must be an object with a \"kind\"");
+    if (strcmp(kind, "constant") == 0) {
+        an->kind = A_CONSTANT;
+        return get_vec3(o, "value", an->a, run);
+    }
+    if (strcmp(kind, "sine") == 0) {
+        an->kind = A_SINE;
+        if (get_vec3(o, "amplitude", an->a, run) != 0 ||
+            get_number(o, "frequencyHz", &an->frequency_hz, run) != 0 ||
+            get_number(o, "phase", &an->phase, run) != 0)
+            return -1;
+        return json_object_get(o, "center") ? get_vec3(o, "center", an->b, run) : 0;
+    }
+    if (strcmp(kind, "step") == 0) {
+        an->kind = A_STEP;
+        return get_number(o, "at", &an->at, run) != 0 || get_vec3(o, "from", an->a, run) != 0 ||
+                       get_vec3(o, "to", an->b, run) != 0
+                   ? -1
+                   : 0;
+    }
+    if (strcmp(kind, "linear") == 0) {
+        an->kind = A_LINEAR;
+        return get_vec3(o, "origin", an->a, run) != 0 || get_vec3(o, "velocity", an->b, run) != 0
+                   ? -1
+                   : 0;
+    }
+    if (strcmp(kind, "keys") == 0) {
+        an->kind = A_KEYS;
+        const json_t *t = json_object_get(o, "times"), *v = json_object_get(o, "values");
+        const size_t n = json_array_size(t);
+        if (!json_is_array(t) || !json_is_array(v) || n == 0 || json_array_size(v) != n ||
+            n > SPRING_ANCHOR_MAX_KEYS)
+            return malformed(run, "keys anchor: \"times\" and \"values\" must be arrays of the "
+                                  "same length, 1 to %d",
+                             SPRING_ANCHOR_MAX_KEYS);
+        an->key_count = n;
+        for (size_t j = 0; j < n; ++j) {
+            if (jx_get_double(json_array_get(t, j), &an->times[j]) != 0)
+                return malformed(run, "keys anchor: times[%zu] is not a number", j);
+            const json_t *row = json_array_get(v, j);
+            if (json_array_size(row) != 3)
+                return malformed(run, "keys anchor: values[%zu] is not [3]", j);
+            for (size_t k = 0; k < 3; ++k)
+                if (jx_get_double(json_array_get(row, k), &an->values[j][k]) != 0)
+                    return malformed(run, "keys anchor: values[%zu][%zu] is not a number", j, k);
+        }
+        return 0;
+    }
+    return malformed(run, "anchor kind \"%.32s\" is not constant, sine, step, linear or keys",
+                     kind);
+}
+
+/* Settings members; an absent or null frequencyHz or damping is a JavaScript-only case. */
+static int get_spring_settings(const json_t *o, double *f, double *zeta, double *limit,
+                               replay_run *run)
+{
+    if (!json_is_object(o))
+        return malformed(run, "spring settings must be an object");
+    static const char *const required[2] = {"frequencyHz", "damping"};
+    for (int i = 0; i < 2; ++i) {
+        const json_t *v = json_object_get(o, required[i]);
+        if (!v || json_is_null(v))
+            return malformed(run,
+                             "\"%s\" is absent or null: a JavaScript-only case (C has no "
+                             "undefined to pass)",
+                             required[i]);
+    }
+    if (get_number(o, "frequencyHz", f, run) != 0 || get_number(o, "damping", zeta, run) != 0)
+        return -1;
+    const json_t *l = json_object_get(o, "maxOffsetM");
+    if (!l) {
+        *limit = TENDON_SPRING_NO_LIMIT;
+        return 0;
+    }
+    if (json_is_null(l))
+        return malformed(run, "\"maxOffsetM\" is null: a JavaScript-only case");
+    return get_number(o, "maxOffsetM", limit, run);
+}
+
+static int get_settings(const json_t *c, tendon_spring_settings *s, replay_run *run)
+{
+    const json_t *o = member(c, "settings", run);
+    return o ? get_spring_settings(o, &s->frequency_hz, &s->damping, &s->max_offset_m, run) : -1;
+}
+
+/* links[n] into a malloc'd array (*links, freed by the caller; NULL for an empty chain). */
+static int get_links(const json_t *c, tendon_spring_link **links, size_t *n, replay_run *run)
+{
+    *links = NULL;
+    const json_t *arr = member(c, "links", run);
+    if (!arr)
+        return -1;
+    if (!json_is_array(arr))
+        return malformed(run, "\"links\" must be an array");
+    *n = json_array_size(arr);
+    if (*n == 0)
+        return 0;
+    *links = calloc(*n, sizeof **links);
+    if (!*links)
+        return malformed(run, "cannot allocate %zu links", *n);
+    for (size_t i = 0; i < *n; ++i) {
+        const json_t *o = json_array_get(arr, i);
+        tendon_spring_link *l = &(*links)[i];
+        if (get_spring_settings(o, &l->frequency_hz, &l->damping, &l->max_offset_m, run) != 0 ||
+            get_vec3(o, "restOffsetM", l->rest_offset_m, run) != 0) {
+            char inner[sizeof run->error];
+            memcpy(inner, run->error, sizeof inner);
+            return malformed(run, "links[%zu]: %.400s", i, inner);
+        }
+    }
+    return 0;
+}
+
+/* anchorCalls {count, first, second, last} ({count} alone when nothing was called). */
+static json_t *anchor_calls(const spring_anchor *an)
+{
+    if (an->calls == 0)
+        return json_pack("{s:o}", "count", jx_number(0.0));
+    return json_pack("{s:o, s:o, s:o, s:o}", "count", jx_number((double)an->calls), "first",
+                     jx_number(an->first), "second", jx_number(an->calls > 1 ? an->second : an->first),
+                     "last", jx_number(an->last));
+}
+
+/* sampleSpring {settings, anchor, time} → {out[3], out64[3], settleSec, anchorCalls} */
+static json_t *op_sample_spring(const json_t *c, replay_run *run)
+{
+    tendon_spring_settings s;
+    double time;
+    spring_anchor *an = malloc(sizeof *an);
+    json_t *actual = NULL;
+    if (!an) {
+        malformed(run, "out of memory");
+        return NULL;
+    }
+    if (get_settings(c, &s, run) == 0 && get_anchor(c, an, run) == 0 &&
+        get_number(c, "time", &time, run) == 0) {
+        float out[3];
+        double out64[3], settle;
+        tendon_status st = tendon_spring_sample_on(run->k, &s, spring_anchor_cb, an, time, out);
+        if (st != TENDON_OK) {
+            actual = refusal(run, st);
+        } else {
+            json_t *calls = anchor_calls(an);
+            an->calls = 0;
+            st = tendon_spring_sample_f64_on(run->k, &s, spring_anchor_cb, an, time, out64);
+            tendon_spring_settle_sec(&s, &settle);
+            if (st != TENDON_OK) {
+                json_decref(calls);
+                actual = refusal(run, st);
+            } else {
+                json_t *o64 = json_array();
+                for (int k = 0; k < 3; ++k)
+                    json_array_append_new(o64, jx_number(out64[k]));
+                actual = json_pack("{s:o, s:o, s:o, s:o}", "out", jx_float_array(out, 3), "out64",
+                                   o64, "settleSec", jx_number(settle), "anchorCalls", calls);
+            }
+        }
+    }
+    free(an);
+    return actual;
+}
+
+/* sampleSpringChain {links, anchor, time, outLength?} → {out[outLength], settleSec, anchorCalls} */
+static json_t *op_sample_spring_chain(const json_t *c, replay_run *run)
+{
+    tendon_spring_link *links = NULL;
+    size_t n = 0;
+    double time, length = -1.0;
+    spring_anchor *an = malloc(sizeof *an);
+    float *out = NULL;
+    json_t *actual = NULL;
+    if (!an) {
+        malformed(run, "out of memory");
+        return NULL;
+    }
+    if (get_links(c, &links, &n, run) == 0 && get_anchor(c, an, run) == 0 &&
+        get_number(c, "time", &time, run) == 0 &&
+        (!json_object_get(c, "outLength") || get_number(c, "outLength", &length, run) == 0)) {
+        const double want = length >= 0.0 ? length : 3.0 * (double)n;
+        if (!(want >= 0.0 && want <= SPRING_MAX_OUT && want == (double)(size_t)want)) {
+            malformed(run, "\"outLength\" must be an integer from 0 to %d", SPRING_MAX_OUT);
+        } else if (!(out = calloc((size_t)want + 1, sizeof *out))) {
+            malformed(run, "out of memory");
+        } else {
+            const size_t count = (size_t)want;
+            size_t bytes = 0;
+            void *ws = NULL;
+            tendon_status st = tendon_spring_chain_workspace_size(n, 1, &bytes);
+            if (st == TENDON_OK && n > 0 && !(ws = malloc(bytes))) {
+                malformed(run, "out of memory");
+            } else if (st != TENDON_OK) {
+                actual = refusal(run, st);
+            } else {
+                st = tendon_spring_chain_sample_on(run->k, links, n, spring_anchor_cb, an, time,
+                                                   ws, bytes, out, count);
+                if (st != TENDON_OK) {
+                    actual = refusal(run, st);
+                } else {
+                    double settle = 0.0;
+                    tendon_spring_chain_settle_sec(links, n, &settle);
+                    actual = json_pack("{s:o, s:o, s:o}", "out", jx_float_array(out, count),
+                                       "settleSec", jx_number(settle), "anchorCalls",
+                                       anchor_calls(an));
+                }
+            }
+            free(ws);
+        }
+    }
+    free(out);
+    free(links);
+    free(an);
+    return actual;
+}
+
+/* springSettleSec {settings} → {value} */
+static json_t *op_spring_settle_sec(const json_t *c, replay_run *run)
+{
+    tendon_spring_settings s;
+    double value;
+    if (get_settings(c, &s, run) != 0)
+        return NULL;
+    const tendon_status st = tendon_spring_settle_sec(&s, &value);
+    return st != TENDON_OK ? refusal(run, st) : json_pack("{s:o}", "value", jx_number(value));
+}
+
+/* springChainSettleSec {links} → {value} */
+static json_t *op_spring_chain_settle_sec(const json_t *c, replay_run *run)
+{
+    tendon_spring_link *links = NULL;
+    size_t n = 0;
+    double value;
+    json_t *actual = NULL;
+    if (get_links(c, &links, &n, run) == 0) {
+        const tendon_status st = tendon_spring_chain_settle_sec(links, n, &value);
+        actual = st != TENDON_OK ? refusal(run, st) : json_pack("{s:o}", "value", jx_number(value));
+    }
+    free(links);
+    return actual;
+}
+
 /* ---- the driver -------------------------------------------------------------------------- */
 
 static const struct replay_op *find_op(const char *name)
@@ -451,7 +803,8 @@ int cmd_replay(int argc, char **argv)
         } else if (!op) {
             if (op_name)
                 snprintf(msg, sizeof msg, "unknown op \"%.64s\"; this tendon replays blendPoses, "
-                         "addPose, setJoint", op_name);
+                         "addPose, setJoint, sampleSpring, sampleSpringChain, springSettleSec, "
+                         "springChainSettleSec", op_name);
             else
                 snprintf(msg, sizeof msg, "the case has no \"op\" string");
         } else {

@@ -50,6 +50,8 @@ static inline vd vload_f32(const float *p) { return simde_mm256_cvtps_pd(simde_m
 static inline void vstore_f32(float *p, vd v) { simde_mm_storeu_ps(p, simde_mm256_cvtpd_ps(v)); }
 static inline vd vround_f32(vd v) { return simde_mm256_cvtps_pd(simde_mm256_cvtpd_ps(v)); }
 static inline vd vload_f64(const double *p) { return simde_mm256_loadu_pd(p); }
+/** W doubles to memory, no alignment required (added for the spring march). */
+static inline void vstore_f64(double *p, vd v) { simde_mm256_storeu_pd(p, v); }
 
 static inline void vload_f32x3(const float *p, vd *v0, vd *v1, vd *v2)
 {

@@ -77,6 +77,8 @@ static inline vd vload_f32(const float *p) { return vcvt_f32x8(simde_mm256_loadu
 static inline void vstore_f32(float *p, vd v) { simde_mm256_storeu_ps(p, vcvt_f64x8(v)); }
 static inline vd vround_f32(vd v) { return vcvt_f32x8(vcvt_f64x8(v)); }
 static inline vd vload_f64(const double *p) { return simde_mm512_loadu_pd(p); }
+/** W doubles to memory, no alignment required (added for the spring march). */
+static inline void vstore_f64(double *p, vd v) { simde_mm512_storeu_pd(p, v); }
 
 static inline void vload_f32x3(const float *p, vd *v0, vd *v1, vd *v2)
 {

@@ -87,6 +87,8 @@ static inline vd vload_f32(const float *p) { return simde_vcvt_f64_f32(simde_vld
 static inline void vstore_f32(float *p, vd v) { simde_vst1_f32(p, simde_vcvt_f32_f64(v)); }
 static inline vd vround_f32(vd v) { return simde_vcvt_f64_f32(simde_vcvt_f32_f64(v)); }
 static inline vd vload_f64(const double *p) { return simde_vld1q_f64(p); }
+/** W doubles to memory, no alignment required (added for the spring march). */
+static inline void vstore_f64(double *p, vd v) { simde_vst1q_f64(p, v); }
 
 static inline void vload_f32x3(const float *p, vd *v0, vd *v1, vd *v2)
 {

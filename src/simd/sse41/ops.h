@@ -70,6 +70,8 @@ static inline void vstore_f32(float *p, vd v)
 /** Round each lane to float and back (the seed's float32 scratch). */
 static inline vd vround_f32(vd v) { return simde_mm_cvtps_pd(simde_mm_cvtpd_ps(v)); }
 static inline vd vload_f64(const double *p) { return simde_mm_loadu_pd(p); }
+/** W doubles to memory, no alignment required (added for the spring march). */
+static inline void vstore_f64(double *p, vd v) { simde_mm_storeu_pd(p, v); }
 
 /** 3·W contiguous floats (xyz of W joints) → three vectors in memory order. */
 static inline void vload_f32x3(const float *p, vd *v0, vd *v1, vd *v2)

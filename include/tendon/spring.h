@@ -1,0 +1,309 @@
+/*
+ * tendon — secondary motion: damped springs and spring chains, sampled as a pure function of
+ * time (hair, a coat, an antenna, a braid reacting to what the subject is doing).
+ *
+ * Seed: 001 `spring.ts` and its README paragraphs (000). The contract, from the seed:
+ *   - **Pure**: sampling at t reads no clock and keeps no state between calls, so scrubbing
+ *     backwards, forwards or at random gives the same bits for the same t, and two threads may
+ *     sample at once (unlike the seed, nothing here is module-level scratch).
+ *   - **Lookback from the decay envelope**: a damped spring forgets its anchor's past as
+ *     e^(−ζωt), so a sample starts at rest on the anchor one settle time before t and marches
+ *     forward to t. Settle time = −ln(1e-3)/(ζ·ω), ω = (2π)·f.
+ *   - **Closed-form substep**: each substep solves the 2×2 (offset, velocity) transition of the
+ *     damped oscillator exactly, over an anchor read as moving straight between two samples;
+ *     32 substeps per period of the spring's own frequency (substeps ≈ 35.18/ζ: 101 at ζ = 0.35).
+ *   - **Clamp at the end**: max_offset_m limits how far the drawn result trails its anchor; it is
+ *     applied once to the finished position, never inside the march.
+ *   - **Chains** are marched on one grid (link n's anchor is link n−1's sprung position), with a
+ *     lookback from the cascade bound (tendon_spring_chain_settle_sec).
+ *
+ * Arithmetic (docs/springs.md): anchors are float32, state is double, outputs are rounded to
+ * float32 once on store, in the seed's orders. The march has a scalar reference and SSE2, SSE4.1,
+ * AVX2, AVX-512 and NEON variants, all bitwise identical (default FP environment; NaN by class).
+ * The per-link coefficients use the project's own exp/sin/cos/sinh/cosh (never libm), so every
+ * machine computes the same bits. One documented reformulation of the seed: the anchor's speed
+ * over a substep is (end − start)·(1/step), the reciprocal computed once per call, where the
+ * seed divides by the step in every substep (docs/springs.md gives its measured effect: well
+ * inside the seed cases' tolerance).
+ *
+ * No function here allocates. None keeps state. Alignment: none required.
+ */
+#ifndef TENDON_SPRING_H
+#define TENDON_SPRING_H
+
+#include <stddef.h>
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Where the spring is pulled, as a pure function of time: write the anchor position(s) at
+ * `time_sec` into `out` — 3 floats (x y z, metres) for one spring or one chain's root, or 3·count
+ * floats (spring i at out[3i .. 3i+2]) for the batch forms.
+ *
+ * **It must be a pure function of the time it is handed**: it is called many times per sample,
+ * at times before the one asked for (from time − settle time up to time), and a callback that
+ * reads a clock, or answers differently on a second call for one time, breaks the purity this
+ * module exists to provide, silently. A sample calls it substeps + 2 times: at the start of the
+ * lookback, at start + n·step for n = 1 … substeps (never accumulated; the last of these may
+ * round an ulp past the time asked for), and at the time asked for. It may call tendon functions (everything here is
+ * re-entrant). The floats it writes are read as they are (non-finite values flow through the
+ * arithmetic; nothing is refused).
+ */
+typedef void (*tendon_spring_anchor_fn)(void *user, double time_sec, float *out);
+
+/** A negative (or NaN) max_offset_m: no limit, as the seed's absent maxOffsetM. */
+#define TENDON_SPRING_NO_LIMIT (-1.0)
+
+/** The tolerance the lookback is derived from: a thousandth of the anchor's own motion. */
+#define TENDON_SPRING_EPSILON 1e-3
+
+/** Substeps per period of the spring's (the chain's fastest link's) frequency. */
+#define TENDON_SPRING_STEPS_PER_PERIOD 32
+
+/**
+ * The most substeps one sample may march (2^24). A sample that would need more is refused
+ * (TENDON_ERR_VALUE) rather than running for seconds: substeps ≈ 35.18/ζ for one spring, so this
+ * refuses damping below about 2.1e-6 (the seed would march on). Damping 1e-4 takes 351,810.
+ */
+#define TENDON_SPRING_MAX_SUBSTEPS ((size_t)1 << 24)
+
+/** A single chain of at most this many links may be sampled with workspace = NULL. */
+#define TENDON_SPRING_CHAIN_STACK_LINKS 16
+
+/** One damped spring (seed SpringSettings). */
+typedef struct tendon_spring_settings {
+    /** Undamped natural frequency, hertz. Must be > 0 (+∞ is accepted as the seed does). */
+    double frequency_hz;
+    /** Damping ratio ζ: below 1 rings, 1 is critical, above 1 sags in. Must be > 0. */
+    double damping;
+    /** How far the drawn result may trail its anchor, metres; negative or NaN: no limit. */
+    double max_offset_m;
+} tendon_spring_settings;
+
+/** One link of a chain (seed SpringLink): a spring, plus where it rests below the link above. */
+typedef struct tendon_spring_link {
+    double frequency_hz;     /**< as tendon_spring_settings */
+    double damping;          /**< as tendon_spring_settings */
+    double max_offset_m;     /**< as tendon_spring_settings (from this link's rest point) */
+    double rest_offset_m[3]; /**< x y z, metres, relative to the link above (the root for link 0) */
+} tendon_spring_link;
+
+/**
+ * The lookback of one spring (seed springSettleSec): −ln(1e-3)/(ζ·((2π)·f)), seconds.
+ * Never refuses a value: like the seed it returns what that arithmetic gives (+∞ for ζ = 0, NaN
+ * or negative for invalid settings); the samplers are what refuse.
+ * Errors: TENDON_ERR_NULL (settings or out_sec).
+ */
+TENDON_API tendon_status tendon_spring_settle_sec(const tendon_spring_settings *settings,
+                                                  double *out_sec);
+
+/**
+ * The lookback of a chain (seed springChainSettleSec): the root x of the cascade bound
+ * e^(−x)·Σ_{k<n} x^k/k! = 1e-3 (n = link_count; bracketed by doubling from −ln(1e-3) + n, then
+ * 64 bisections), divided by the slowest link's σ = ((ζ·2)·π)·f. 0 for an empty chain.
+ *
+ * **Deviation from the seed** (docs/springs.md): the seed evaluates e^(−x) directly, which
+ * underflows once x passes ~708 (about 650 links) and returns a lookback up to a third too
+ * short; tendon evaluates the bound with a rescaled sum and returns its true root at every
+ * length (checked against MPFR to 1e-12 relative). Below ~640 links the two agree to ~1e-15.
+ *
+ * links: [link_count]. Links are validated in order, each as tendon_spring_sample validates.
+ * Errors: TENDON_ERR_NULL (out_sec; links when link_count > 0), TENDON_ERR_VALUE (a link's
+ * frequency not > 0, damping negative or NaN, damping 0 — the seed's messages, with the link's
+ * index).
+ */
+TENDON_API tendon_status tendon_spring_chain_settle_sec(const tendon_spring_link *links,
+                                                        size_t link_count, double *out_sec);
+
+/**
+ * Where one damped spring's mass sits at `time_sec` (seed sampleSpring), into out[3] (x y z).
+ *
+ * Starts at rest on the anchor at time_sec − tendon_spring_settle_sec, marches
+ * max(1, ceil(lookback·f·32)) closed-form substeps to time_sec, then holds the result within
+ * max_offset_m of the anchor at time_sec. `anchor` is called substeps + 2 times (see
+ * tendon_spring_anchor_fn). time_sec is not refused (±∞ and NaN flow through the arithmetic);
+ * the anchor's precision at large times is the caller's (at t = 1e7 a float32 anchor is ~1 m
+ * coarse).
+ *
+ * Errors, in the seed's order: TENDON_ERR_NULL (settings, anchor, out),
+ * TENDON_ERR_VALUE (frequency_hz not > 0; damping negative or NaN; damping 0 — an undamped
+ * spring never settles; more than TENDON_SPRING_MAX_SUBSTEPS substeps), TENDON_ERR_ISA. On
+ * error nothing is written and the anchor is not called.
+ * Determinism: bitwise identical on every ISA; equal to the seed's sampleSpring within 2 float32
+ * ulp (docs/springs.md).
+ */
+TENDON_API tendon_status tendon_spring_sample(const tendon_spring_settings *settings,
+                                              tendon_spring_anchor_fn anchor, void *user,
+                                              double time_sec, float out[3]);
+
+/**
+ * tendon_spring_sample, returning the double result before the float32 store (the seed cases'
+ * `out64`): rounding each of out64[3] to float gives tendon_spring_sample's out exactly.
+ * Errors: as tendon_spring_sample.
+ */
+TENDON_API tendon_status tendon_spring_sample_f64(const tendon_spring_settings *settings,
+                                                  tendon_spring_anchor_fn anchor, void *user,
+                                                  double time_sec, double out64[3]);
+
+/**
+ * The workspace tendon_spring_sample_batch needs for `spring_count` springs, in bytes (any
+ * alignment is fine: the size includes the slack to align internally).
+ * Errors: TENDON_ERR_NULL (out_bytes), TENDON_ERR_OVERFLOW (the size does not fit size_t).
+ */
+TENDON_API tendon_status tendon_spring_batch_workspace_size(size_t spring_count,
+                                                            size_t *out_bytes);
+
+/**
+ * `spring_count` springs sharing one settings value, each pulled by its own anchor, sampled at
+ * `time_sec` — the SIMD-across-springs path (one pose sample feeds every strand).
+ *
+ * `anchor` writes all 3·spring_count anchor floats for one time per call (spring i at
+ * out[3i .. 3i+2]) and is called substeps + 2 times in all, exactly as for one spring. Each
+ * spring's result is bitwise equal to tendon_spring_sample with an anchor that writes only that
+ * spring's three floats. out: [3·spring_count] floats, x y z per spring.
+ * workspace: at least tendon_spring_batch_workspace_size(spring_count) bytes, any alignment,
+ * owned by the caller, contents on entry irrelevant (overwritten; two concurrent calls need two
+ * workspaces). out must not overlap the workspace.
+ * spring_count = 0 returns at once (nothing validated, the anchor not called), as the seed's
+ * empty chain does.
+ *
+ * Errors: as tendon_spring_sample (settings, anchor, out, workspace NULL), then
+ * TENDON_ERR_OVERFLOW (spring_count too large), TENDON_ERR_COUNT (workspace_bytes too small),
+ * TENDON_ERR_ALIAS (out overlaps the workspace).
+ */
+TENDON_API tendon_status tendon_spring_sample_batch(const tendon_spring_settings *settings,
+                                                    tendon_spring_anchor_fn anchor, void *user,
+                                                    double time_sec, size_t spring_count,
+                                                    void *workspace, size_t workspace_bytes,
+                                                    float *out);
+
+/**
+ * The workspace tendon_spring_chain_sample (chain_count = 1) and
+ * tendon_spring_chain_sample_batch need, in bytes (any alignment is fine).
+ * Errors: TENDON_ERR_NULL (out_bytes), TENDON_ERR_OVERFLOW.
+ */
+TENDON_API tendon_status tendon_spring_chain_workspace_size(size_t link_count, size_t chain_count,
+                                                            size_t *out_bytes);
+
+/**
+ * Where every link of a chain sits at `time_sec` (seed sampleSpringChain): out[3·i .. 3·i+2] is
+ * link i, x y z.
+ *
+ * Starts hanging at rest (each link on its rest offset below the one above, the root's anchor at
+ * time_sec − tendon_spring_chain_settle_sec), marches every link on one grid of
+ * max(1, ceil(lookback·f_fastest·32)) substeps (link i's anchor is link i−1's sprung position
+ * plus link i's rest offset), then clamps down the chain: link i is held within its max_offset_m
+ * of (link i−1's float32 output + its rest offset), the root's anchor at time_sec for link 0.
+ * `root` is called substeps + 2 times (see tendon_spring_anchor_fn).
+ * A one-link chain is not bit-identical to tendon_spring_sample: the seed associates the chain's
+ * σ as ((ζ·2)·π)·f, so the lookback differs in its last bits (as the seed's does).
+ *
+ * links: [link_count]. out: out_count floats, at least 3·link_count (only those are written).
+ * workspace: tendon_spring_chain_workspace_size(link_count, 1) bytes, or NULL when link_count ≤
+ * TENDON_SPRING_CHAIN_STACK_LINKS (then 7 KiB of stack are used). Must not overlap out.
+ *
+ * Errors, in the seed's order: link_count = 0 returns TENDON_OK at once (nothing written, root
+ * not called); TENDON_ERR_NULL (links, root, out); TENDON_ERR_COUNT (out_count < 3·link_count —
+ * the seed's message); TENDON_ERR_VALUE (each link in order, as tendon_spring_chain_settle_sec;
+ * more than TENDON_SPRING_MAX_SUBSTEPS substeps); TENDON_ERR_NULL / TENDON_ERR_COUNT (workspace
+ * missing or too small); TENDON_ERR_ALIAS (out overlaps the workspace); TENDON_ERR_ISA.
+ * Determinism: bitwise identical on every ISA; equal to the seed within 2 float32 ulp.
+ */
+TENDON_API tendon_status tendon_spring_chain_sample(const tendon_spring_link *links,
+                                                    size_t link_count,
+                                                    tendon_spring_anchor_fn root, void *user,
+                                                    double time_sec, void *workspace,
+                                                    size_t workspace_bytes, float *out,
+                                                    size_t out_count);
+
+/**
+ * `chain_count` chains with the same links, each hanging from its own root, sampled at
+ * `time_sec` — the SIMD-across-chains path. `root` writes 3·chain_count floats per call (chain c's
+ * root at out[3c .. 3c+2]). out: [3·link_count·chain_count] floats, chain-major (chain c, link
+ * i at out[3·(c·link_count + i)]); out_count must be at least that. Each chain's result is
+ * bitwise equal to tendon_spring_chain_sample with that chain's root alone.
+ * workspace: tendon_spring_chain_workspace_size(link_count, chain_count) bytes (required).
+ * chain_count = 0 or link_count = 0 returns at once.
+ * Errors: as tendon_spring_chain_sample, plus TENDON_ERR_NULL for a NULL workspace and
+ * TENDON_ERR_OVERFLOW for counts whose sizes overflow.
+ */
+TENDON_API tendon_status tendon_spring_chain_sample_batch(const tendon_spring_link *links,
+                                                          size_t link_count,
+                                                          tendon_spring_anchor_fn root, void *user,
+                                                          double time_sec, size_t chain_count,
+                                                          void *workspace, size_t workspace_bytes,
+                                                          float *out, size_t out_count);
+
+/*
+ * ---- With an explicit kernel table (tests, tools, benchmarks) ------------------------------
+ * Each is its namesake above — the same validation, errors, plan and clamp, bit for bit — with
+ * the march run through `k` (from tendon_kernels_for(), emulated variants included) instead of
+ * the active table; k = NULL means the active table. `tendon replay --isa`, `tendon digest` and
+ * the benchmarks use them to run every ISA in one process without flipping the global choice.
+ */
+struct tendon_kernels;
+
+TENDON_API tendon_status tendon_spring_sample_on(const struct tendon_kernels *k,
+                                                 const tendon_spring_settings *settings,
+                                                 tendon_spring_anchor_fn anchor, void *user,
+                                                 double time_sec, float out[3]);
+TENDON_API tendon_status tendon_spring_sample_f64_on(const struct tendon_kernels *k,
+                                                     const tendon_spring_settings *settings,
+                                                     tendon_spring_anchor_fn anchor, void *user,
+                                                     double time_sec, double out64[3]);
+TENDON_API tendon_status tendon_spring_sample_batch_on(
+    const struct tendon_kernels *k, const tendon_spring_settings *settings,
+    tendon_spring_anchor_fn anchor, void *user, double time_sec, size_t spring_count,
+    void *workspace, size_t workspace_bytes, float *out);
+TENDON_API tendon_status tendon_spring_chain_sample_on(
+    const struct tendon_kernels *k, const tendon_spring_link *links, size_t link_count,
+    tendon_spring_anchor_fn root, void *user, double time_sec, void *workspace,
+    size_t workspace_bytes, float *out, size_t out_count);
+TENDON_API tendon_status tendon_spring_chain_sample_batch_on(
+    const struct tendon_kernels *k, const tendon_spring_link *links, size_t link_count,
+    tendon_spring_anchor_fn root, void *user, double time_sec, size_t chain_count,
+    void *workspace, size_t workspace_bytes, float *out, size_t out_count);
+
+/*
+ * ---- Low level: the march the kernel table runs (tendon/kernels.h) --------------------------
+ * Filled by the entry points above; exposed only so the raw kernel table can name its argument.
+ * Lanes are independent scalar tracks (one per axis per spring / chain); every lane of one plan
+ * shares the same per-link coefficients.
+ */
+
+/** One link's substep transition (seed transitionOver + trailPerUnitSpeed), for a fixed step. */
+typedef struct tendon_spring_coeffs {
+    double c0, c1, c2, c3; /**< (offset, velocity) ← [c0 c1; c2 c3]·(offset, velocity) */
+    double trail;          /**< −2ζ/ω: the offset of a mass trailing an anchor at unit speed */
+} tendon_spring_coeffs;
+
+/** Everything one march needs. Buffers hold lane_stride lanes; lanes past `lanes` are padding. */
+typedef struct tendon_spring_march_plan {
+    double start_sec;  /**< time of the initial anchor sample */
+    double step_sec;   /**< substep length: substep n samples the anchor at start + n·step */
+    double inv_step;   /**< 1/step_sec, correctly rounded */
+    size_t steps;      /**< substeps to march (0 allowed) */
+    size_t lanes;      /**< real lanes: 3 per spring or per chain */
+    size_t lane_stride; /**< lanes rounded up to a multiple of 8: every buffer's row length */
+    size_t link_count;  /**< 1 for springs */
+    const tendon_spring_coeffs *links; /**< [link_count] */
+    /** chains: [24·link_count], row i = link i's rest offset repeated (x y z x y z …); else NULL */
+    const double *rest_lanes;
+    tendon_spring_anchor_fn anchor;
+    void *user;
+    double *position;  /**< [link_count·lane_stride], row i = link i */
+    double *velocity;  /**< [link_count·lane_stride] */
+    float *anchor_a;   /**< [lane_stride]: the anchor at start_sec on entry; padding lanes 0 */
+    float *anchor_b;   /**< [lane_stride]: scratch for the next sample; padding lanes 0 */
+    /** chains: [link_count·lane_stride] scratch (a link's position one substep back); else NULL */
+    double *previous;
+} tendon_spring_march_plan;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

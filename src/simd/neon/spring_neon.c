@@ -1,0 +1,3 @@
+/* The spring march, neon instantiation. */
+#include "ops.h"
+#include "../kernels/spring.inl.h"
