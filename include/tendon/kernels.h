@@ -57,6 +57,9 @@ typedef struct tendon_kernels {
        per lane, each anchored to the one above. Both call plan->anchor once per substep. */
     void (*spring_march)(const tendon_spring_march_plan *plan);
     void (*spring_chain_march)(const tendon_spring_march_plan *plan);
+    /* clip.h: out[i] = a[i] + (b[i] − a[i])·u[i] in double, rounded once, i < count (the
+       gathered components of LINEAR tracks; rotations use quat_slerp). out may equal a or b. */
+    void (*clip_lerp)(const float *a, const float *b, const double *u, size_t count, float *out);
 } tendon_kernels;
 
 #ifdef __cplusplus
