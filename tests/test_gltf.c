@@ -545,6 +545,12 @@ START_TEST(test_malformed)
     json_object_set_new(at(j, "accessors", 5), "byteOffset", json_real(4));
     json_object_set_new(at(j, "accessors", 5), "count", json_real(11));
     expect_error(j, TENDON_ERR_FORMAT, "animations[0]", "expected 11");
+    /* one accessor as a sampler's input and (SCALAR) as a rotation's output: found by the fuzz
+       target — the accessor cache once let the second use skip the component check */
+    j = simple_skin();
+    json_object_set_new(json_array_get(json_object_get(at(j, "animations", 0), "samplers"), 0),
+                        "output", json_real(5));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[5]", "needs 4 components");
     /* not JSON, not glTF 2 */
     j = json_pack("{s{ss}}", "asset", "version", "1.0");
     expect_error(j, TENDON_ERR_FORMAT, "asset", "2.x");

@@ -1029,11 +1029,17 @@ static tendon_status load_animations(ctx *c)
     g->anim_names = xcalloc(na, sizeof *g->anim_names);
     g->chans = xcalloc(na, sizeof *g->chans);
     g->chan_counts = xcalloc(na, sizeof *g->chan_counts);
-    float **cache = xcalloc(c->n_accessors, sizeof(float *));
-    size_t *cache_n = xcalloc(c->n_accessors, sizeof(size_t));
-    if (!g->clips || !g->anim_names || !g->chans || !g->chan_counts || !cache || !cache_n) {
+    /* accessors read once per animation: inputs at [i], outputs at [n + i] (an accessor may
+       serve as both, with different rules), with the components an output was read with */
+    const size_t na2 = 2 * c->n_accessors;
+    float **cache = xcalloc(na2, sizeof(float *));
+    size_t *cache_n = xcalloc(na2, sizeof(size_t));
+    int *cache_comps = xcalloc(na2, sizeof(int));
+    if (!g->clips || !g->anim_names || !g->chans || !g->chan_counts || !cache || !cache_n ||
+        !cache_comps) {
         free(cache);
         free(cache_n);
+        free(cache_comps);
         return nomem(c);
     }
     tendon_track_desc *tracks = NULL;
@@ -1127,11 +1133,20 @@ static tendon_status load_animations(ctx *c)
                 break;
             const int comps = tp == TENDON_PATH_ROTATION ? 4 : tp == TENDON_PATH_WEIGHTS ? 1 : 3;
             /* outputs are cached by accessor; a rotation needs VEC4, T/S VEC3, weights SCALAR */
+            out_acc += c->n_accessors;
+            if (cache[out_acc] && cache_comps[out_acc] != comps) {
+                char aw[48];
+                snprintf(aw, sizeof aw, "accessors[%zu]", out_acc - c->n_accessors);
+                st = ferr(c, aw, "this channel's output needs %d components per element, the "
+                                 "accessor has %d", comps, cache_comps[out_acc]);
+                break;
+            }
             if (!cache[out_acc] &&
-                (st = read_floats(c, out_acc, comps, tp == TENDON_PATH_ROTATION ||
+                (st = read_floats(c, out_acc - c->n_accessors, comps, tp == TENDON_PATH_ROTATION ||
                                                          tp == TENDON_PATH_WEIGHTS,
                                   "this channel's output", &cache[out_acc], &cache_n[out_acc])))
                 break;
+            cache_comps[out_acc] = comps;
             const size_t keys = cache_n[in_acc], per = ti == TENDON_INTERP_CUBICSPLINE ? 3 : 1;
             size_t width = (size_t)comps;
             if (tp == TENDON_PATH_WEIGHTS) {
@@ -1170,15 +1185,16 @@ static tendon_status load_animations(ctx *c)
             st = tendon_gltf_set_error(st == TENDON_ERR_NOMEM ? st : TENDON_ERR_FORMAT,
                                        "%s: %s: %s", c->file, where, msg);
         }
-        for (size_t i = 0; i < c->n_accessors; ++i) {
+        for (size_t i = 0; i < na2; ++i) {
             free(cache[i]);
             cache[i] = NULL;
         }
     }
-    for (size_t i = 0; i < c->n_accessors; ++i)
+    for (size_t i = 0; i < na2; ++i)
         free(cache[i]);
     free(cache);
     free(cache_n);
+    free(cache_comps);
     free(tracks);
     return st;
 }
