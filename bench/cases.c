@@ -512,6 +512,8 @@ const tendon_bench_case tendon_bench_cases[] = {
      tendon_bench_run_clip_sample, tendon_bench_clip_teardown},
     {"clip_sample_distinct", "track", CLIP_COUNTS, NULL, tendon_bench_clip_setup_distinct,
      tendon_bench_run_clip_sample, tendon_bench_clip_teardown},
+    {"clip_forward_distinct", "track", CLIP_COUNTS, NULL, tendon_bench_clip_setup_distinct,
+     tendon_bench_run_clip_forward, tendon_bench_clip_teardown},
     {"floor_divpd", "element", FLOOR_COUNTS, floor_usable, floor_setup, run_floor_div,
      floor_teardown},
     {"floor_sqrtpd", "element", FLOOR_COUNTS, floor_usable, floor_setup, run_floor_sqrt,

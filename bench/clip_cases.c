@@ -5,7 +5,8 @@
  * turn (a third of them slerps), 61 keys each (2 s at 30 keys per second; rotations random unit
  * quaternions, so the slerp path is what gets measured). Each call samples at the next of 4096
  * seeded random times in [−0.1, 2.1] s (a seek, not forward play: no cursor helps). The item is
- * a track: ns per item is ns per track.
+ * a track: ns per item is ns per track. The `_forward` cases play forward at 60 Hz instead, with
+ * a cursor (tendon_clip_sample_cursor).
  */
 #include "clip_cases.h"
 
@@ -19,6 +20,9 @@
 void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip, double time_sec,
                               tendon_pose *pose, float *packed);
 
+void tendon_clip_sample_table_cursor(const tendon_kernels *kt, const tendon_clip *clip,
+                                     double time_sec, uint32_t *cursor, tendon_pose *pose);
+
 enum { KEYS = 61, TIMES = 4096 };
 
 typedef struct clip_fx {
@@ -26,6 +30,8 @@ typedef struct clip_fx {
     tendon_pose pose;
     double times[TIMES];
     size_t next;
+    uint32_t *cursor; /* forward play: one hint per timeline */
+    double now;
 } clip_fx;
 
 static uint64_t mix(uint64_t *s)
@@ -83,6 +89,9 @@ static int setup(tendon_bench_fixture *fx, uint64_t seed, int distinct)
         goto out;
     for (size_t i = 0; i < TIMES; ++i)
         c->times[i] = -0.1 + 2.2 * unit(&seed);
+    c->cursor = calloc(tendon_clip_timeline_count(c->clip) + 1, sizeof *c->cursor);
+    if (!c->cursor)
+        goto out;
     fx->out = c->pose.rotation;
     rc = 0;
 out:
@@ -105,6 +114,7 @@ void tendon_bench_clip_teardown(tendon_bench_fixture *fx)
         return;
     tendon_clip_destroy(c->clip);
     tendon_pose_destroy(&c->pose);
+    free(c->cursor);
     free(c);
     fx->data = NULL;
 }
@@ -114,4 +124,14 @@ void tendon_bench_run_clip_sample(const tendon_bench_fixture *fx, const tendon_k
     clip_fx *c = fx->data;
     tendon_clip_sample_table(k, c->clip, c->times[c->next], &c->pose, NULL);
     c->next = (c->next + 1) % TIMES;
+}
+
+/* Forward play at 60 Hz through the 2 s clip (wrapping), with a cursor. */
+void tendon_bench_run_clip_forward(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    clip_fx *c = fx->data;
+    c->now += 1.0 / 60.0;
+    if (c->now >= 2.0)
+        c->now -= 2.0;
+    tendon_clip_sample_table_cursor(k, c->clip, c->now, c->cursor, &c->pose);
 }

@@ -14,6 +14,7 @@ int tendon_bench_clip_setup(tendon_bench_fixture *fx, uint64_t seed);
 int tendon_bench_clip_setup_distinct(tendon_bench_fixture *fx, uint64_t seed);
 void tendon_bench_clip_teardown(tendon_bench_fixture *fx);
 void tendon_bench_run_clip_sample(const tendon_bench_fixture *fx, const tendon_kernels *k);
+void tendon_bench_run_clip_forward(const tendon_bench_fixture *fx, const tendon_kernels *k);
 
 #ifdef __cplusplus
 }

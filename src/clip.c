@@ -42,6 +42,7 @@ struct tendon_clip {
     /* track indices by kind, each ordered by timeline */
     uint32_t *lin_vec, *lin_rot, *other;
     size_t n_lin_vec, n_lin_rot, n_other;
+    size_t timeline_count;
 };
 
 static const char *path_name(uint32_t p)
@@ -56,6 +57,7 @@ double tendon_clip_duration(const tendon_clip *clip) { return clip ? clip->durat
 size_t tendon_clip_track_count(const tendon_clip *clip) { return clip ? clip->track_count : 0; }
 size_t tendon_clip_joint_count(const tendon_clip *clip) { return clip ? clip->joint_count : 0; }
 size_t tendon_clip_value_count(const tendon_clip *clip) { return clip ? clip->value_count : 0; }
+size_t tendon_clip_timeline_count(const tendon_clip *clip) { return clip ? clip->timeline_count : 0; }
 size_t tendon_clip_track_width(const tendon_clip *clip, size_t track)
 {
     return clip && track < clip->track_count ? clip->tracks[track].width : 0;
@@ -219,6 +221,7 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
             clip->other[clip->n_other++] = (uint32_t)i;
     }
     clip->duration = duration;
+    clip->timeline_count = timelines;
     if (n > 0) {
         uint32_t *counts = realloc(scratch, (timelines + 1 + n) * sizeof(uint32_t));
         if (!counts) {
@@ -260,11 +263,26 @@ static inline keypos locate(const float *times, size_t n, double t)
         p.k = n - 1, p.u = 0.0, p.copy = 1;
         return p;
     }
+    /* times[0] < t < times[n−1], so t lies within float range. For a float x,
+       x ≤ t ⟺ x ≤ tf with tf the largest float ≤ t: the search compares floats, with no
+       conversion in its dependent chain. */
+    float tf = (float)t;
+    if ((double)tf > t) { /* rounded up: step one float down */
+        uint32_t bits;
+        memcpy(&bits, &tf, sizeof bits);
+        if (tf > 0.0f)
+            bits -= 1;
+        else if (tf < 0.0f)
+            bits += 1;
+        else
+            bits = 0x80000001u; /* −(smallest denormal), below a tiny negative t */
+        memcpy(&tf, &bits, sizeof tf);
+    }
     const float *base = times;
     size_t len = n - 1; /* search times[0 .. n−2]; times[0] < t holds */
     while (len > 1) {
         const size_t half = len / 2;
-        base = ((double)base[half] <= t) ? base + half : base;
+        base = (base[half] <= tf) ? base + half : base;
         len -= half;
     }
     p.k = (size_t)(base - times);
@@ -276,6 +294,52 @@ static inline keypos locate(const float *times, size_t n, double t)
     p.u = (t - t0) / ((double)times[p.k + 1] - t0);
     p.copy = 0;
     return p;
+}
+
+/*
+ * locate() with a hint: key interval *hint, or the next one, is tried before the search; the
+ * interval containing t is unique (times strictly increase), so the answer is locate()'s
+ * whatever the hint holds. *hint is left at the interval found.
+ */
+static inline keypos locate_hinted(const float *times, size_t n, double t, uint32_t *hint)
+{
+    keypos p;
+    if (n == 1 || !(t > (double)times[0])) {
+        p.k = 0, p.u = 0.0, p.copy = 1;
+        *hint = 0;
+        return p;
+    }
+    if (t >= (double)times[n - 1]) {
+        p.k = n - 1, p.u = 0.0, p.copy = 1;
+        *hint = (uint32_t)(n - 2);
+        return p;
+    }
+    size_t k = *hint;
+    if (k + 1 < n && (double)times[k] <= t && t < (double)times[k + 1]) {
+        /* the same interval */
+    } else if (k + 2 < n && (double)times[k + 1] <= t && t < (double)times[k + 2]) {
+        k = k + 1;
+    } else {
+        p = locate(times, n, t);
+        *hint = (uint32_t)p.k;
+        return p;
+    }
+    *hint = (uint32_t)k;
+    p.k = k;
+    const double t0 = (double)times[k];
+    if (t == t0) {
+        p.u = 0.0, p.copy = 1;
+        return p;
+    }
+    p.u = (t - t0) / ((double)times[k + 1] - t0);
+    p.copy = 0;
+    return p;
+}
+
+static inline keypos locate_track(const clip_track *c, double t, uint32_t *hints)
+{
+    return hints ? locate_hinted(c->times, c->key_count, t, &hints[c->timeline])
+                 : locate(c->times, c->key_count, t);
 }
 
 /* Where a track's value goes: the pose's channel, or the packed output. NULL: skip. */
@@ -337,7 +401,8 @@ static void cubic_eval(const clip_track *c, keypos p, float *dst)
 /* Chunk sizes of the gathers (stack: ~13 KiB). */
 enum { LERP_CHUNK = 256, SLERP_CHUNK = 128 };
 
-static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double t, const sink *s)
+static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double t, const sink *s,
+                       uint32_t *hints)
 {
     const clip_track *tracks = clip->tracks;
     uint32_t last_tl = UINT32_MAX;
@@ -350,7 +415,7 @@ static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double
         if (!dst)
             continue;
         if (c->timeline != last_tl) {
-            p = locate(c->times, c->key_count, t);
+            p = locate_track(c, t, hints);
             last_tl = c->timeline;
         }
         if (p.copy || c->interp == TENDON_INTERP_STEP)
@@ -386,7 +451,7 @@ static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double
             if (!dst)
                 continue;
             if (c->timeline != last_tl) {
-                p = locate(c->times, c->key_count, t);
+                p = locate_track(c, t, hints);
                 last_tl = c->timeline;
             }
             if (p.copy) {
@@ -439,7 +504,7 @@ static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double
             if (!dst)
                 continue;
             if (c->timeline != last_tl) {
-                p = locate(c->times, c->key_count, t);
+                p = locate_track(c, t, hints);
                 last_tl = c->timeline;
             }
             const float *va = c->values + 4 * p.k;
@@ -459,7 +524,14 @@ void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip,
                               tendon_pose *pose, float *packed)
 {
     const sink s = {pose, packed};
-    sample_all(kt, clip, time_sec, &s);
+    sample_all(kt, clip, time_sec, &s, NULL);
+}
+
+void tendon_clip_sample_table_cursor(const tendon_kernels *kt, const tendon_clip *clip,
+                                     double time_sec, uint32_t *cursor, tendon_pose *pose)
+{
+    const sink s = {pose, NULL};
+    sample_all(kt, clip, time_sec, &s, cursor);
 }
 
 tendon_status tendon_clip_sample(const tendon_clip *clip, double time_sec, tendon_pose *pose)
@@ -481,7 +553,38 @@ tendon_status tendon_clip_sample(const tendon_clip *clip, double time_sec, tendo
     if ((st = tendon_active_kernels(&kt)) != TENDON_OK)
         return st;
     const sink s = {pose, NULL};
-    sample_all(kt, clip, time_sec, &s);
+    sample_all(kt, clip, time_sec, &s, NULL);
+    return TENDON_OK;
+}
+
+tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, double time_sec, uint32_t *cursor,
+                                        size_t cursor_count, tendon_pose *pose)
+{
+    static const char fn[] = "tendon_clip_sample_cursor";
+    if (!clip)
+        return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
+    if (cursor_count < clip->timeline_count)
+        return tendon_fail(TENDON_ERR_COUNT,
+                           "%s: the cursor holds %zu entries, the clip has %zu timelines "
+                           "(tendon_clip_timeline_count)",
+                           fn, cursor_count, clip->timeline_count);
+    if (clip->timeline_count > 0 && !cursor)
+        return tendon_fail(TENDON_ERR_NULL, "%s: cursor is NULL", fn);
+    tendon_status st = tendon_check_pose(fn, "pose", pose);
+    if (st != TENDON_OK)
+        return st;
+    if (pose->joint_count != clip->joint_count)
+        return tendon_fail(TENDON_ERR_COUNT,
+                           "%s: pose has %zu joints, the clip was made for %zu", fn,
+                           pose->joint_count, clip->joint_count);
+    if (time_sec != time_sec)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: time_sec is NaN: a clip is sampled at a number of seconds", fn);
+    const tendon_kernels *kt;
+    if ((st = tendon_active_kernels(&kt)) != TENDON_OK)
+        return st;
+    const sink s = {pose, NULL};
+    sample_all(kt, clip, time_sec, &s, cursor);
     return TENDON_OK;
 }
 
@@ -507,7 +610,7 @@ tendon_status tendon_clip_sample_tracks(const tendon_clip *clip, double time_sec
     if ((st = tendon_active_kernels(&kt)) != TENDON_OK)
         return st;
     const sink s = {NULL, out};
-    sample_all(kt, clip, time_sec, &s);
+    sample_all(kt, clip, time_sec, &s, NULL);
     return TENDON_OK;
 }
 

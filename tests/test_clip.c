@@ -252,6 +252,32 @@ START_TEST(test_linear_hand)
 }
 END_TEST
 
+/* The search compares float keys with a double time: a double just below a key is before it. */
+START_TEST(test_step_boundaries)
+{
+    const float times[5] = {-1.0f, -0.5f, 0.0f, 0.5f, 3.0f};
+    const float v[5] = {10, 11, 12, 13, 14};
+    tendon_clip *clip = one_track_clip(TENDON_PATH_WEIGHTS, TENDON_INTERP_STEP, 1, 5, times, v);
+    const struct {
+        double t;
+        float want;
+    } cases[] = {
+        {nextafter(0.5, 0.0), 12},  {0.5, 13},   {nextafter(0.5, 1.0), 13},
+        {nextafter(-0.5, -1.0), 10}, {-0.5, 11},  {nextafter(-0.5, 0.0), 11},
+        {-1e-300, 11},              {-0.0, 12},  {0.0, 12},
+        {1e-300, 12},               {nextafter(3.0, 0.0), 13}, {3.0, 14},
+        {(double)nextafterf(0.5f, 1.0f) - 1e-17, 13}, {nextafter(-1.0, 0.0), 10},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        float got;
+        sample_value(clip, cases[i].t, &got);
+        ck_assert_msg(got == cases[i].want, "t=%.17g: got key value %g, expected %g", cases[i].t,
+                      (double)got, (double)cases[i].want);
+    }
+    tendon_clip_destroy(clip);
+}
+END_TEST
+
 START_TEST(test_linear_rotation_is_blend_slerp)
 {
     /* LINEAR rotation is tendon_quat_slerp of the bracketing keys, with u in double */
@@ -516,6 +542,49 @@ START_TEST(test_lerp_kernel_bitwise)
 }
 END_TEST
 
+/* The cursor changes nothing but speed: any cursor contents give tendon_clip_sample's bits. */
+START_TEST(test_cursor_same_bits)
+{
+    test_rng r;
+    rng_seed(&r, 0xc0de);
+    for (size_t n = 0; n <= 67; n += 3) {
+        rand_clip rc;
+        make_rand_clip(&r, n, &rc);
+        const size_t tl = tendon_clip_timeline_count(rc.clip);
+        ck_assert(tl <= n);
+        uint32_t *cur = calloc(tl + 1, sizeof *cur);
+        tendon_pose pa, pb;
+        ck_assert_int_eq(tendon_pose_create(rc.joints, &pa), TENDON_OK);
+        ck_assert_int_eq(tendon_pose_create(rc.joints, &pb), TENDON_OK);
+        double t = -0.7;
+        for (int f = 0; f < 400; ++f) {
+            if (f % 97 == 50)
+                t -= rng_range(&r, 0.0, 3.0); /* a jump back */
+            else if (f % 89 == 7)
+                for (size_t i = 0; i < tl; ++i)
+                    cur[i] = (uint32_t)rng_u64(&r); /* garbage */
+            else
+                t += rng_range(&r, 0.0, 0.05);
+            ck_assert_int_eq(tendon_clip_sample(rc.clip, t, &pa), TENDON_OK);
+            ck_assert_int_eq(tendon_clip_sample_cursor(rc.clip, t, cur, tl, &pb), TENDON_OK);
+            ck_assert_msg(first_float_diff(pa.translation, pb.translation, 3 * rc.joints) < 0 &&
+                              first_float_diff(pa.rotation, pb.rotation, 4 * rc.joints) < 0 &&
+                              first_float_diff(pa.scale, pb.scale, 3 * rc.joints) < 0,
+                          "%zu tracks, frame %d, t=%.17g: the cursor changed the result", n, f, t);
+        }
+        if (tl > 0) {
+            ck_assert_int_eq(tendon_clip_sample_cursor(rc.clip, 0.5, cur, tl - 1, &pb),
+                             TENDON_ERR_COUNT);
+            ck_assert_int_eq(tendon_clip_sample_cursor(rc.clip, 0.5, NULL, tl, &pb), TENDON_ERR_NULL);
+        }
+        free(cur);
+        tendon_pose_destroy(&pa);
+        tendon_pose_destroy(&pb);
+        free_rand_clip(&rc, n);
+    }
+}
+END_TEST
+
 /* ---- root motion -------------------------------------------------------------------------------- */
 
 /* A 1-second walking loop: the root goes from z = 0 to z = 2 (with a bob in y) and turns 90°
@@ -620,9 +689,11 @@ static Suite *clip_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("sampling");
     tcase_add_test(tc, test_linear_hand);
+    tcase_add_test(tc, test_step_boundaries);
     tcase_add_test(tc, test_linear_rotation_is_blend_slerp);
     tcase_add_test(tc, test_untouched_channels_and_nan);
     tcase_add_test(tc, test_create_errors);
+    tcase_add_test(tc, test_cursor_same_bits);
     suite_add_tcase(s, tc);
     tc = tcase_create("isa");
     tcase_set_timeout(tc, 60);

@@ -111,6 +111,11 @@ TENDON_API size_t tendon_clip_track_width(const tendon_clip *clip, size_t track)
 TENDON_API size_t tendon_clip_track_offset(const tendon_clip *clip, size_t track);
 /** Total floats written by tendon_clip_sample_tracks (Σ widths); 0 for NULL. */
 TENDON_API size_t tendon_clip_value_count(const tendon_clip *clip);
+/**
+ * Distinct timelines (tracks created with the same times pointer and key count share one): the
+ * number of entries of a cursor (tendon_clip_sample_cursor). 0 for NULL.
+ */
+TENDON_API size_t tendon_clip_timeline_count(const tendon_clip *clip);
 
 /**
  * Sample every translation, rotation and scale track at `time_sec` into `pose` (seed
@@ -127,6 +132,22 @@ TENDON_API size_t tendon_clip_value_count(const tendon_clip *clip);
  */
 TENDON_API tendon_status tendon_clip_sample(const tendon_clip *clip, double time_sec,
                                             tendon_pose *pose);
+
+/**
+ * tendon_clip_sample with an optional caller-owned cursor that only speeds up forward play:
+ * cursor[cursor_count] holds, per timeline, the key interval found last; each search first
+ * tries that interval and the next one. **The result is tendon_clip_sample's, bit for bit,
+ * whatever the cursor holds** (zeroed, stale, from another time, garbage): the interval that
+ * contains a time is unique, so a wrong hint only costs the search it would have skipped. The
+ * cursor is the only thing written besides the pose; one cursor per playing instance (two
+ * threads must not share one).
+ * cursor_count: at least tendon_clip_timeline_count(clip); cursor may be NULL when that is 0.
+ * Errors: as tendon_clip_sample, plus TENDON_ERR_NULL (cursor) and TENDON_ERR_COUNT
+ * (cursor_count too small).
+ */
+TENDON_API tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, double time_sec,
+                                                   uint32_t *cursor, size_t cursor_count,
+                                                   tendon_pose *pose);
 
 /**
  * Sample every track (weights included) at `time_sec` into out[value_count]: track i's value at

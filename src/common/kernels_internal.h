@@ -82,6 +82,10 @@ TENDON_HIDDEN void tendon_morph_scalar_from(const float *base, const float *cons
  */
 TENDON_HIDDEN void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip,
                                             double time_sec, tendon_pose *pose, float *packed);
+/* The same with a cursor (tendon_clip_sample_cursor, unchecked): for the benchmarks. */
+TENDON_HIDDEN void tendon_clip_sample_table_cursor(const tendon_kernels *kt,
+                                                   const tendon_clip *clip, double time_sec,
+                                                   uint32_t *cursor, tendon_pose *pose);
 
 /* Thread-local error message (src/status.c). Always returns `status`. */
 TENDON_HIDDEN tendon_status tendon_fail(tendon_status status, const char *fmt, ...)
