@@ -10,4 +10,5 @@
 #include "skin.h"
 #include "spring.h"
 #include "kernels.h"
+#include "graph.h"
 #endif
