@@ -11,4 +11,5 @@
 #include "spring.h"
 #include "kernels.h"
 #include "graph.h"
+#include "mask.h"
 #endif
