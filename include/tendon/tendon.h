@@ -12,4 +12,5 @@
 #include "kernels.h"
 #include "graph.h"
 #include "mask.h"
+#include "ik.h"
 #endif

@@ -1,0 +1,280 @@
+/*
+ * Two-bone IK (tendon/ik.h) against hand-computed chains — reachable (a 3-4-5 triangle, whose
+ * elbow sits at (1.8, 2.4)), unreachable (straight), too near (folded), pole flipped and
+ * sideways — bug case 16 of tests/data/bugs/bugs.json (both sub-cases, float32), weights, and
+ * every refusal.
+ *
+ * The solver computes in float32; the oracles are exact real numbers, so positions are compared
+ * with the tolerance the values' float32 rounding allows (a few ulps of the chain's size:
+ * 2e-6 for bug case 16 as it states, 4e-6 on the 7-metre chain).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "support.h"
+
+static void expect3(const float got[3], double x, double y, double z, double tol,
+                    const char *what)
+{
+    const double want[3] = {x, y, z};
+    for (int c = 0; c < 3; ++c)
+        ck_assert_msg(fabs((double)got[c] - want[c]) <= tol,
+                      "%s[%d] = %.9g, expected %.9g (tolerance %g)", what, c, (double)got[c],
+                      want[c], tol);
+}
+
+static double dist(const float a[3], const float b[3])
+{
+    const double dx = (double)a[0] - b[0], dy = (double)a[1] - b[1], dz = (double)a[2] - b[2];
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/* v rotated by q, in double (the oracle's own rotation). */
+static void rot(const float q[4], const double v[3], double o[3])
+{
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    const double t[3] = {2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]),
+                         2 * (x * v[1] - y * v[0])};
+    o[0] = v[0] + w * t[0] + (y * t[2] - z * t[1]);
+    o[1] = v[1] + w * t[1] + (z * t[0] - x * t[2]);
+    o[2] = v[2] + w * t[2] + (x * t[1] - y * t[0]);
+}
+
+/* The deltas carry the input bones onto the output: upper_delta·(mid − root) = mid' − root and
+ * lower_delta·upper_delta·(end − mid) = end' − mid'. */
+static void expect_deltas_consistent(const float root[3], const float mid[3], const float end[3],
+                                     const tendon_ik_two_bone_result *r, double tol)
+{
+    const double up[3] = {mid[0] - root[0], mid[1] - root[1], mid[2] - root[2]};
+    const double lo[3] = {end[0] - mid[0], end[1] - mid[1], end[2] - mid[2]};
+    double a[3], b[3];
+    rot(r->upper_delta, up, a);
+    rot(r->upper_delta, lo, b);
+    double c[3];
+    rot(r->lower_delta, b, c);
+    for (int k = 0; k < 3; ++k) {
+        ck_assert_msg(fabs(a[k] - (r->mid[k] - root[k])) <= tol, "upper_delta moves the upper "
+                      "bone to %.9g, the solution has %.9g", a[k], (double)(r->mid[k] - root[k]));
+        ck_assert_msg(fabs(c[k] - (r->end[k] - r->mid[k])) <= tol, "lower_delta moves the lower "
+                      "bone to %.9g, the solution has %.9g", c[k],
+                      (double)(r->end[k] - r->mid[k]));
+    }
+    const double n1 = sqrt(r->upper_delta[0] * (double)r->upper_delta[0] +
+                           r->upper_delta[1] * (double)r->upper_delta[1] +
+                           r->upper_delta[2] * (double)r->upper_delta[2] +
+                           r->upper_delta[3] * (double)r->upper_delta[3]);
+    ck_assert_msg(fabs(n1 - 1.0) < 3e-7, "upper_delta is not unit (%.9g)", n1);
+}
+
+/* Root at 0, elbow 3 up, wrist 4 further up: l1 = 3, l2 = 4, reach 1..7. */
+static const float ROOT[3] = {0, 0, 0}, MID[3] = {0, 3, 0}, END[3] = {0, 7, 0};
+
+START_TEST(test_reachable_345)
+{
+    tendon_ik_two_bone_result r;
+    const float target[3] = {5, 0, 0};
+    /* x = (9 − 16 + 25) / 10 = 1.8, h = √(9 − 3.24) = 2.4, toward the pole (+y). */
+    const float pole_up[3] = {0, 10, 0};
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, pole_up, 1.0, &r), TENDON_OK);
+    expect3(r.mid, 1.8, 2.4, 0, 4e-6, "mid, pole +y");
+    expect3(r.end, 5, 0, 0, 4e-6, "end, pole +y");
+    ck_assert_int_eq(r.reachable, 1);
+    /* upper bone (0,3,0) → (1.8,2.4,0): about −z by θ with cos θ = 0.8, sin θ = 0.6:
+     * q = (0, 0, −sin(θ/2), cos(θ/2)), sin(θ/2) = √0.1, cos(θ/2) = √0.9. */
+    ck_assert_msg(fabs(r.upper_delta[2] + sqrt(0.1)) < 3e-7 &&
+                      fabs(r.upper_delta[3] - sqrt(0.9)) < 3e-7 &&
+                      fabs(r.upper_delta[0]) < 1e-7 && fabs(r.upper_delta[1]) < 1e-7,
+                  "upper_delta (%.9g, %.9g, %.9g, %.9g)", (double)r.upper_delta[0],
+                  (double)r.upper_delta[1], (double)r.upper_delta[2], (double)r.upper_delta[3]);
+    expect_deltas_consistent(ROOT, MID, END, &r, 4e-6);
+
+    /* The pole flipped: the elbow mirrors to the other side of the line root → target. */
+    const float pole_down[3] = {0, -10, 0};
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, pole_down, 1.0, &r), TENDON_OK);
+    expect3(r.mid, 1.8, -2.4, 0, 4e-6, "mid, pole −y");
+    expect3(r.end, 5, 0, 0, 4e-6, "end, pole −y");
+    expect_deltas_consistent(ROOT, MID, END, &r, 4e-6);
+
+    /* A pole out of the plane: the elbow goes where it points (its component off the line). */
+    const float pole_side[3] = {2, 0, 7};
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, pole_side, 1.0, &r), TENDON_OK);
+    expect3(r.mid, 1.8, 0, 2.4, 4e-6, "mid, pole +z");
+    expect_deltas_consistent(ROOT, MID, END, &r, 4e-6);
+
+    /* No pole: the current bend plane (the elbow's side of the line, +y here). */
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, NULL, 1.0, &r), TENDON_OK);
+    expect3(r.mid, 1.8, 2.4, 0, 4e-6, "mid, no pole");
+    /* A pole on the line root → target says nothing: the current plane again. */
+    const float pole_on_line[3] = {9, 0, 0};
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, pole_on_line, 1.0, &r),
+                     TENDON_OK);
+    expect3(r.mid, 1.8, 2.4, 0, 4e-6, "mid, pole on the line");
+}
+END_TEST
+
+START_TEST(test_unreachable_and_folded)
+{
+    tendon_ik_two_bone_result r;
+    const float pole[3] = {0, 10, 0};
+    /* Too far: straight at the target, end at l1 + l2 = 7. */
+    const float far[3] = {0, 0, -20};
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, far, pole, 1.0, &r), TENDON_OK);
+    ck_assert_int_eq(r.reachable, 0);
+    expect3(r.mid, 0, 0, -3, 2e-6, "mid, target too far");
+    expect3(r.end, 0, 0, -7, 4e-6, "end, target too far");
+    expect_deltas_consistent(ROOT, MID, END, &r, 4e-6);
+    /* Too near: |l1 − l2| = 1, so the end stops 1 from the root, the elbow folded back. */
+    const float near[3] = {0.5f, 0, 0};
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, near, pole, 1.0, &r), TENDON_OK);
+    ck_assert_int_eq(r.reachable, 0);
+    expect3(r.mid, -3, 0, 0, 2e-6, "mid, target too near");
+    expect3(r.end, 1, 0, 0, 2e-6, "end, target too near");
+    /* At the root itself: the direction is the chain's own (root → end, +y). */
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, ROOT, pole, 1.0, &r), TENDON_OK);
+    for (int c = 0; c < 3; ++c)
+        ck_assert(r.mid[c] == r.mid[c] && r.end[c] == r.end[c]);
+    expect3(r.end, 0, 1, 0, 2e-6, "end, target at the root");
+    ck_assert_double_le(fabs(dist(r.mid, ROOT) - 3), 2e-6);
+}
+END_TEST
+
+START_TEST(test_weight)
+{
+    tendon_ik_two_bone_result r;
+    const float target[3] = {5, 0, 0}, pole[3] = {0, 10, 0};
+    /* Weight 0: the chain as it was, bit for bit (rotation by the identity). */
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, pole, 0.0, &r), TENDON_OK);
+    for (int c = 0; c < 3; ++c) {
+        ck_assert(r.mid[c] == MID[c]);
+        ck_assert(r.end[c] == END[c]);
+    }
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, pole, -3.0, &r), TENDON_OK);
+    ck_assert(r.mid[0] == MID[0] && r.mid[1] == MID[1]); /* clamped to 0 */
+    /* Weight 0.5: the upper bone turned half of θ (cos θ = 0.8) about −z, lengths kept:
+     * mid = 3·(sin(θ/2), cos(θ/2), 0) = 3·(√0.1, √0.9, 0). */
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, pole, 0.5, &r), TENDON_OK);
+    expect3(r.mid, 3 * sqrt(0.1), 3 * sqrt(0.9), 0, 4e-6, "mid at weight 0.5");
+    ck_assert_double_le(fabs(dist(r.end, r.mid) - 4), 4e-6);
+    expect_deltas_consistent(ROOT, MID, END, &r, 4e-6);
+    /* Weight above 1 is 1. */
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, pole, 7.0, &r), TENDON_OK);
+    expect3(r.mid, 1.8, 2.4, 0, 4e-6, "mid at weight 7 (clamped to 1)");
+}
+END_TEST
+
+static void read3(const json_t *o, const char *name, float v[3])
+{
+    const json_t *a = json_object_get(o, name);
+    ck_assert_msg(json_array_size(a) == 3, "%s is not [3]", name);
+    for (int c = 0; c < 3; ++c)
+        v[c] = (float)json_real_value(json_array_get(a, c));
+}
+
+/* Bug case 16: the target at (a) and just past (b) full reach, in float32. */
+START_TEST(test_bug_case_16)
+{
+    size_t size;
+    char *text = read_test_file("bugs/bugs.json", &size);
+    json_error_t err;
+    json_t *root = json_loadb(text, size, JSON_DECODE_INT_AS_REAL, &err);
+    free(text);
+    ck_assert_ptr_nonnull(root);
+    const json_t *bug = NULL;
+    for (size_t i = 0; i < json_array_size(root); ++i)
+        if (!strcmp(json_string_value(json_object_get(json_array_get(root, i), "id")),
+                    "anim-bug-16-two-bone-ik-full-reach-nan"))
+            bug = json_array_get(root, i);
+    ck_assert_ptr_nonnull(bug);
+    const double tol = json_real_value(json_object_get(bug, "tolerance"));
+    ck_assert_double_eq(tol, 2e-6);
+    static const char *const names[2] = {"case_a", "case_b"};
+    for (int k = 0; k < 2; ++k) {
+        const json_t *in = json_object_get(json_object_get(bug, "input"), names[k]);
+        const json_t *want = json_object_get(json_object_get(bug, "expected"), names[k]);
+        const json_t *naive = json_object_get(
+            json_object_get(json_object_get(bug, "expected"), "naive_float32_trace"), names[k]);
+        float r0[3], m0[3], e0[3], t[3], p[3], wm[3], we[3];
+        read3(in, "root", r0);
+        read3(in, "mid", m0);
+        read3(in, "end", e0);
+        read3(in, "target", t);
+        read3(in, "pole", p);
+        read3(want, "mid", wm);
+        read3(want, "end", we);
+        /* The case really is out of the naive domain in float32: |target| and l1 + l2 as the
+         * trace gives them, and the law-of-cosines argument below −1. */
+        const float l1 = (float)json_real_value(json_array_get(json_object_get(in, "bone_lengths"), 0));
+        const float l2 = (float)json_real_value(json_array_get(json_object_get(in, "bone_lengths"), 1));
+        const float d = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+        const float cos_elbow = (l1 * l1 + l2 * l2 - d * d) / (2.0f * l1 * l2);
+        printf("bug 16 %s: float32 |target| %.17g (trace %.17g), l1+l2 %.17g (trace %.17g), "
+               "naive cos %.17g (trace %.17g)\n", names[k], (double)d,
+               json_real_value(json_object_get(naive, "dist")), (double)(l1 + l2),
+               json_real_value(json_object_get(naive, "l1_plus_l2")), (double)cos_elbow,
+               json_real_value(json_object_get(naive, "cos_elbow")));
+        ck_assert(d == (float)json_real_value(json_object_get(naive, "dist")));
+        ck_assert(l1 + l2 == (float)json_real_value(json_object_get(naive, "l1_plus_l2")));
+        ck_assert_msg(cos_elbow < -1.0f, "the naive argument %.9g is inside [-1, 1]: the case "
+                      "would not exercise the clamp", (double)cos_elbow);
+
+        tendon_ik_two_bone_result r;
+        ck_assert_int_eq(tendon_ik_two_bone(r0, m0, e0, t, p, 1.0, &r), TENDON_OK);
+        for (int c = 0; c < 3; ++c)
+            ck_assert_msg(r.mid[c] == r.mid[c] && r.end[c] == r.end[c] &&
+                              r.upper_delta[c] == r.upper_delta[c] &&
+                              r.lower_delta[c] == r.lower_delta[c],
+                          "%s: NaN in the solution", names[k]);
+        ck_assert(r.upper_delta[3] == r.upper_delta[3] && r.lower_delta[3] == r.lower_delta[3]);
+        printf("bug 16 %s: mid (%.9g, %.9g, %.9g) end (%.9g, %.9g, %.9g)\n", names[k],
+               (double)r.mid[0], (double)r.mid[1], (double)r.mid[2], (double)r.end[0],
+               (double)r.end[1], (double)r.end[2]);
+        expect3(r.mid, wm[0], wm[1], wm[2], tol, names[k]);
+        expect3(r.end, we[0], we[1], we[2], tol, names[k]);
+        ck_assert_double_le(fabs(dist(r.mid, r0) - l1), tol);
+        ck_assert_double_le(fabs(dist(r.end, r.mid) - l2), tol);
+        ck_assert_double_le(dist(r.end, t), tol);
+        expect_deltas_consistent(r0, m0, e0, &r, tol);
+    }
+    json_decref(root);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+    tendon_ik_two_bone_result r;
+    memset(&r, 0x55, sizeof r);
+    const float target[3] = {5, 0, 0}, pole[3] = {0, 10, 0};
+    /* Zero-length bones, either one. */
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, ROOT, END, target, pole, 1.0, &r), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "zero length"));
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, MID, target, pole, 1.0, &r), TENDON_ERR_VALUE);
+    ck_assert(r.reachable == 0x55555555); /* nothing written */
+    const float nan3[3] = {0, NAN, 0}, inf3[3] = {INFINITY, 0, 0};
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, nan3, pole, 1.0, &r), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "target"));
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, inf3, 1.0, &r), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "pole"));
+    ck_assert_int_eq(tendon_ik_two_bone(inf3, MID, END, target, pole, 1.0, &r), TENDON_ERR_VALUE);
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, pole, NAN, &r), TENDON_ERR_VALUE);
+    ck_assert_int_eq(tendon_ik_two_bone(NULL, MID, END, target, pole, 1.0, &r), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, NULL, pole, 1.0, &r), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, pole, 1.0, NULL), TENDON_ERR_NULL);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("ik");
+    TCase *tc = tcase_create("two_bone");
+    tcase_add_test(tc, test_reachable_345);
+    tcase_add_test(tc, test_unreachable_and_folded);
+    tcase_add_test(tc, test_weight);
+    tcase_add_test(tc, test_bug_case_16);
+    tcase_add_test(tc, test_errors);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
