@@ -13,4 +13,5 @@
 #include "graph.h"
 #include "mask.h"
 #include "ik.h"
+#include "retarget.h"
 #endif
