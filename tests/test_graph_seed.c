@@ -385,11 +385,30 @@ START_TEST(test_state_machine_errors)
 }
 END_TEST
 
+/* First: under TENDON_ISA=<isa> (ctest registers this suite once per ISA), that ISA is the
+ * active one — so the crossfades below really ran on it. */
+START_TEST(test_active_isa)
+{
+    tendon_isa active;
+    ck_assert_int_eq(tendon_isa_active(&active), TENDON_OK);
+    const char *env = getenv("TENDON_ISA");
+    tendon_isa requested;
+    if (env && *env && tendon_isa_from_name(env, &requested) == TENDON_OK)
+        ck_assert_msg(active == requested, "TENDON_ISA=%s but the active ISA is %s", env,
+                      tendon_isa_name(active));
+    printf("state machine crossfades on %s\n", tendon_isa_name(active));
+    fflush(stdout);
+}
+END_TEST
+
 int main(void)
 {
+    if (env_isa_unusable())
+        return 77;
     Suite *s = suite_create("graph_seed");
     TCase *tc = tcase_create("stateMachine");
     tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_active_isa);
     tcase_add_test(tc, test_state_machine_cases);
     tcase_add_test(tc, test_state_machine_errors);
     suite_add_tcase(s, tc);
