@@ -243,6 +243,94 @@ START_TEST(test_bug_case_16)
 }
 END_TEST
 
+/* Random chains, targets (inside, outside, exactly at full reach, at the root) and poles: never a
+ * NaN; at weight 1 the bone lengths are kept, the end is at the target when it is reachable (and
+ * on the ray toward it, at the clamped distance, when not), and the elbow is on the pole's side
+ * of the line root → target. Tolerances are relative to the chain's size (float32 geometry). */
+START_TEST(test_random_chains)
+{
+    test_rng rng;
+    rng_seed(&rng, 0x1b1b1b1bu);
+    size_t reachable = 0, at_full_reach = 0;
+    for (int i = 0; i < 20000; ++i) {
+        float r0[3], m0[3], e0[3], t[3], p[3];
+        for (int c = 0; c < 3; ++c) {
+            r0[c] = (float)rng_range(&rng, -2, 2);
+            m0[c] = r0[c] + (float)rng_range(&rng, -1, 1);
+            e0[c] = m0[c] + (float)rng_range(&rng, -1, 1);
+            p[c] = (float)rng_range(&rng, -3, 3);
+        }
+        const double l1 = dist(m0, r0), l2 = dist(e0, m0);
+        if (l1 < 0.05 || l2 < 0.05)
+            continue;
+        const int kind = i % 4;
+        double dir[3] = {rng_range(&rng, -1, 1), rng_range(&rng, -1, 1), rng_range(&rng, -1, 1)};
+        const double dl = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+        const double reach = kind == 0 ? l1 + l2 : kind == 1 ? rng_range(&rng, 0, 3 * (l1 + l2))
+                                       : kind == 2 ? 0.0 : rng_range(&rng, fabs(l1 - l2), l1 + l2);
+        for (int c = 0; c < 3; ++c)
+            t[c] = (float)(r0[c] + dir[c] / dl * reach);
+        tendon_ik_two_bone_result r;
+        const double w = (i % 3 == 0) ? 0.3 : 1.0;
+        ck_assert_int_eq(tendon_ik_two_bone(r0, m0, e0, t, p, w, &r), TENDON_OK);
+        for (int c = 0; c < 3; ++c)
+            ck_assert_msg(r.mid[c] == r.mid[c] && r.end[c] == r.end[c], "chain %d: NaN", i);
+        for (int c = 0; c < 4; ++c)
+            ck_assert(r.upper_delta[c] == r.upper_delta[c] && r.lower_delta[c] == r.lower_delta[c]);
+        const double size = l1 + l2 + 4.0, tol = 2e-6 * size;
+        ck_assert_msg(fabs(dist(r.mid, r0) - l1) <= tol && fabs(dist(r.end, r.mid) - l2) <= tol,
+                      "chain %d: bone lengths %.9g %.9g, expected %.9g %.9g", i, dist(r.mid, r0),
+                      dist(r.end, r.mid), l1, l2);
+        if (w != 1.0)
+            continue;
+        const double d = dist(t, r0);
+        if (kind == 0)
+            ++at_full_reach;
+        /* The end is at the distance clamped to the reach, toward the target (on it when the
+         * target is within reach); the solver's own float32 classification only counts. */
+        reachable += (size_t)r.reachable;
+        if (d > 0) {
+            const double lo = fabs(l1 - l2), hi = l1 + l2;
+            const double want = d > hi ? hi : d < lo ? lo : d;
+            ck_assert_msg(fabs(dist(r.end, r0) - want) <= tol, "chain %d: end at %.9g, expected "
+                          "%.9g (d %.9g, l1 %.9g, l2 %.9g, kind %d)", i, dist(r.end, r0), want, d,
+                          l1, l2, kind);
+            double along = 0;
+            for (int c = 0; c < 3; ++c)
+                along += ((double)r.end[c] - r0[c]) * (((double)t[c] - r0[c]) / d);
+            ck_assert_msg(fabs(along - want) <= tol, "chain %d: the end is not toward the "
+                          "target (%.9g along it, %.9g away)", i, along, dist(r.end, r0));
+            if (d >= lo && d <= hi)
+                ck_assert_msg(dist(r.end, t) <= tol, "chain %d: end %.9g from a reachable "
+                              "target", i, dist(r.end, t));
+        }
+        /* The elbow's side: its offset from the line has a non-negative component along the
+         * pole's offset from the line (when both are clearly off the line). */
+        if (d > 1e-3) {
+            double u[3], pm[3], pp[3], km = 0, kp = 0;
+            for (int c = 0; c < 3; ++c) {
+                u[c] = ((double)t[c] - r0[c]) / d;
+                km += ((double)r.mid[c] - r0[c]) * u[c];
+                kp += ((double)p[c] - r0[c]) * u[c];
+            }
+            double nm = 0, np = 0, dot = 0;
+            for (int c = 0; c < 3; ++c) {
+                pm[c] = (double)r.mid[c] - r0[c] - km * u[c];
+                pp[c] = (double)p[c] - r0[c] - kp * u[c];
+                nm += pm[c] * pm[c];
+                np += pp[c] * pp[c];
+                dot += pm[c] * pp[c];
+            }
+            if (sqrt(nm) > 1e-3 && sqrt(np) > 1e-3)
+                ck_assert_msg(dot > 0, "chain %d: the elbow bends away from the pole", i);
+        }
+    }
+    printf("random chains: %zu reachable at weight 1, %zu aimed at exactly full reach\n",
+           reachable, at_full_reach);
+    ck_assert_uint_gt(reachable, 5000);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     tendon_ik_two_bone_result r;
@@ -274,6 +362,7 @@ int main(void)
     tcase_add_test(tc, test_unreachable_and_folded);
     tcase_add_test(tc, test_weight);
     tcase_add_test(tc, test_bug_case_16);
+    tcase_add_test(tc, test_random_chains);
     tcase_add_test(tc, test_errors);
     suite_add_tcase(s, tc);
     return run_suite(s);
