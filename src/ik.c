@@ -233,3 +233,113 @@ tendon_status tendon_ik_two_bone(const float root[3], const float mid[3], const 
     }
     return TENDON_OK;
 }
+
+/* The rotation of a model matrix (column-major), its columns normalised: Shepperd's method,
+ * in double. 0 when a column has length 0. */
+static int matrix_rotation(const float *m, double q[4])
+{
+    double r[3][3]; /* r[row][col] */
+    for (int c = 0; c < 3; ++c) {
+        const double x = m[4 * c], y = m[4 * c + 1], z = m[4 * c + 2];
+        const double l = tendon_det_sqrt((x * x + y * y) + z * z);
+        if (!(l > 0.0))
+            return 0;
+        r[0][c] = x / l;
+        r[1][c] = y / l;
+        r[2][c] = z / l;
+    }
+    const double tr = (r[0][0] + r[1][1]) + r[2][2];
+    if (tr > 0.0) {
+        const double s = 2.0 * tendon_det_sqrt(tr + 1.0);
+        q[3] = 0.25 * s;
+        q[0] = (r[2][1] - r[1][2]) / s;
+        q[1] = (r[0][2] - r[2][0]) / s;
+        q[2] = (r[1][0] - r[0][1]) / s;
+    } else if (r[0][0] > r[1][1] && r[0][0] > r[2][2]) {
+        const double s = 2.0 * tendon_det_sqrt(((1.0 + r[0][0]) - r[1][1]) - r[2][2]);
+        q[3] = (r[2][1] - r[1][2]) / s;
+        q[0] = 0.25 * s;
+        q[1] = (r[0][1] + r[1][0]) / s;
+        q[2] = (r[0][2] + r[2][0]) / s;
+    } else if (r[1][1] > r[2][2]) {
+        const double s = 2.0 * tendon_det_sqrt(((1.0 + r[1][1]) - r[0][0]) - r[2][2]);
+        q[3] = (r[0][2] - r[2][0]) / s;
+        q[0] = (r[0][1] + r[1][0]) / s;
+        q[1] = 0.25 * s;
+        q[2] = (r[1][2] + r[2][1]) / s;
+    } else {
+        const double s = 2.0 * tendon_det_sqrt(((1.0 + r[2][2]) - r[0][0]) - r[1][1]);
+        q[3] = (r[1][0] - r[0][1]) / s;
+        q[0] = (r[0][2] + r[2][0]) / s;
+        q[1] = (r[1][2] + r[2][1]) / s;
+        q[2] = 0.25 * s;
+    }
+    tendon_ref_normalize(q);
+    return 1;
+}
+
+static void conj4(const double q[4], double o[4])
+{
+    o[0] = -q[0];
+    o[1] = -q[1];
+    o[2] = -q[2];
+    o[3] = q[3];
+}
+
+tendon_status tendon_ik_two_bone_pose(const tendon_skeleton *skeleton, const float *model,
+                                      size_t upper, size_t mid, size_t end,
+                                      const float target[3], const float pole[3], double weight,
+                                      tendon_pose *pose, tendon_ik_two_bone_result *result)
+{
+    static const char fn[] = "tendon_ik_two_bone_pose";
+    if (!skeleton || !model)
+        return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn, !skeleton ? "skeleton" : "model");
+    tendon_status s = tendon_check_pose(fn, "pose", pose);
+    if (s != TENDON_OK)
+        return s;
+    const size_t n = tendon_skeleton_joint_count(skeleton);
+    if (pose->joint_count != n)
+        return tendon_fail(TENDON_ERR_COUNT, "%s: the pose has %zu joints and the skeleton %zu; "
+                           "they must be equal", fn, pose->joint_count, n);
+    if (upper >= n || mid >= n || end >= n)
+        return tendon_fail(TENDON_ERR_RANGE, "%s: joints upper %zu, mid %zu, end %zu: each must "
+                           "be below the skeleton's %zu joints", fn, upper, mid, end, n);
+    const int32_t *parents = tendon_skeleton_parents(skeleton);
+    if (parents[mid] != (int32_t)upper || parents[end] != (int32_t)mid)
+        return tendon_fail(TENDON_ERR_RANGE, "%s: joints %zu → %zu → %zu are not a chain: the "
+                           "parent of %zu is %d and of %zu is %d", fn, upper, mid, end, mid,
+                           (int)parents[mid], end, (int)parents[end]);
+    double w_rot[4];
+    if (!matrix_rotation(model + 16 * upper, w_rot))
+        return tendon_fail(TENDON_ERR_VALUE, "%s: the model matrix of joint %zu has a zero-length "
+                           "column (a zero scale); it has no rotation to solve in", fn, upper);
+    tendon_ik_two_bone_result r;
+    if ((s = tendon_ik_two_bone(model + 16 * upper + 12, model + 16 * mid + 12,
+                                model + 16 * end + 12, target, pole, weight, &r)) != TENDON_OK)
+        return s;
+    double du[4], dl[4], w_inv[4], du_inv[4], t1[4], t2[4], t3[4], lu[4], lm[4], out_u[4],
+        out_m[4];
+    tendon_ref_load4(r.upper_delta, du);
+    tendon_ref_load4(r.lower_delta, dl);
+    tendon_ref_load4(pose->rotation + 4 * upper, lu);
+    tendon_ref_load4(pose->rotation + 4 * mid, lm);
+    conj4(w_rot, w_inv);
+    conj4(du, du_inv);
+    /* upper: L_u ⊗ (W⁻¹ ⊗ Δu ⊗ W) */
+    tendon_ref_multiply(w_inv, du, t1);
+    tendon_ref_multiply(t1, w_rot, t2);
+    tendon_ref_multiply(lu, t2, out_u);
+    tendon_ref_normalize(out_u);
+    /* mid: (W⁻¹ ⊗ Δu⁻¹ ⊗ Δl ⊗ Δu ⊗ W) ⊗ L_m */
+    tendon_ref_multiply(w_inv, du_inv, t1);
+    tendon_ref_multiply(t1, dl, t2);
+    tendon_ref_multiply(t2, du, t3);
+    tendon_ref_multiply(t3, w_rot, t1);
+    tendon_ref_multiply(t1, lm, out_m);
+    tendon_ref_normalize(out_m);
+    tendon_ref_store4(out_u, pose->rotation + 4 * upper);
+    tendon_ref_store4(out_m, pose->rotation + 4 * mid);
+    if (result)
+        *result = r;
+    return TENDON_OK;
+}

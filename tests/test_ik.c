@@ -17,6 +17,10 @@
 
 #include "support.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 static void expect3(const float got[3], double x, double y, double z, double tol,
                     const char *what)
 {
@@ -331,6 +335,121 @@ START_TEST(test_random_chains)
 }
 END_TEST
 
+/* Set a joint's rotation to angle_rad about a unit axis. */
+static void set_rot(tendon_pose *p, size_t j, double ax, double ay, double az, double angle_rad)
+{
+    p->rotation[4 * j] = (float)(ax * sin(angle_rad / 2));
+    p->rotation[4 * j + 1] = (float)(ay * sin(angle_rad / 2));
+    p->rotation[4 * j + 2] = (float)(az * sin(angle_rad / 2));
+    p->rotation[4 * j + 3] = (float)cos(angle_rad / 2);
+}
+
+/*
+ * The pose form, end to end: a leg (hips → thigh → calf → foot) with rest rotations on every
+ * joint and the character placed by a root matrix (turned 30° about y, moved). After
+ * tendon_ik_two_bone_pose, the model matrices recomputed from the pose — an independent path
+ * (tendon_pose_model_matrices, float32 matrices) — put the foot on the target and the knee where
+ * the world-space solution says; the hips do not move; translations and scales are untouched.
+ */
+START_TEST(test_pose_chain)
+{
+    static const int32_t parents[4] = {-1, 0, 1, 2};
+    tendon_pose pose, placement;
+    ck_assert_int_eq(tendon_pose_create(4, &pose), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(1, &placement), TENDON_OK);
+    pose.translation[1] = 1.0f;
+    set_rot(&pose, 0, 0, 1, 0, M_PI / 2);
+    pose.translation[3] = 0.1f;
+    set_rot(&pose, 1, 0, 0, 1, M_PI);
+    pose.translation[7] = 0.45f;
+    set_rot(&pose, 2, 1, 0, 0, M_PI / 18);
+    pose.translation[10] = 0.4f;
+    tendon_skeleton_desc sd = {4, parents, NULL, NULL};
+    tendon_skeleton *sk = NULL;
+    ck_assert_int_eq(tendon_skeleton_create(&sd, &sk), TENDON_OK);
+    placement.translation[0] = 5.0f;
+    placement.translation[2] = -2.0f;
+    set_rot(&placement, 0, 0, 1, 0, M_PI / 6);
+    float root_matrix[16], model[64], after[64];
+    ck_assert_int_eq(tendon_local_matrices(&placement, root_matrix), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, root_matrix, model), TENDON_OK);
+    const float *thigh = model + 16 + 12;
+    const float target[3] = {thigh[0] + 0.3f, thigh[1] - 0.6f, thigh[2] + 0.2f};
+    const float pole[3] = {thigh[0] + 1.0f, thigh[1] - 0.3f, thigh[2]};
+    tendon_pose before;
+    ck_assert_int_eq(tendon_pose_create(4, &before), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_copy(&pose, &before), TENDON_OK);
+
+    tendon_ik_two_bone_result r;
+    ck_assert_int_eq(tendon_ik_two_bone_pose(sk, model, 1, 2, 3, target, pole, 1.0, &pose, &r),
+                     TENDON_OK);
+    ck_assert_int_eq(r.reachable, 1);
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, root_matrix, after), TENDON_OK);
+    expect3(after + 48 + 12, target[0], target[1], target[2], 2e-5, "foot after IK");
+    expect3(after + 32 + 12, r.mid[0], r.mid[1], r.mid[2], 2e-5, "knee after IK");
+    for (int i = 0; i < 16; ++i)
+        ck_assert(float_bits(after[i]) == float_bits(model[i])); /* the hips */
+    for (size_t i = 0; i < 12; ++i) {
+        ck_assert(float_bits(pose.translation[i]) == float_bits(before.translation[i]));
+        ck_assert(float_bits(pose.scale[i]) == float_bits(before.scale[i]));
+    }
+    for (int c = 0; c < 4; ++c) {
+        ck_assert(float_bits(pose.rotation[c]) == float_bits(before.rotation[c]));
+        ck_assert(float_bits(pose.rotation[12 + c]) == float_bits(before.rotation[12 + c]));
+    }
+    /* The knee bends toward the pole: its offset from the hip → foot line points the pole's way. */
+    double u[3], d = 0, k = 0, kp = 0, dot = 0;
+    for (int c = 0; c < 3; ++c) {
+        u[c] = (double)target[c] - thigh[c];
+        d += u[c] * u[c];
+    }
+    d = sqrt(d);
+    for (int c = 0; c < 3; ++c) {
+        u[c] /= d;
+        k += ((double)after[44 + c] - thigh[c]) * u[c];
+        kp += ((double)pole[c] - thigh[c]) * u[c];
+    }
+    for (int c = 0; c < 3; ++c)
+        dot += ((double)after[44 + c] - thigh[c] - k * u[c]) * ((double)pole[c] - thigh[c] - kp * u[c]);
+    ck_assert_msg(dot > 0, "the knee bends away from the pole");
+
+    /* Weight 0 leaves the rotations (to a rounding of the conjugation by W). */
+    tendon_pose_copy(&before, &pose);
+    ck_assert_int_eq(tendon_ik_two_bone_pose(sk, model, 1, 2, 3, target, pole, 0.0, &pose, NULL),
+                     TENDON_OK);
+    for (size_t i = 0; i < 16; ++i)
+        ck_assert_msg(fabs((double)pose.rotation[i] - before.rotation[i]) <= 1.2e-7,
+                      "rotation[%zu] moved at weight 0: %.9g vs %.9g", i,
+                      (double)pose.rotation[i], (double)before.rotation[i]);
+
+    /* Refusals, and nothing written. */
+    tendon_pose_copy(&before, &pose);
+    ck_assert_int_eq(tendon_ik_two_bone_pose(sk, model, 1, 3, 2, target, pole, 1.0, &pose, NULL),
+                     TENDON_ERR_RANGE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "not a chain"));
+    ck_assert_int_eq(tendon_ik_two_bone_pose(sk, model, 1, 2, 4, target, pole, 1.0, &pose, NULL),
+                     TENDON_ERR_RANGE);
+    ck_assert_int_eq(tendon_ik_two_bone_pose(sk, NULL, 1, 2, 3, target, pole, 1.0, &pose, NULL),
+                     TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_ik_two_bone_pose(sk, model, 1, 2, 3, target, pole, 1.0, &placement,
+                                             NULL), TENDON_ERR_COUNT);
+    float zero_scale[64];
+    memcpy(zero_scale, model, sizeof zero_scale);
+    zero_scale[16] = zero_scale[17] = zero_scale[18] = 0.0f;
+    ck_assert_int_eq(tendon_ik_two_bone_pose(sk, zero_scale, 1, 2, 3, target, pole, 1.0, &pose,
+                                             NULL), TENDON_ERR_VALUE);
+    const float nan_target[3] = {NAN, 0, 0};
+    ck_assert_int_eq(tendon_ik_two_bone_pose(sk, model, 1, 2, 3, nan_target, pole, 1.0, &pose,
+                                             NULL), TENDON_ERR_VALUE);
+    for (size_t i = 0; i < 16; ++i)
+        ck_assert(float_bits(pose.rotation[i]) == float_bits(before.rotation[i]));
+    tendon_pose_destroy(&pose);
+    tendon_pose_destroy(&before);
+    tendon_pose_destroy(&placement);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     tendon_ik_two_bone_result r;
@@ -363,6 +482,7 @@ int main(void)
     tcase_add_test(tc, test_weight);
     tcase_add_test(tc, test_bug_case_16);
     tcase_add_test(tc, test_random_chains);
+    tcase_add_test(tc, test_pose_chain);
     tcase_add_test(tc, test_errors);
     suite_add_tcase(s, tc);
     return run_suite(s);
