@@ -235,6 +235,10 @@ static tendon_status tree_build(const tendon_blend_tree_desc *d, tendon_blend_tr
         if (up != d->root)
             return tendon_fail(TENDON_ERR_FORMAT, "%s: node %zu is on a cycle that the root "
                                "(node %zu) does not reach", fn, i, d->root);
+        if (steps > TENDON_BLEND_TREE_MAX_DEPTH)
+            return tendon_fail(TENDON_ERR_RANGE, "%s: node %zu is %zu levels below the root; "
+                               "a tree is at most %d deep (evaluation recurses once per level)",
+                               fn, i, steps, TENDON_BLEND_TREE_MAX_DEPTH);
     }
     tree->scratch_count = 2 * interior;
     if (interior) {

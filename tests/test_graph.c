@@ -408,6 +408,40 @@ START_TEST(test_tree_errors)
     equal[0].parameter = "p";
     ck_assert_int_eq(try_tree(equal, 3, 0), TENDON_OK);
 
+    /* Depth: a chain of 1-D nodes, each with one child, TENDON_BLEND_TREE_MAX_DEPTH deep is
+     * accepted (and evaluates); one level more is refused. */
+    {
+        enum { DEEP = TENDON_BLEND_TREE_MAX_DEPTH + 2 };
+        static tendon_blend_node chain[DEEP];
+        static size_t next[DEEP];
+        static const double at0[1] = {0.0};
+        for (size_t i = 0; i + 1 < DEEP; ++i) {
+            next[i] = i + 1;
+            chain[i] = (tendon_blend_node){.kind = TENDON_BLEND_ONE_DIMENSIONAL, .parameter = "p",
+                                           .children = &next[i], .at = at0, .child_count = 1};
+        }
+        /* nodes 0..DEEP-2 interior, DEEP-1 the source: the source is DEEP-1 levels down */
+        chain[DEEP - 1] = leaf(&a, NULL);
+        ck_assert_int_eq(try_tree(chain, DEEP, 0), TENDON_ERR_RANGE);
+        ck_assert_ptr_nonnull(strstr(tendon_error_message(), "at most 256 deep"));
+        tendon_blend_node ok[DEEP - 1];
+        size_t ok_next[DEEP - 1];
+        for (size_t i = 0; i + 1 < DEEP - 1; ++i) {
+            ok_next[i] = i + 1;
+            ok[i] = chain[i];
+            ok[i].children = &ok_next[i];
+        }
+        ok[DEEP - 2] = leaf(&a, NULL); /* 256 levels down */
+        tendon_blend_tree_desc dd = {.nodes = ok, .node_count = DEEP - 1, .joint_count = 1};
+        tendon_blend_tree *deep = NULL;
+        ck_assert_int_eq(tendon_blend_tree_create(&dd, &deep), TENDON_OK);
+        tendon_pose o;
+        ck_assert_int_eq(tendon_pose_create(1, &o), TENDON_OK);
+        ck_assert_int_eq(tendon_blend_tree_evaluate(deep, 0, &o), TENDON_OK);
+        tendon_pose_destroy(&o);
+        tendon_blend_tree_destroy(deep);
+    }
+
     tendon_blend_node no_fn = {.kind = TENDON_BLEND_SOURCE};
     ck_assert_int_eq(try_tree(&no_fn, 1, 0), TENDON_ERR_NULL);
     tendon_blend_node bad_kind = {.kind = (tendon_blend_node_kind)9};

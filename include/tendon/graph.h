@@ -27,6 +27,10 @@ extern "C" {
 /** The longest parameter or state name, in bytes without the terminating NUL. */
 #define TENDON_GRAPH_NAME_MAX 63
 
+/** The deepest a blend tree may be (levels below the root): evaluation recurses once per level,
+ *  so the bound keeps the stack bounded whatever a description holds. */
+#define TENDON_BLEND_TREE_MAX_DEPTH 256
+
 /**
  * A pose source: write the pose at `time_sec` into `out` (out->joint_count is the tree's joint
  * count). It **must be a pure function of the time** (and of what `user` points at, unchanged
@@ -93,7 +97,8 @@ typedef struct tendon_blend_tree tendon_blend_tree;
  * Errors (the message names the node and the rule):
  *   TENDON_ERR_NULL    desc, out, desc->nodes, a source's sample, a lerp/1-D node's parameter,
  *                      a 1-D node's children or at
- *   TENDON_ERR_RANGE   root or a child index ≥ node_count; node_count 0; child_count 0
+ *   TENDON_ERR_RANGE   root or a child index ≥ node_count; node_count 0; child_count 0; a
+ *                      node deeper than TENDON_BLEND_TREE_MAX_DEPTH
  *   TENDON_ERR_FORMAT  not a tree (a node with two parents, the root as a child, a cycle, a
  *                      node the root does not reach)
  *   TENDON_ERR_VALUE   an unknown kind; an empty name or one longer than TENDON_GRAPH_NAME_MAX;
