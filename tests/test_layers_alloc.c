@@ -139,6 +139,9 @@ START_TEST(test_mask_ik_retarget_per_frame)
     const float root[3] = {0, 0, 0}, mid[3] = {0, 3, 0}, end[3] = {0, 7, 0},
                 target[3] = {5, 0, 0}, pole[3] = {0, 1, 0};
     tendon_ik_two_bone_result r;
+    float model[64];
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &rest, NULL, model), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_copy(&rest, &out), TENDON_OK);
 
     int bad = 0;
     const size_t before = g_allocations;
@@ -152,6 +155,7 @@ START_TEST(test_mask_ik_retarget_per_frame)
     bad |= tendon_ik_two_bone(root, mid, end, target, pole, 0.5, &r) != TENDON_OK;
     bad |= tendon_ik_two_bone(root, root, end, target, pole, 0.5, &r) != TENDON_ERR_VALUE;
     bad |= tendon_retarget_pose(map, &base, &out) != TENDON_OK;
+    bad |= tendon_ik_two_bone_pose(sk, model, 0, 1, 2, target, pole, 1.0, &out, NULL) != TENDON_OK;
     const size_t allocated = g_allocations - before;
     ck_assert_msg(!bad, "a per-frame call failed: %s", tendon_error_message());
     ck_assert_msg(allocated == 0, "mask, layer, delta, IK and retarget calls allocated %zu times",
