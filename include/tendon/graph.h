@@ -155,7 +155,8 @@ TENDON_API tendon_status tendon_blend_tree_get(const tendon_blend_tree *tree, co
  * time_sec: seconds, any value (it is handed to the sources as it is).
  * out: tree's joint_count joints; must not be one of the tree's own poses.
  * Errors: TENDON_ERR_NULL (tree, out or its arrays), TENDON_ERR_COUNT (out's joint count
- * differs). A refusal from the blend (impossible with the tree's own poses) is passed on.
+ * differs), TENDON_ERR_ALIAS (out is one of the tree's scratch poses). A refusal from the blend
+ * (impossible with the tree's own poses) is passed on.
  */
 TENDON_API tendon_status tendon_blend_tree_evaluate(tendon_blend_tree *tree, double time_sec,
                                                     tendon_pose *out);
@@ -276,8 +277,8 @@ TENDON_API tendon_status tendon_state_machine_advance(tendon_state_machine *mach
  * (tendon_pose_blend, so the weight is clamped to [0, 1]). The leaving and active trees are
  * evaluated into the machine's two fade poses, which start at the bind pose and keep what
  * sources leave untouched from one evaluation to the next, as the seed's do. Allocates nothing.
- * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (out's joint count differs), and whatever a tree's
- * evaluation refuses.
+ * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (out's joint count differs), TENDON_ERR_ALIAS (out
+ * is one of the machine's fade poses), and whatever a tree's evaluation refuses.
  */
 TENDON_API tendon_status tendon_state_machine_evaluate(tendon_state_machine *machine,
                                                        tendon_pose *out);
