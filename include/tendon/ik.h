@@ -1,0 +1,112 @@
+/*
+ * tendon — two-bone inverse kinematics (an arm: shoulder, elbow, wrist; a leg: hip, knee,
+ * ankle), analytic, with a pole and a weight.
+ *
+ * Seed: 000 README ("two-bone IK"); bug case 16 of tests/data/bugs/bugs.json (NaN at full
+ * reach). Interface: **world-space positions in, world-space positions and rotations out** — the
+ * solver needs no skeleton, and a caller with one takes model-space positions from
+ * tendon_pose_model_matrices and turns the two rotation deltas into local rotations (for a joint
+ * whose world rotation is W and parent's world rotation P: local' = P⁻¹ ⊗ Δ ⊗ W).
+ * Decisions: docs/layers.md.
+ *
+ * Arithmetic: float32, as the matrix kernels (the chain is world positions), with every sum in
+ * one written order and no fused multiply-add, √ correctly rounded; the weighted rotations are
+ * slerps from identity in the pose kernels' double arithmetic (tendon's own acos/sin). Pure,
+ * allocates nothing, bitwise reproducible on every ISA and compiler of the project.
+ */
+#ifndef TENDON_IK_H
+#define TENDON_IK_H
+
+#include "skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What tendon_ik_two_bone solves for. */
+typedef struct tendon_ik_two_bone_result {
+    /** The solved middle joint (elbow/knee) and end (wrist/ankle) positions, world space. */
+    float mid[3];
+    float end[3];
+    /**
+     * World-space rotation (x y z w, unit) about the root that turns the upper bone
+     * (root → mid) into its solved direction: the shortest arc, so the bone does not twist.
+     * Pre-multiply it onto the root joint's world rotation.
+     */
+    float upper_delta[4];
+    /**
+     * World-space rotation about the solved middle joint that then turns the lower bone — as
+     * upper_delta has already carried it — into its solved direction (shortest arc).
+     * The middle joint's new world rotation is lower_delta ⊗ upper_delta ⊗ its old one.
+     */
+    float lower_delta[4];
+    /** 1 when the target is within reach (|l1 − l2| ≤ distance ≤ l1 + l2), else 0: the chain
+     *  then points straight at the target (too far) or folds as far as it can (too near). */
+    int reachable;
+} tendon_ik_two_bone_result;
+
+/**
+ * Solve a two-bone chain root → mid → end (bone lengths l1 = |mid − root|, l2 = |end − mid|,
+ * kept) so that the end reaches `target`, bending toward `pole`:
+ *
+ *   v = target − root, d = |v|, u = v / d (d = 0: u = the current root → end direction, or the
+ *       upper bone's when that is 0 too)
+ *   dc = clamp(d, |l1 − l2|, l1 + l2)                          (beyond reach: straight)
+ *   x  = (l1² − l2² + dc²) / (2·dc), clamped to [−l1, l1]      (dc = 0: x = 0)
+ *   h  = √max(0, l1² − x²)                                     (never the √ of a negative:
+ *                                                               the NaN of bug case 16)
+ *   n  = the part of (pole − root) perpendicular to u, normalised — or of (mid − root) when the
+ *        pole lies on the line root → target (or pole is NULL), or any perpendicular when both do
+ *   mid' = root + u·x + n·h,  end' = root + u·dc
+ *
+ * then upper_delta, lower_delta as documented on the result. weight w in [0, 1] (clamped)
+ * blends the solution in: the deltas become slerp(identity, delta, w) and, for w < 1, mid and
+ * end are the bones rotated by them (for w = 1 they are mid' and end' as computed above; for
+ * w = 0 the deltas are the identity and the positions the input's).
+ *
+ * root, mid, end, target: [3] world positions (metres), finite. pole: [3] world position (a
+ * point the middle joint bends toward — in front of the knee, behind the elbow), or NULL to keep
+ * the chain's current bend plane. out: may not be NULL; written only on success.
+ * Errors: TENDON_ERR_NULL (an input or out), TENDON_ERR_VALUE (a zero-length bone — the message
+ * gives both lengths —, a non-finite coordinate, a NaN weight).
+ */
+TENDON_API tendon_status tendon_ik_two_bone(const float root[3], const float mid[3],
+                                            const float end[3], const float target[3],
+                                            const float pole[3], double weight,
+                                            tendon_ik_two_bone_result *out);
+
+/**
+ * Two-bone IK on a pose: the chain upper → mid → end of `skeleton` (mid's parent is upper, end's
+ * parent is mid), solved by tendon_ik_two_bone on the chain's model-space positions, and the
+ * result written back as the new **local** rotations of `upper` and `mid` in `pose` (nothing else
+ * is written). With W the upper joint's model rotation (from its matrix, columns normalised) and
+ * Δu, Δl the solution's deltas:
+ *
+ *   upper:  L_u' = L_u ⊗ (W⁻¹ ⊗ Δu ⊗ W)
+ *   mid:    L_m' = (W⁻¹ ⊗ Δu⁻¹ ⊗ Δl ⊗ Δu ⊗ W) ⊗ L_m
+ *
+ * in double (the seed's product order), normalised, rounded once. The joints' translations and
+ * scales are untouched, so the bone lengths are the skeleton's own.
+ *
+ * model: [16*joint_count] model matrices of `pose` as it is on entry (tendon_pose_model_matrices,
+ * any root_matrix); read for upper, mid and end only, and not updated (recompute the range from
+ * `upper`, a contiguous DFS subtree, with tendon_model_matrices). target, pole: in the same space
+ * as `model`. The chain's model rotation is taken from the upper joint's matrix with its columns
+ * normalised, which is exact for uniform or axis-aligned scale, not for a skew inherited from
+ * non-uniform scale above a rotation. result: NULL, or the world-space solution.
+ * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (pose and skeleton joint counts differ),
+ * TENDON_ERR_RANGE (an index ≥ joint_count, or mid's parent is not upper / end's parent not
+ * mid: the message names them), TENDON_ERR_VALUE (as tendon_ik_two_bone; a degenerate upper
+ * matrix). Nothing is written on error.
+ */
+TENDON_API tendon_status tendon_ik_two_bone_pose(const tendon_skeleton *skeleton,
+                                                 const float *model, size_t upper, size_t mid,
+                                                 size_t end, const float target[3],
+                                                 const float pole[3], double weight,
+                                                 tendon_pose *pose,
+                                                 tendon_ik_two_bone_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
