@@ -96,27 +96,22 @@ static void print_tables(const demo_scene *s, const demo_result *r, size_t count
         snprintf(what, sizeof what, "%zu %s", items,
                  items == 1 ? item : strcmp(item, "vertex") == 0 ? "vertices"
                                    : strcmp(item, "joint") == 0  ? "joints"
-                                                                 : "links");
+                                   : strcmp(item, "link") == 0   ? "links"
+                                                                 : "joint evals");
         printf("%-8s %-14s", DEMO_STAGE_NAME[st], what);
         for (size_t i = 0; i < count; ++i) {
-            const double us = r[i].ns[st] / (double)r[i].frames / 1e3;
-            total[i] += r[i].ns[st];
+            const double us = r[i].ns_per_frame[st] / 1e3;
+            total[i] += r[i].ns_per_frame[st];
             if (i == 0)
                 printf(" %16.2f", us);
             else
-                printf(" %9.2f %5.2fx", us, r[0].ns[st] / r[i].ns[st]);
+                printf(" %9.2f %5.2fx", us, r[0].ns_per_frame[st] / r[i].ns_per_frame[st]);
         }
-        putchar('\n');
-    }
-    if (demo_stage_items(s, DEMO_SPRINGS, NULL)) {
-        printf("%-8s %-14s", "(anchors", "in springs)");
-        for (size_t i = 0; i < count; ++i)
-            printf(" %16.2f", r[i].anchor_ns / (double)r[i].frames / 1e3);
         putchar('\n');
     }
     printf("%-8s %-14s", "total", "");
     for (size_t i = 0; i < count; ++i) {
-        const double us = total[i] / (double)r[i].frames / 1e3;
+        const double us = total[i] / 1e3;
         if (i == 0)
             printf(" %16.2f", us);
         else
@@ -133,7 +128,7 @@ static void print_tables(const demo_scene *s, const demo_result *r, size_t count
             continue;
         printf("%-8s %-14s", DEMO_STAGE_NAME[st], item);
         for (size_t i = 0; i < count; ++i)
-            printf(" %10.2f", r[i].ns[st] / (double)r[i].frames / (double)items);
+            printf(" %10.2f", r[i].ns_per_frame[st] / (double)items);
         putchar('\n');
     }
     printf("\noutput hashes (SHA-256 of each stage's outputs over every frame)\n");

@@ -24,7 +24,8 @@
 enum {
     DEMO_SAMPLE = 0, /* sample the base clip, the layer clip and the face weights */
     DEMO_LAYER,      /* blend idle ↔ locomotion, then the masked additive layer */
-    DEMO_SPRINGS,    /* spring chains, anchored to joints of the pose (re-evaluated per substep) */
+    DEMO_ANCHORS,    /* the springs' anchors: the pose re-evaluated at each substep's time */
+    DEMO_SPRINGS,    /* the spring chains' march (the anchors' time taken out) */
     DEMO_PALETTE,    /* local and model matrices, spring joints placed, skinning palette */
     DEMO_MORPH,      /* face morph targets */
     DEMO_SKIN,       /* linear-blend skinning of positions and normals */
@@ -72,6 +73,9 @@ typedef struct demo_scene {
 
     size_t group_count;
     demo_spring_group groups[DEMO_MAX_GROUPS];
+    /* pose evaluations the anchors make per frame: Σ over groups of substeps + 2, substeps =
+       max(1, ceil(lookback·f_fastest·32)) as tendon/spring.h documents (demo_scene_finish) */
+    size_t anchor_evaluations;
 
     /* skinning */
     const uint32_t *joint_of;  /* [palette_count] */
@@ -109,16 +113,22 @@ int demo_scene_gltf(const char *path, const char *animation, demo_scene *out, ch
 
 void demo_scene_destroy(demo_scene *scene);
 
+/* Count the anchor evaluations per frame (called by the scene builders). 0, or -1 with why. */
+int demo_scene_finish(demo_scene *scene, char *why, size_t why_size);
+
 /* Items each stage's per-item cost is counted in; 0: the stage does not run for this scene. */
 size_t demo_stage_items(const demo_scene *scene, int stage, const char **item_name);
 
 typedef struct demo_result {
     int isa;
-    double ns[DEMO_STAGE_COUNT]; /* summed over every frame */
+    /* per stage, nanoseconds per frame: the median over the frames (a shared machine's
+       preemptions land in a few frames; the median ignores them), and the mean */
+    double ns_per_frame[DEMO_STAGE_COUNT];
+    double mean_ns_per_frame[DEMO_STAGE_COUNT];
     uint8_t hash[DEMO_STAGE_COUNT][32];
     size_t frames;
     size_t anchor_evaluations; /* pose evaluations the spring anchors made, over all frames */
-    double anchor_ns;          /* the time they took (inside ns[DEMO_SPRINGS]) */
+    double anchor_ns;          /* the time they took, summed over the frames (inside springs) */
 } demo_result;
 
 /* Called after each frame (done of total); may be NULL. */

@@ -27,7 +27,7 @@ void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip,
 void tendon_clip_sample_table_cursor(const tendon_kernels *kt, const tendon_clip *clip,
                                      double time_sec, uint32_t *cursor, tendon_pose *pose);
 
-const char *const DEMO_STAGE_NAME[DEMO_STAGE_COUNT] = {"sample", "layer",  "springs",
+const char *const DEMO_STAGE_NAME[DEMO_STAGE_COUNT] = {"sample",  "layer", "anchors", "springs",
                                                        "palette", "morph", "skin"};
 
 static void say(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -619,6 +619,10 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
     if (tendon_bone_mask_by_name(o->skeleton, "spine1", 3.0, out->mask) != TENDON_OK)
         goto lib;
     free(b);
+    if (demo_scene_finish(out, why, why_size) != 0) {
+        demo_scene_destroy(out);
+        return -1;
+    }
     return 0;
 nomem:
     free(b);
@@ -646,6 +650,9 @@ size_t demo_stage_items(const demo_scene *s, int stage, const char **item)
     case DEMO_PALETTE:
         *item = "joint";
         return s->joint_count;
+    case DEMO_ANCHORS:
+        *item = "joint eval";
+        return s->anchor_evaluations * s->body_joint_count;
     case DEMO_SPRINGS:
         *item = "link";
         for (size_t g = 0; g < s->group_count; ++g)
@@ -661,6 +668,24 @@ size_t demo_stage_items(const demo_scene *s, int stage, const char **item)
         *item = "";
         return 0;
     }
+}
+
+int demo_scene_finish(demo_scene *s, char *why, size_t why_size)
+{
+    s->anchor_evaluations = 0;
+    for (size_t g = 0; g < s->group_count; ++g) {
+        const demo_spring_group *gr = &s->groups[g];
+        double lookback, fastest = 0;
+        if (tendon_spring_chain_settle_sec(gr->links, gr->link_count, &lookback) != TENDON_OK) {
+            say(why, why_size, "springs (%s): %s", gr->name, tendon_error_message());
+            return -1;
+        }
+        for (size_t i = 0; i < gr->link_count; ++i)
+            fastest = gr->links[i].frequency_hz > fastest ? gr->links[i].frequency_hz : fastest;
+        double steps = ceil(lookback * fastest * TENDON_SPRING_STEPS_PER_PERIOD);
+        s->anchor_evaluations += (size_t)(steps < 1 ? 1 : steps) + 2;
+    }
+    return 0;
 }
 
 /* ---- the frame -------------------------------------------------------------------------- */
@@ -765,6 +790,7 @@ typedef struct anchor_ctx {
     work w; /* its own poses and matrices */
     size_t evaluations;
     double ns; /* time spent evaluating the pose for the anchors (read by the tool, not a kernel) */
+    struct sha256_ctx *sha; /* the anchors' outputs are hashed, outside the timed part */
 } anchor_ctx;
 
 static void anchor_at(void *user, double t, float *out)
@@ -783,6 +809,7 @@ static void anchor_at(void *user, double t, float *out)
                     out + 3 * c);
     ++a->evaluations;
     a->ns += now_ns() - t0;
+    hash_floats(a->sha, out, 3 * a->g->chain_count);
 }
 
 static int alloc_poses(work *w, size_t n)
@@ -849,6 +876,12 @@ static int alloc_work(const demo_scene *s, work *w, int full)
     return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double fps,
              demo_progress_fn progress, void *user, demo_result *out, char *why, size_t why_size)
 {
@@ -859,7 +892,8 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
     anchor_ctx actx[DEMO_MAX_GROUPS];
     memset(actx, 0, sizeof actx);
     int rc = -1;
-    if (alloc_work(s, &w, 1) != 0)
+    double *times = malloc(DEMO_STAGE_COUNT * (frames ? frames : 1) * sizeof *times);
+    if (!times || alloc_work(s, &w, 1) != 0)
         goto nomem;
     for (size_t g = 0; g < s->group_count; ++g) {
         actx[g].s = s, actx[g].k = k, actx[g].g = &s->groups[g];
@@ -869,6 +903,8 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
     struct sha256_ctx sha[DEMO_STAGE_COUNT];
     for (int i = 0; i < DEMO_STAGE_COUNT; ++i)
         sha256_init(&sha[i]);
+    for (size_t g = 0; g < s->group_count; ++g)
+        actx[g].sha = &sha[DEMO_ANCHORS];
     const int32_t *parents = tendon_skeleton_parents(s->skeleton);
     const size_t n = s->joint_count;
     tendon_skin_job job = {
@@ -888,11 +924,11 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
         if (s->face)
             tendon_clip_sample_table(k, s->face, wrap(t, s->face_duration), NULL, w.face);
         double t1 = now_ns();
-        out->ns[DEMO_SAMPLE] += t1 - t0;
+        times[DEMO_SAMPLE * frames + f] = t1 - t0;
         /* layer */
         layer_pose(s, k, &w, t);
         double t2 = now_ns();
-        out->ns[DEMO_LAYER] += t2 - t1;
+        times[DEMO_LAYER * frames + f] = t2 - t1;
         /* springs */
         for (size_t g = 0; g < s->group_count; ++g) {
             const demo_spring_group *gr = &s->groups[g];
@@ -906,7 +942,12 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
             }
         }
         double t3 = now_ns();
-        out->ns[DEMO_SPRINGS] += t3 - t2;
+        double anchors = 0;
+        for (size_t g = 0; g < s->group_count; ++g)
+            anchors += actx[g].ns, actx[g].ns = 0;
+        out->anchor_ns += anchors;
+        times[DEMO_ANCHORS * frames + f] = anchors;
+        times[DEMO_SPRINGS * frames + f] = (t3 - t2) - anchors;
         /* palette */
         k->local_matrices(w.final.translation, w.final.rotation, w.final.scale, n, w.model);
         k->model_matrices(w.model, parents, NULL, 0, n, w.model);
@@ -920,7 +961,7 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
         }
         k->palette(w.model, s->joint_of, s->inverse_bind, s->palette_count, w.palette);
         double t4 = now_ns();
-        out->ns[DEMO_PALETTE] += t4 - t3;
+        times[DEMO_PALETTE * frames + f] = t4 - t3;
         /* morph */
         if (s->target_count) {
             const float *weights = s->face ? w.face + s->face_offset : s->fixed_weights;
@@ -928,11 +969,11 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
                      3 * s->morph_count, w.positions + 3 * s->morph_first);
         }
         double t5 = now_ns();
-        out->ns[DEMO_MORPH] += t5 - t4;
+        times[DEMO_MORPH * frames + f] = t5 - t4;
         /* skin */
         k->skin(&job);
         double t6 = now_ns();
-        out->ns[DEMO_SKIN] += t6 - t5;
+        times[DEMO_SKIN * frames + f] = t6 - t5;
 
         hash_pose(&sha[DEMO_SAMPLE], &w.base);
         if (s->layer)
@@ -950,15 +991,23 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
         if (progress)
             progress(user, (int)k->isa, f + 1, frames);
     }
-    for (int i = 0; i < DEMO_STAGE_COUNT; ++i)
+    for (int i = 0; i < DEMO_STAGE_COUNT; ++i) {
         sha256_digest(&sha[i], 32, out->hash[i]);
+        double *t = times + (size_t)i * frames, sum = 0;
+        for (size_t f = 0; f < frames; ++f)
+            sum += t[f];
+        qsort(t, frames, sizeof *t, cmp_double);
+        out->mean_ns_per_frame[i] = sum / (double)frames;
+        out->ns_per_frame[i] = frames % 2 ? t[frames / 2] : (t[frames / 2 - 1] + t[frames / 2]) / 2;
+    }
     for (size_t g = 0; g < s->group_count; ++g)
-        out->anchor_evaluations += actx[g].evaluations, out->anchor_ns += actx[g].ns;
+        out->anchor_evaluations += actx[g].evaluations;
     rc = 0;
     goto done;
 nomem:
     say(why, why_size, "out of memory");
 done:
+    free(times);
     free_work(&w);
     for (size_t g = 0; g < DEMO_MAX_GROUPS; ++g)
         free_work(&actx[g].w);
@@ -985,7 +1034,7 @@ static double total_ns(const demo_result *r)
 {
     double t = 0;
     for (int i = 0; i < DEMO_STAGE_COUNT; ++i)
-        t += r->ns[i];
+        t += r->ns_per_frame[i];
     return t;
 }
 
@@ -1052,18 +1101,20 @@ json_t *demo_report_json(const demo_scene *s, const demo_result *r, size_t count
             const size_t items = demo_stage_items(s, st, NULL);
             if (!items)
                 continue;
-            const double ns = r[i].ns[st] / (double)r[i].frames;
+            const double ns = r[i].ns_per_frame[st];
             json_t *so = json_object();
             char hex[65];
             demo_hex(r[i].hash[st], hex);
             json_object_set_new(so, "ns_per_frame", jx_number(ns));
             json_object_set_new(so, "ns_per_item", jx_number(ns / (double)items));
-            json_object_set_new(so, "speedup", jx_number(r[0].ns[st] / r[i].ns[st]));
+            json_object_set_new(so, "mean_ns_per_frame", jx_number(r[i].mean_ns_per_frame[st]));
+            json_object_set_new(so, "speedup",
+                                jx_number(r[0].ns_per_frame[st] / r[i].ns_per_frame[st]));
             json_object_set_new(so, "sha256", json_string(hex));
             json_object_set_new(per, DEMO_STAGE_NAME[st], so);
         }
         json_object_set_new(o, "stages", per);
-        json_object_set_new(o, "total_ns_per_frame", jx_number(total_ns(&r[i]) / (double)r[i].frames));
+        json_object_set_new(o, "total_ns_per_frame", jx_number(total_ns(&r[i])));
         json_object_set_new(o, "total_speedup", jx_number(total_ns(&r[0]) / total_ns(&r[i])));
         if (r[i].anchor_evaluations) {
             json_object_set_new(o, "anchor_ns_per_frame",
@@ -1082,8 +1133,8 @@ json_t *demo_report_json(const demo_scene *s, const demo_result *r, size_t count
     return root;
 }
 
-static const char *const STAGE_COLOUR[DEMO_STAGE_COUNT] = {"#4e79a7", "#f28e2b", "#59a14f",
-                                                           "#e15759", "#b07aa1", "#76b7b2"};
+static const char *const STAGE_COLOUR[DEMO_STAGE_COUNT] = {
+    "#4e79a7", "#f28e2b", "#edc948", "#59a14f", "#e15759", "#b07aa1", "#76b7b2"};
 
 static void xml_text(FILE *f, const char *s)
 {
@@ -1110,8 +1161,8 @@ int demo_write_svg(const char *path, const demo_scene *s, const demo_result *r, 
     const double height = top + row_h * (double)count + 80;
     double max_total = 0;
     for (size_t i = 0; i < count; ++i)
-        if (total_ns(&r[i]) / (double)r[i].frames > max_total)
-            max_total = total_ns(&r[i]) / (double)r[i].frames;
+        if (total_ns(&r[i]) > max_total)
+            max_total = total_ns(&r[i]);
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"%.0f\" "
             "font-family=\"sans-serif\" font-size=\"13\">\n"
@@ -1128,28 +1179,27 @@ int demo_write_svg(const char *path, const demo_scene *s, const demo_result *r, 
     fputs("</text>\n", f);
     for (size_t i = 0; i < count; ++i) {
         const double y = top + row_h * (double)i;
-        const double frames = (double)r[i].frames;
         fprintf(f, "<text x=\"20\" y=\"%.1f\">%s%s</text>\n", y + 20,
                 tendon_isa_name((tendon_isa)r[i].isa),
                 tendon_isa_compiled((tendon_isa)r[i].isa) == TENDON_ISA_EMULATED ? " (emulated)"
                                                                                   : "");
         double x = left;
         for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
-            const double w = bar_w * (r[i].ns[st] / frames) / max_total;
+            const double w = bar_w * r[i].ns_per_frame[st] / max_total;
             fprintf(f,
                     "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\">"
                     "<title>%s %s: %.1f us/frame</title></rect>\n",
                     x, y + 6, w, row_h - 10, STAGE_COLOUR[st],
                     tendon_isa_name((tendon_isa)r[i].isa), DEMO_STAGE_NAME[st],
-                    r[i].ns[st] / frames / 1e3);
+                    r[i].ns_per_frame[st] / 1e3);
             x += w;
         }
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%.1f us (%.2fx)</text>\n", x + 8, y + 20,
-                total_ns(&r[i]) / frames / 1e3, total_ns(&r[0]) / total_ns(&r[i]));
+                total_ns(&r[i]) / 1e3, total_ns(&r[0]) / total_ns(&r[i]));
     }
     const double ly = top + row_h * (double)count + 25;
     for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
-        const double lx = 20 + 140 * st;
+        const double lx = 20 + 120 * st;
         fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"14\" fill=\"%s\"/>"
                    "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
                 lx, ly, STAGE_COLOUR[st], lx + 20, ly + 12, DEMO_STAGE_NAME[st]);
@@ -1370,6 +1420,10 @@ int demo_scene_gltf(const char *path, const char *animation, demo_scene *out, ch
         note(out, "springs: 2 chains of 6 links hung from \"%s\", computed but not bound to the "
                   "mesh (the model has no spring joints)",
              tendon_gltf_node_name(g, (size_t)tendon_gltf_joint_node(g, (size_t)head)));
+    }
+    if (demo_scene_finish(out, why, why_size) != 0) {
+        demo_scene_destroy(out);
+        return 2;
     }
     return 0;
 nomem:
