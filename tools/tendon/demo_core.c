@@ -39,7 +39,7 @@ static void say(char *why, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-static void note(demo_scene *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(demo_scene *s, const char *fmt, ...) __attribute__((format(printf, 2, 3), unused));
 static void note(demo_scene *s, const char *fmt, ...)
 {
     size_t used = strlen(s->notes);
