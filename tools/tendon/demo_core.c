@@ -1158,7 +1158,12 @@ int demo_write_svg(const char *path, const demo_scene *s, const demo_result *r, 
     if (!f)
         return -1;
     const double left = 150, bar_w = 560, row_h = 34, top = 70;
-    const double height = top + row_h * (double)count + 80;
+    size_t shown = 0; /* stages that run for this scene */
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st)
+        shown += demo_stage_items(s, st, NULL) != 0;
+    const double panel_h = 14.0 * (double)count + 30; /* one per stage, below the totals */
+    const double panels_top = top + row_h * (double)count + 95;
+    const double height = panels_top + panel_h * (double)shown + 20;
     double max_total = 0;
     for (size_t i = 0; i < count; ++i)
         if (total_ns(&r[i]) > max_total)
@@ -1207,9 +1212,37 @@ int demo_write_svg(const char *path, const demo_scene *s, const demo_result *r, 
     int all = 1;
     for (int st = 0; st < DEMO_STAGE_COUNT; ++st)
         all &= demo_stage_agrees(r, count, st);
-    fprintf(f, "<text x=\"20\" y=\"%.0f\">%s</text>\n</svg>\n", ly + 40,
+    fprintf(f, "<text x=\"20\" y=\"%.0f\">%s</text>\n", ly + 40,
             all ? "every stage's output hash is the same on every ISA"
                 : "ISAs DISAGREE: see the report");
+    /* one panel per stage, each on its own scale, so the small stages can be read too */
+    double py = panels_top;
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+        const char *item;
+        const size_t items = demo_stage_items(s, st, &item);
+        if (!items)
+            continue;
+        double max = 0;
+        for (size_t i = 0; i < count; ++i)
+            max = r[i].ns_per_frame[st] > max ? r[i].ns_per_frame[st] : max;
+        fprintf(f, "<text x=\"20\" y=\"%.1f\" font-weight=\"bold\">%s (%zu %s)</text>\n",
+                py + 14, DEMO_STAGE_NAME[st], items, item);
+        for (size_t i = 0; i < count; ++i) {
+            const double y = py + 20 + 14.0 * (double)i;
+            const double w = max > 0 ? bar_w * r[i].ns_per_frame[st] / max : 0;
+            fprintf(f,
+                    "<text x=\"40\" y=\"%.1f\" font-size=\"11\">%s%s</text>"
+                    "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.2f\" height=\"11\" fill=\"%s\"/>"
+                    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%.2f us (%.2fx)</text>\n",
+                    y + 10, tendon_isa_name((tendon_isa)r[i].isa),
+                    tendon_isa_compiled((tendon_isa)r[i].isa) == TENDON_ISA_EMULATED ? " (emu)" : "",
+                    left, y, w, STAGE_COLOUR[st],
+                    left + w + 6, y + 10, r[i].ns_per_frame[st] / 1e3,
+                    r[0].ns_per_frame[st] / r[i].ns_per_frame[st]);
+        }
+        py += panel_h;
+    }
+    fputs("</svg>\n", f);
     if (fclose(f) != 0)
         return -1;
     return 0;
