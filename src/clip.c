@@ -615,14 +615,14 @@ tendon_status tendon_clip_sample_tracks(const tendon_clip *clip, double time_sec
         return tendon_fail(TENDON_ERR_COUNT,
                            "%s: out holds %zu floats, the clip's tracks need %zu", fn, out_count,
                            clip->value_count);
+    if (time_sec != time_sec)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: time_sec is NaN: a clip is sampled at a number of seconds", fn);
     if (clip->value_count == 0)
         return TENDON_OK;
     tendon_status st = tendon_check_array(fn, "out", out, clip->value_count, 1);
     if (st != TENDON_OK)
         return st;
-    if (time_sec != time_sec)
-        return tendon_fail(TENDON_ERR_VALUE,
-                           "%s: time_sec is NaN: a clip is sampled at a number of seconds", fn);
     const tendon_kernels *kt;
     if ((st = tendon_active_kernels(&kt)) != TENDON_OK)
         return st;

@@ -442,7 +442,8 @@ END_TEST
 typedef struct rand_clip {
     tendon_clip *clip;
     size_t joints;
-    float *times[80];
+    float *times[80];       /* owned (NULL where the track shares another's) */
+    const float *tptr[80];  /* the times each track uses */
     float *values[80];
     size_t keys[80];
 } rand_clip;
@@ -494,6 +495,7 @@ static void make_rand_clip(test_rng *r, size_t n, rand_clip *rc)
                     v[k + e] = (float)rng_range(r, -3, 3);
         }
         t->values = v;
+        rc->tptr[i] = t->times;
         rc->values[i] = v;
         rc->keys[i] = t->key_count;
     }
@@ -537,10 +539,7 @@ START_TEST(test_isa_bitwise)
             if (s >= 2 && s < 6 && n > 0) {
                 const size_t i = (size_t)(rng_unit(&r) * (double)n);
                 size_t k = (size_t)(rng_unit(&r) * (double)rc.keys[i]);
-                const float *tm = rc.times[i];
-                for (size_t j = i; !tm; --j)
-                    tm = rc.times[j]; /* shared: the first track's */
-                t = (double)tm[k];
+                t = (double)rc.tptr[i][k];
             }
             memset(a, 0x55, vc * sizeof(float));
             memset(b, 0x55, vc * sizeof(float));
