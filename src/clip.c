@@ -31,6 +31,7 @@ typedef struct clip_track {
     const float *times;
     const float *values;
     size_t offset; /* into tendon_clip_sample_tracks' output */
+    double guess;  /* (n − 1) / (t_last − t_0): the key a uniform spacing would put t at */
 } clip_track;
 
 struct tendon_clip {
@@ -211,6 +212,7 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
         c->values = fp;
         fp += nv;
         const double last = (double)t->times[t->key_count - 1];
+        c->guess = t->key_count > 1 ? (double)(t->key_count - 1) / (last - (double)t->times[0]) : 0.0;
         if (last > duration)
             duration = last;
         if (c->interp == TENDON_INTERP_LINEAR && c->path == TENDON_PATH_ROTATION)
@@ -252,7 +254,7 @@ typedef struct keypos {
  * t_k ≤ t < t_k+1 (half-open), found by a branchless binary search; t = t_k exactly copies key
  * k, else u = (t − t_k) / (t_k+1 − t_k) in double. t is not NaN (refused before).
  */
-static inline keypos locate(const float *times, size_t n, double t)
+static inline keypos locate(const float *times, size_t n, double guess, double t)
 {
     keypos p;
     if (n == 1 || !(t > (double)times[0])) {
@@ -278,14 +280,28 @@ static inline keypos locate(const float *times, size_t n, double t)
             bits = 0x80000001u; /* −(smallest denormal), below a tiny negative t */
         memcpy(&tf, &bits, sizeof tf);
     }
-    const float *base = times;
-    size_t len = n - 1; /* search times[0 .. n−2]; times[0] < t holds */
-    while (len > 1) {
-        const size_t half = len / 2;
-        base = (base[half] <= tf) ? base + half : base;
-        len -= half;
+    /* First the interval a uniform spacing of the keys would give, and its neighbours (baked
+       clips are uniform: one probe); the interval holding t is unique, so a guess that misses
+       only costs the search. */
+    const double g = (t - (double)times[0]) * guess;
+    size_t k = g < (double)(n - 2) ? (size_t)g : n - 2;
+    if (times[k] <= tf && tf < times[k + 1]) {
+        /* found */
+    } else if (k > 0 && times[k - 1] <= tf && tf < times[k]) {
+        k -= 1;
+    } else if (k + 2 < n && times[k + 1] <= tf && tf < times[k + 2]) {
+        k += 1;
+    } else {
+        const float *base = times;
+        size_t len = n - 1; /* search times[0 .. n−2]; times[0] < t holds */
+        while (len > 1) {
+            const size_t half = len / 2;
+            base = (base[half] <= tf) ? base + half : base;
+            len -= half;
+        }
+        k = (size_t)(base - times);
     }
-    p.k = (size_t)(base - times);
+    p.k = k;
     const double t0 = (double)times[p.k];
     if (t == t0) {
         p.u = 0.0, p.copy = 1;
@@ -301,7 +317,8 @@ static inline keypos locate(const float *times, size_t n, double t)
  * interval containing t is unique (times strictly increase), so the answer is locate()'s
  * whatever the hint holds. *hint is left at the interval found.
  */
-static inline keypos locate_hinted(const float *times, size_t n, double t, uint32_t *hint)
+static inline keypos locate_hinted(const float *times, size_t n, double guess, double t,
+                                   uint32_t *hint)
 {
     keypos p;
     if (n == 1 || !(t > (double)times[0])) {
@@ -320,7 +337,7 @@ static inline keypos locate_hinted(const float *times, size_t n, double t, uint3
     } else if (k + 2 < n && (double)times[k + 1] <= t && t < (double)times[k + 2]) {
         k = k + 1;
     } else {
-        p = locate(times, n, t);
+        p = locate(times, n, guess, t);
         *hint = (uint32_t)p.k;
         return p;
     }
@@ -338,8 +355,8 @@ static inline keypos locate_hinted(const float *times, size_t n, double t, uint3
 
 static inline keypos locate_track(const clip_track *c, double t, uint32_t *hints)
 {
-    return hints ? locate_hinted(c->times, c->key_count, t, &hints[c->timeline])
-                 : locate(c->times, c->key_count, t);
+    return hints ? locate_hinted(c->times, c->key_count, c->guess, t, &hints[c->timeline])
+                 : locate(c->times, c->key_count, c->guess, t);
 }
 
 /* Where a track's value goes: the pose's channel, or the packed output. NULL: skip. */
@@ -598,14 +615,14 @@ tendon_status tendon_clip_sample_tracks(const tendon_clip *clip, double time_sec
         return tendon_fail(TENDON_ERR_COUNT,
                            "%s: out holds %zu floats, the clip's tracks need %zu", fn, out_count,
                            clip->value_count);
+    if (time_sec != time_sec)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: time_sec is NaN: a clip is sampled at a number of seconds", fn);
     if (clip->value_count == 0)
         return TENDON_OK;
     tendon_status st = tendon_check_array(fn, "out", out, clip->value_count, 1);
     if (st != TENDON_OK)
         return st;
-    if (time_sec != time_sec)
-        return tendon_fail(TENDON_ERR_VALUE,
-                           "%s: time_sec is NaN: a clip is sampled at a number of seconds", fn);
     const tendon_kernels *kt;
     if ((st = tendon_active_kernels(&kt)) != TENDON_OK)
         return st;
@@ -619,7 +636,7 @@ tendon_status tendon_clip_sample_tracks(const tendon_clip *clip, double time_sec
 /* One track at one time, through the scalar reference (the same bits as any ISA's sampler). */
 static void sample_one(const clip_track *c, double t, float *dst)
 {
-    const keypos p = locate(c->times, c->key_count, t);
+    const keypos p = locate(c->times, c->key_count, c->guess, t);
     if (p.copy || c->interp == TENDON_INTERP_STEP) {
         memcpy(dst, key_value(c, p.k), c->width * sizeof(float));
     } else if (c->interp == TENDON_INTERP_CUBICSPLINE) {

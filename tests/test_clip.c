@@ -278,6 +278,56 @@ START_TEST(test_step_boundaries)
 }
 END_TEST
 
+/*
+ * The key found, against a linear scan (the largest k with t_k ≤ t, clamped), through a STEP
+ * track whose key values are their indices: uniform keys (where the sampler's first guess hits),
+ * jittered, random and clustered spacings (where it misses and searches), 1 to 100 keys, at
+ * random times, on every key and one double either side of it.
+ */
+START_TEST(test_key_search_oracle)
+{
+    test_rng r;
+    rng_seed(&r, 0x5ea4c4);
+    float times[100], vals[100];
+    for (int trial = 0; trial < 400; ++trial) {
+        const size_t n = 1 + (size_t)(rng_unit(&r) * 100);
+        const int kind = trial % 4;
+        double at = rng_range(&r, -2, 2);
+        for (size_t k = 0; k < n; ++k) {
+            times[k] = (float)at;
+            vals[k] = (float)k;
+            const double step = kind == 0 ? 1.0 / 30.0
+                                : kind == 1 ? (1.0 + rng_range(&r, -0.4, 0.4)) / 30.0
+                                : kind == 2 ? rng_range(&r, 1e-3, 0.5)
+                                            : (k % 10 == 0 ? 1.0 : 1e-3);
+            at = (double)times[k] + step;
+            if ((float)at <= times[k])
+                at = (double)nextafterf(times[k], INFINITY);
+        }
+        tendon_clip *clip =
+            one_track_clip(TENDON_PATH_WEIGHTS, TENDON_INTERP_STEP, 1, n, times, vals);
+        for (size_t q = 0; q < 3 * n + 20; ++q) {
+            double t;
+            if (q < 3 * n) {
+                const double key = (double)times[q / 3];
+                t = q % 3 == 0 ? key : q % 3 == 1 ? nextafter(key, -INFINITY) : nextafter(key, INFINITY);
+            } else {
+                t = rng_range(&r, (double)times[0] - 0.5, (double)times[n - 1] + 0.5);
+            }
+            size_t want = 0;
+            for (size_t k = 0; k < n; ++k)
+                if ((double)times[k] <= t)
+                    want = k;
+            float got;
+            sample_value(clip, t, &got);
+            ck_assert_msg(got == (float)want, "%zu keys (kind %d), t=%.17g: key %g, expected %zu", n,
+                          kind, t, (double)got, want);
+        }
+        tendon_clip_destroy(clip);
+    }
+}
+END_TEST
+
 START_TEST(test_linear_rotation_is_blend_slerp)
 {
     /* LINEAR rotation is tendon_quat_slerp of the bracketing keys, with u in double */
@@ -392,7 +442,8 @@ END_TEST
 typedef struct rand_clip {
     tendon_clip *clip;
     size_t joints;
-    float *times[80];
+    float *times[80];       /* owned (NULL where the track shares another's) */
+    const float *tptr[80];  /* the times each track uses */
     float *values[80];
     size_t keys[80];
 } rand_clip;
@@ -444,6 +495,7 @@ static void make_rand_clip(test_rng *r, size_t n, rand_clip *rc)
                     v[k + e] = (float)rng_range(r, -3, 3);
         }
         t->values = v;
+        rc->tptr[i] = t->times;
         rc->values[i] = v;
         rc->keys[i] = t->key_count;
     }
@@ -487,10 +539,7 @@ START_TEST(test_isa_bitwise)
             if (s >= 2 && s < 6 && n > 0) {
                 const size_t i = (size_t)(rng_unit(&r) * (double)n);
                 size_t k = (size_t)(rng_unit(&r) * (double)rc.keys[i]);
-                const float *tm = rc.times[i];
-                for (size_t j = i; !tm; --j)
-                    tm = rc.times[j]; /* shared: the first track's */
-                t = (double)tm[k];
+                t = (double)rc.tptr[i][k];
             }
             memset(a, 0x55, vc * sizeof(float));
             memset(b, 0x55, vc * sizeof(float));
@@ -690,6 +739,7 @@ static Suite *clip_suite(void)
     tc = tcase_create("sampling");
     tcase_add_test(tc, test_linear_hand);
     tcase_add_test(tc, test_step_boundaries);
+    tcase_add_test(tc, test_key_search_oracle);
     tcase_add_test(tc, test_linear_rotation_is_blend_slerp);
     tcase_add_test(tc, test_untouched_channels_and_nan);
     tcase_add_test(tc, test_create_errors);
