@@ -10,8 +10,9 @@
  * mask (which animates nothing and looks exactly like a clip that failed to load).
  * Decisions: docs/layers.md.
  *
- * Nothing here allocates; every function is pure. Arithmetic of the delta: read float, compute
- * in double, round once (blend.h's family).
+ * Nothing here allocates; every function is pure. Arithmetic of the mask and the delta: read
+ * float, compute in double, round once (blend.h's family), plain C with no per-ISA variant; the
+ * layers are blend.h's kernels. Every result is bitwise the same on every ISA and machine.
  */
 #ifndef TENDON_MASK_H
 #define TENDON_MASK_H
