@@ -134,6 +134,10 @@ static tendon_status tree_check_child(const tendon_blend_tree_desc *d, size_t no
     if (child == d->root)
         return tendon_fail(TENDON_ERR_FORMAT, "%s: node %zu's %s is the root (node %zu); the "
                            "root is no node's child", fn, node, what, child);
+    if (parent_of[child] == node)
+        return tendon_fail(TENDON_ERR_FORMAT, "%s: node %zu names node %zu as a child twice; "
+                           "each node has one place in the tree (share a source by giving two "
+                           "nodes the same sample function)", fn, node, child);
     if (parent_of[child] != SIZE_MAX)
         return tendon_fail(TENDON_ERR_FORMAT, "%s: node %zu is a child of both node %zu and "
                            "node %zu; each node has one parent (share a source by giving two "

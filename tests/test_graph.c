@@ -371,6 +371,13 @@ START_TEST(test_tree_errors)
     tendon_blend_node two_parents[3] = {{.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 1, .b = 1},
                                         leaf(&a, NULL), leaf(&b, NULL)};
     ck_assert_int_eq(try_tree(two_parents, 3, 0), TENDON_ERR_FORMAT);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "node 0 names node 1 as a child twice"));
+    tendon_blend_node shared[4] = {{.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 1, .b = 2},
+                                   {.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 3, .b = 2},
+                                   leaf(&a, NULL), leaf(&b, NULL)};
+    ck_assert_int_eq(try_tree(shared, 4, 0), TENDON_ERR_FORMAT);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "node 2 is a child of both node 0 and "
+                                                         "node 1"));
     tendon_blend_node root_child[3] = {{.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 0, .b = 1},
                                        leaf(&a, NULL), leaf(&b, NULL)};
     ck_assert_int_eq(try_tree(root_child, 3, 0), TENDON_ERR_FORMAT);
