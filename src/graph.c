@@ -385,6 +385,21 @@ tendon_status tendon_blend_tree_get(const tendon_blend_tree *tree, const char *n
     return TENDON_OK;
 }
 
+size_t tendon_blend_tree_parameter_count(const tendon_blend_tree *tree)
+{
+    return tree ? tree->param_count : 0;
+}
+
+const char *tendon_blend_tree_parameter_name(const tendon_blend_tree *tree, size_t index,
+                                             int *is_clock)
+{
+    if (!tree || index >= tree->param_count)
+        return NULL;
+    if (is_clock)
+        *is_clock = tree->param_kind[index] == PARAM_CLOCK;
+    return tree->param_names[index].text;
+}
+
 /* Reset a scratch pose to the bind pose (the tree's own poses: no validation needed). */
 static void reset_to_bind(const tendon_blend_tree *tree, tendon_pose *p)
 {

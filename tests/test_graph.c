@@ -498,6 +498,15 @@ START_TEST(test_set_evaluate_errors)
     ck_assert_int_eq(tendon_blend_tree_evaluate(tree, 0, NULL), TENDON_ERR_NULL);
     ck_assert_int_eq(tendon_blend_tree_evaluate(NULL, 0, &out2), TENDON_ERR_NULL);
     ck_assert_uint_eq(tendon_blend_tree_joint_count(tree), 1);
+    int is_clock = -1;
+    ck_assert_uint_eq(tendon_blend_tree_parameter_count(tree), 2);
+    ck_assert_str_eq(tendon_blend_tree_parameter_name(tree, 0, &is_clock), "speed");
+    ck_assert_int_eq(is_clock, 0);
+    ck_assert_str_eq(tendon_blend_tree_parameter_name(tree, 1, &is_clock), "stride");
+    ck_assert_int_eq(is_clock, 1);
+    ck_assert_ptr_null(tendon_blend_tree_parameter_name(tree, 2, &is_clock));
+    ck_assert_ptr_null(tendon_blend_tree_parameter_name(NULL, 0, NULL));
+    ck_assert_uint_eq(tendon_blend_tree_parameter_count(NULL), 0);
     ck_assert_uint_eq(tendon_blend_tree_joint_count(NULL), 0);
     tendon_pose_destroy(&out2);
     tendon_blend_tree_destroy(tree);
