@@ -134,6 +134,10 @@ static tendon_status tree_check_child(const tendon_blend_tree_desc *d, size_t no
     if (child == d->root)
         return tendon_fail(TENDON_ERR_FORMAT, "%s: node %zu's %s is the root (node %zu); the "
                            "root is no node's child", fn, node, what, child);
+    if (parent_of[child] == node)
+        return tendon_fail(TENDON_ERR_FORMAT, "%s: node %zu names node %zu as a child twice; "
+                           "each node has one place in the tree (share a source by giving two "
+                           "nodes the same sample function)", fn, node, child);
     if (parent_of[child] != SIZE_MAX)
         return tendon_fail(TENDON_ERR_FORMAT, "%s: node %zu is a child of both node %zu and "
                            "node %zu; each node has one parent (share a source by giving two "
@@ -379,6 +383,21 @@ tendon_status tendon_blend_tree_get(const tendon_blend_tree *tree, const char *n
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
     *out = tree->param_value[i];
     return TENDON_OK;
+}
+
+size_t tendon_blend_tree_parameter_count(const tendon_blend_tree *tree)
+{
+    return tree ? tree->param_count : 0;
+}
+
+const char *tendon_blend_tree_parameter_name(const tendon_blend_tree *tree, size_t index,
+                                             int *is_clock)
+{
+    if (!tree || index >= tree->param_count)
+        return NULL;
+    if (is_clock)
+        *is_clock = tree->param_kind[index] == PARAM_CLOCK;
+    return tree->param_names[index].text;
 }
 
 /* Reset a scratch pose to the bind pose (the tree's own poses: no validation needed). */

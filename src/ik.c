@@ -15,7 +15,27 @@ static void sub3(const float a[3], const float b[3], float o[3])
     o[2] = a[2] - b[2];
 }
 
-static float len3(const float a[3]) { return __builtin_sqrtf(dot3(a, a)); }
+static float absf(float x) { return x < 0.0f ? -x : x; }
+
+/* |a|, the squares and their sum in double (no float32 square can underflow or overflow there,
+ * and the sum is exact or nearly so), the root rounded once to float. */
+static float len3(const float a[3])
+{
+    const double x = a[0], y = a[1], z = a[2];
+    return (float)tendon_det_sqrt((x * x + y * y) + z * z);
+}
+
+/* a / |a| into o; 0 (o unchanged) when a is the zero vector. */
+static int unit3(const float a[3], float o[3])
+{
+    const float l = len3(a);
+    if (!(l > 0.0f))
+        return 0;
+    o[0] = a[0] / l;
+    o[1] = a[1] / l;
+    o[2] = a[2] / l;
+    return 1;
+}
 
 static void cross3(const float a[3], const float b[3], float o[3])
 {
@@ -24,53 +44,42 @@ static void cross3(const float a[3], const float b[3], float o[3])
     o[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* The part of w perpendicular to the unit u, normalised into n; 0 when it is (nearly) zero. */
+/* The part of the unit w perpendicular to the unit u, normalised into n; 0 when w lies (within
+ * 1e-6) on u's line. */
 static int perpendicular(const float w[3], const float u[3], float n[3])
 {
     const float k = dot3(w, u);
-    n[0] = w[0] - u[0] * k;
-    n[1] = w[1] - u[1] * k;
-    n[2] = w[2] - u[2] * k;
-    const float l = len3(n), lw = len3(w);
-    if (!(l > lw * 1e-6f) || !(l > 0.0f))
+    const float p[3] = {w[0] - u[0] * k, w[1] - u[1] * k, w[2] - u[2] * k};
+    if (!(len3(p) > 1e-6f))
         return 0;
-    n[0] = n[0] / l;
-    n[1] = n[1] / l;
-    n[2] = n[2] / l;
-    return 1;
+    return unit3(p, n);
 }
 
 /* Any unit vector perpendicular to the unit u: u × the axis least aligned with it. */
 static void any_perpendicular(const float u[3], float n[3])
 {
-    const float ax = u[0] < 0 ? -u[0] : u[0], ay = u[1] < 0 ? -u[1] : u[1],
-                az = u[2] < 0 ? -u[2] : u[2];
+    const float ax = absf(u[0]), ay = absf(u[1]), az = absf(u[2]);
     const float e[3] = {ax <= ay && ax <= az ? 1.0f : 0.0f,
                         !(ax <= ay && ax <= az) && ay <= az ? 1.0f : 0.0f,
                         !(ax <= ay && ax <= az) && !(ay <= az) ? 1.0f : 0.0f};
-    cross3(u, e, n);
-    const float l = len3(n);
-    n[0] = n[0] / l;
-    n[1] = n[1] / l;
-    n[2] = n[2] / l;
+    float c[3];
+    cross3(u, e, c);
+    unit3(c, n); /* |c| ≥ √(2/3): u is unit and e its least aligned axis */
 }
 
-/* The shortest-arc rotation taking direction f to direction g (neither need be unit):
- * q = (f × g, |f||g| + f·g) normalised; opposite directions: 180° about a perpendicular. */
-static void arc(const float f[3], const float g[3], float q[4])
+/* The shortest-arc rotation taking the direction of f to the direction of g (both non-zero):
+ * with unit f, g: q = (f × g, 1 + f·g) normalised; opposite directions: 180° about a
+ * perpendicular. */
+static void arc(const float f_in[3], const float g_in[3], float q[4])
 {
-    float c[3];
+    float f[3] = {0.0f, 0.0f, 1.0f}, g[3] = {0.0f, 0.0f, 1.0f}, c[3];
+    unit3(f_in, f); /* both are non-zero (bones, checked): the defaults are never used */
+    unit3(g_in, g);
     cross3(f, g, c);
-    const float w = len3(f) * len3(g) + dot3(f, g);
-    const float cl = len3(c);
-    if (!(w > cl * 1e-6f)) {
-        /* (nearly) opposite: the half-turn about an axis perpendicular to f */
-        float fu[3] = {f[0], f[1], f[2]}, n[3];
-        const float lf = len3(f);
-        fu[0] = fu[0] / lf;
-        fu[1] = fu[1] / lf;
-        fu[2] = fu[2] / lf;
-        any_perpendicular(fu, n);
+    const float w = 1.0f + dot3(f, g);
+    if (!(w > 1e-6f)) {
+        float n[3];
+        any_perpendicular(f, n);
         q[0] = n[0];
         q[1] = n[1];
         q[2] = n[2];
@@ -117,10 +126,11 @@ static void qmul(const float a[4], const float b[4], float o[4])
     tendon_ref_store4(r, o);
 }
 
+/* Finite and within ±TENDON_IK_MAX_COORD_M, so that no square of a difference overflows. */
 static int finite3(const float v[3])
 {
     for (int c = 0; c < 3; ++c)
-        if (!(v[c] - v[c] == 0.0f))
+        if (!(v[c] >= -TENDON_IK_MAX_COORD_M && v[c] <= TENDON_IK_MAX_COORD_M))
             return 0;
     return 1;
 }
@@ -137,8 +147,9 @@ tendon_status tendon_ik_two_bone(const float root[3], const float mid[3], const 
     const char *bad = !finite3(root) ? "root" : !finite3(mid) ? "mid" : !finite3(end) ? "end"
                       : !finite3(target) ? "target" : pole && !finite3(pole) ? "pole" : NULL;
     if (bad)
-        return tendon_fail(TENDON_ERR_VALUE, "%s: %s has a coordinate that is NaN or infinite; "
-                           "positions must be finite", fn, bad);
+        return tendon_fail(TENDON_ERR_VALUE, "%s: %s has a coordinate that is NaN, infinite or "
+                           "beyond ±1e18 m; positions must be finite and within ±1e18 m (float32 "
+                           "squares of larger distances overflow)", fn, bad);
     if (weight != weight)
         return tendon_fail(TENDON_ERR_VALUE, "%s: weight is NaN; it must be a number (clamped "
                            "to [0, 1])", fn);
@@ -152,49 +163,63 @@ tendon_status tendon_ik_two_bone(const float root[3], const float mid[3], const 
                            (double)l2);
     const double w = weight < 0.0 ? 0.0 : weight > 1.0 ? 1.0 : weight;
 
-    /* The direction to the target (u) and the clamped distance (dc). */
+    /* The direction to the target (u) and its distance (d_m, metres). */
     float v[3], u[3];
     sub3(target, root, v);
-    const float d = len3(v);
-    if (d > 0.0f) {
-        u[0] = v[0] / d;
-        u[1] = v[1] / d;
-        u[2] = v[2] / d;
-    } else {
+    const float d_m = len3(v);
+    if (!unit3(v, u)) {
         float ce[3];
         sub3(end, root, ce);
-        const float lc = len3(ce);
-        const float *dir = lc > 0.0f ? ce : upper;
-        const float ld = lc > 0.0f ? lc : l1;
-        u[0] = dir[0] / ld;
-        u[1] = dir[1] / ld;
-        u[2] = dir[2] / ld;
+        if (!unit3(ce, u))
+            unit3(upper, u);
     }
-    const float reach_max = l1 + l2, reach_min = l1 > l2 ? l1 - l2 : l2 - l1;
-    const float dc = d > reach_max ? reach_max : d < reach_min ? reach_min : d;
-    out->reachable = d >= reach_min && d <= reach_max;
-
-    /* The elbow: x along u, h along the bend direction n. */
-    float x = 0.0f;
-    if (dc > 0.0f)
-        x = ((l1 * l1 - l2 * l2) + dc * dc) / (dc + dc);
-    x = x > l1 ? l1 : x < -l1 ? -l1 : x;
-    float h2 = l1 * l1 - x * x;
-    const float h = h2 > 0.0f ? __builtin_sqrtf(h2) : 0.0f;
-    float n[3], w_pole[3];
+    const float reach_min_m = l1 > l2 ? l1 - l2 : l2 - l1, reach_max_m = l1 + l2;
+    out->reachable = d_m >= reach_min_m && d_m <= reach_max_m;
+    float n[3], wp[3], up_unit[3];
     int have_n = 0;
     if (pole) {
-        sub3(pole, root, w_pole);
-        have_n = perpendicular(w_pole, u, n);
+        float pr[3];
+        sub3(pole, root, pr);
+        if (unit3(pr, wp))
+            have_n = perpendicular(wp, u, n);
     }
-    if (!have_n)
-        have_n = perpendicular(upper, u, n);
+    if (!have_n && unit3(upper, up_unit))
+        have_n = perpendicular(up_unit, u, n);
     if (!have_n)
         any_perpendicular(u, n);
     float mid_s[3], end_s[3];
-    for (int c = 0; c < 3; ++c) {
-        mid_s[c] = (root[c] + u[c] * x) + n[c] * h;
-        end_s[c] = root[c] + u[c] * dc;
+    if (d_m >= reach_max_m) {
+        /* At or beyond full reach (compared in metres, as the caller's numbers are): straight
+         * at the target, never the √ of a rounding error (bug case 16). */
+        for (int c = 0; c < 3; ++c) {
+            mid_s[c] = root[c] + u[c] * l1;
+            end_s[c] = root[c] + u[c] * reach_max_m;
+        }
+    } else if (d_m <= reach_min_m) {
+        /* Too near: folded flat, the end as close as the bones allow. */
+        const float x_m = l1 >= l2 ? l1 : -l1;
+        for (int c = 0; c < 3; ++c) {
+            mid_s[c] = root[c] + u[c] * x_m;
+            end_s[c] = root[c] + u[c] * reach_min_m;
+        }
+    } else {
+        /* Inside: the elbow at x along u and h along n, solved in units of the chain's length
+         * s = l1 + l2 (a = l1/s, b = l2/s) so that no square underflows or overflows whatever
+         * the chain's size; the end on the target itself. */
+        const float s_len = l1 + l2, a = l1 / s_len, b = l2 / s_len;
+        const float lo = a > b ? a - b : b - a, hi = a + b;
+        float dc = d_m / s_len;
+        dc = dc > hi ? hi : dc < lo ? lo : dc;
+        float x = 0.0f;
+        if (dc > 0.0f)
+            x = ((a * a - b * b) + dc * dc) / (dc + dc);
+        x = x > a ? a : x < -a ? -a : x;
+        const float h2 = (a - x) * (a + x);
+        const float h = h2 > 0.0f ? __builtin_sqrtf(h2) : 0.0f;
+        for (int c = 0; c < 3; ++c) {
+            mid_s[c] = root[c] + (u[c] * x + n[c] * h) * s_len;
+            end_s[c] = target[c];
+        }
     }
 
     /* The rotations: upper bone to its new direction, then the (carried) lower bone. */

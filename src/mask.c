@@ -8,9 +8,10 @@
 
 static tendon_status check_falloff(const char *fn, double falloff)
 {
-    if (!(falloff >= 1.0) || falloff - falloff != 0.0)
+    if (!(falloff >= 1.0 && falloff <= TENDON_BONE_MASK_MAX_FALLOFF))
         return tendon_fail(TENDON_ERR_VALUE, "%s: falloff is %g; it is the number of bones to "
-                           "full authority and must be finite and >= 1", fn, falloff);
+                           "full authority and must be from 1 to %.0f", fn, falloff,
+                           (double)TENDON_BONE_MASK_MAX_FALLOFF);
     return TENDON_OK;
 }
 

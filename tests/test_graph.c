@@ -371,6 +371,13 @@ START_TEST(test_tree_errors)
     tendon_blend_node two_parents[3] = {{.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 1, .b = 1},
                                         leaf(&a, NULL), leaf(&b, NULL)};
     ck_assert_int_eq(try_tree(two_parents, 3, 0), TENDON_ERR_FORMAT);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "node 0 names node 1 as a child twice"));
+    tendon_blend_node shared[4] = {{.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 1, .b = 2},
+                                   {.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 3, .b = 2},
+                                   leaf(&a, NULL), leaf(&b, NULL)};
+    ck_assert_int_eq(try_tree(shared, 4, 0), TENDON_ERR_FORMAT);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "node 2 is a child of both node 0 and "
+                                                         "node 1"));
     tendon_blend_node root_child[3] = {{.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 0, .b = 1},
                                        leaf(&a, NULL), leaf(&b, NULL)};
     ck_assert_int_eq(try_tree(root_child, 3, 0), TENDON_ERR_FORMAT);
@@ -491,6 +498,15 @@ START_TEST(test_set_evaluate_errors)
     ck_assert_int_eq(tendon_blend_tree_evaluate(tree, 0, NULL), TENDON_ERR_NULL);
     ck_assert_int_eq(tendon_blend_tree_evaluate(NULL, 0, &out2), TENDON_ERR_NULL);
     ck_assert_uint_eq(tendon_blend_tree_joint_count(tree), 1);
+    int is_clock = -1;
+    ck_assert_uint_eq(tendon_blend_tree_parameter_count(tree), 2);
+    ck_assert_str_eq(tendon_blend_tree_parameter_name(tree, 0, &is_clock), "speed");
+    ck_assert_int_eq(is_clock, 0);
+    ck_assert_str_eq(tendon_blend_tree_parameter_name(tree, 1, &is_clock), "stride");
+    ck_assert_int_eq(is_clock, 1);
+    ck_assert_ptr_null(tendon_blend_tree_parameter_name(tree, 2, &is_clock));
+    ck_assert_ptr_null(tendon_blend_tree_parameter_name(NULL, 0, NULL));
+    ck_assert_uint_eq(tendon_blend_tree_parameter_count(NULL), 0);
     ck_assert_uint_eq(tendon_blend_tree_joint_count(NULL), 0);
     tendon_pose_destroy(&out2);
     tendon_blend_tree_destroy(tree);

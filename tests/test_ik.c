@@ -247,7 +247,7 @@ START_TEST(test_bug_case_16)
 }
 END_TEST
 
-#define IK_RANDOM_CHAINS_HASH 0xdfee59f9309188b2ull
+#define IK_RANDOM_CHAINS_HASH 0xefb77838548f9dceull
 
 /* Random chains, targets (inside, outside, exactly at full reach, at the root) and poles: never a
  * NaN; at weight 1 the bone lengths are kept, the end is at the target when it is reachable (and
@@ -476,6 +476,43 @@ START_TEST(test_pose_chain)
 }
 END_TEST
 
+/* Chains at the extremes of scale — bones of 1e-30 m (squares underflow to 0) and of 1e17 m
+ * (squares near 1e34) — and targets at the ±1e18 m limit: never a NaN. */
+START_TEST(test_extreme_scales)
+{
+    static const float scales[4] = {1e-30f, 1e-20f, 1e12f, 1e17f};
+    test_rng rng;
+    rng_seed(&rng, 0x5ca1e5u);
+    for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < 500; ++i) {
+            float r0[3], m0[3], e0[3], t[3], p[3];
+            for (int c = 0; c < 3; ++c) {
+                r0[c] = (float)rng_range(&rng, -1, 1) * scales[k];
+                m0[c] = r0[c] + (float)rng_range(&rng, -1, 1) * scales[k];
+                e0[c] = m0[c] + (float)rng_range(&rng, -1, 1) * scales[k];
+                t[c] = i % 5 == 0 ? (c == 0 ? TENDON_IK_MAX_COORD_M : -TENDON_IK_MAX_COORD_M)
+                                  : (float)rng_range(&rng, -3, 3) * scales[k];
+                p[c] = (float)rng_range(&rng, -3, 3) * scales[k];
+            }
+            tendon_ik_two_bone_result r;
+            tendon_status s = tendon_ik_two_bone(r0, m0, e0, t, p, i % 2 ? 0.5 : 1.0, &r);
+            if (s == TENDON_ERR_VALUE)
+                continue; /* a bone of length 0 after float rounding */
+            ck_assert_int_eq(s, TENDON_OK);
+            for (int c = 0; c < 3; ++c)
+                ck_assert_msg(r.mid[c] == r.mid[c] && r.end[c] == r.end[c] &&
+                                  r.mid[c] - r.mid[c] == 0.0f && r.end[c] - r.end[c] == 0.0f,
+                              "scale %g chain %d: mid (%g, %g, %g) end (%g, %g, %g)",
+                              (double)scales[k], i, (double)r.mid[0], (double)r.mid[1],
+                              (double)r.mid[2], (double)r.end[0], (double)r.end[1],
+                              (double)r.end[2]);
+            for (int c = 0; c < 4; ++c)
+                ck_assert(r.upper_delta[c] == r.upper_delta[c] &&
+                          r.lower_delta[c] == r.lower_delta[c]);
+        }
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     tendon_ik_two_bone_result r;
@@ -493,6 +530,9 @@ START_TEST(test_errors)
     ck_assert_ptr_nonnull(strstr(tendon_error_message(), "pole"));
     ck_assert_int_eq(tendon_ik_two_bone(inf3, MID, END, target, pole, 1.0, &r), TENDON_ERR_VALUE);
     ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, pole, NAN, &r), TENDON_ERR_VALUE);
+    const float huge[3] = {0, 2e18f, 0};
+    ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, huge, pole, 1.0, &r), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "1e18"));
     ck_assert_int_eq(tendon_ik_two_bone(NULL, MID, END, target, pole, 1.0, &r), TENDON_ERR_NULL);
     ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, NULL, pole, 1.0, &r), TENDON_ERR_NULL);
     ck_assert_int_eq(tendon_ik_two_bone(ROOT, MID, END, target, pole, 1.0, NULL), TENDON_ERR_NULL);
@@ -509,6 +549,7 @@ int main(void)
     tcase_add_test(tc, test_bug_case_16);
     tcase_add_test(tc, test_random_chains);
     tcase_add_test(tc, test_pose_chain);
+    tcase_add_test(tc, test_extreme_scales);
     tcase_add_test(tc, test_errors);
     suite_add_tcase(s, tc);
     return run_suite(s);

@@ -131,6 +131,12 @@ START_TEST(test_mask_errors)
     ck_assert_int_eq(tendon_bone_mask_by_index(sk, 1, NAN, w), TENDON_ERR_VALUE);
     ck_assert_int_eq(tendon_bone_mask_by_index(sk, 1, INFINITY, w), TENDON_ERR_VALUE);
     ck_assert_int_eq(tendon_bone_mask_by_index(sk, 1, 0.0, w), TENDON_ERR_VALUE);
+    ck_assert_int_eq(tendon_bone_mask_by_index(sk, 1, 1e300, w), TENDON_ERR_VALUE);
+    ck_assert_int_eq(tendon_bone_mask_by_index(sk, 1, TENDON_BONE_MASK_MAX_FALLOFF * 2, w),
+                     TENDON_ERR_VALUE);
+    /* At the limit the root's weight is 2^-24, not 0. */
+    ck_assert_int_eq(tendon_bone_mask_by_index(sk, 1, TENDON_BONE_MASK_MAX_FALLOFF, w), TENDON_OK);
+    ck_assert(w[1] == 0x1p-24f && w[2] == 0x1p-23f && w[0] == 0.0f);
     ck_assert_int_eq(tendon_bone_mask_by_index(sk, 1, 2.0, NULL), TENDON_ERR_NULL);
     ck_assert_int_eq(tendon_bone_mask_by_index(NULL, 1, 2.0, w), TENDON_ERR_NULL);
     ck_assert_int_eq(tendon_bone_mask_by_name(sk, NULL, 2.0, w), TENDON_ERR_NULL);

@@ -138,6 +138,17 @@ TENDON_API tendon_status tendon_blend_tree_set(tendon_blend_tree *tree, const ch
 TENDON_API tendon_status tendon_blend_tree_get(const tendon_blend_tree *tree, const char *name,
                                                double *out);
 
+/** How many parameter names the tree declares (blend parameters and clocks); 0 for NULL. */
+TENDON_API size_t tendon_blend_tree_parameter_count(const tendon_blend_tree *tree);
+
+/**
+ * The name of declared parameter `index` (0 ≤ index < tendon_blend_tree_parameter_count, in the
+ * order the nodes first name them), for tools and editors; *is_clock (may be NULL) says whether
+ * it is a clock. NULL for a NULL tree or an index out of range. The string lives as the tree.
+ */
+TENDON_API const char *tendon_blend_tree_parameter_name(const tendon_blend_tree *tree,
+                                                        size_t index, int *is_clock);
+
 /**
  * Evaluate the whole tree at `time_sec` into `out`. Allocates nothing; a pure function of
  * time_sec, the parameters and the sources (and of `out` itself only for the channels a root

@@ -23,6 +23,10 @@
 extern "C" {
 #endif
 
+/** The largest coordinate magnitude the solver takes (metres): squares of distances between
+ *  such points stay finite in float32. */
+#define TENDON_IK_MAX_COORD_M 1e18f
+
 /** What tendon_ik_two_bone solves for. */
 typedef struct tendon_ik_two_bone_result {
     /** The solved middle joint (elbow/knee) and end (wrist/ankle) positions, world space. */
@@ -47,28 +51,33 @@ typedef struct tendon_ik_two_bone_result {
 
 /**
  * Solve a two-bone chain root → mid → end (bone lengths l1 = |mid − root|, l2 = |end − mid|,
- * kept) so that the end reaches `target`, bending toward `pole`:
+ * kept) so that the end reaches `target`, bending toward `pole`. With d = |target − root| and
+ * u its direction (d = 0: the current root → end direction, or the upper bone's):
  *
- *   v = target − root, d = |v|, u = v / d (d = 0: u = the current root → end direction, or the
- *       upper bone's when that is 0 too)
- *   dc = clamp(d, |l1 − l2|, l1 + l2)                          (beyond reach: straight)
- *   x  = (l1² − l2² + dc²) / (2·dc), clamped to [−l1, l1]      (dc = 0: x = 0)
- *   h  = √max(0, l1² − x²)                                     (never the √ of a negative:
- *                                                               the NaN of bug case 16)
- *   n  = the part of (pole − root) perpendicular to u, normalised — or of (mid − root) when the
- *        pole lies on the line root → target (or pole is NULL), or any perpendicular when both do
- *   mid' = root + u·x + n·h,  end' = root + u·dc
+ *   d ≥ l1 + l2   straight:  mid' = root + u·l1,  end' = root + u·(l1 + l2)
+ *                 (compared in metres, so a target at full reach as the caller computed it is
+ *                 straight — never the √ of a rounding error, the NaN of bug case 16)
+ *   d ≤ |l1 − l2| folded:    mid' = root ± u·l1 (+ when l1 ≥ l2), end' = root + u·|l1 − l2|
+ *   otherwise     in units of s = l1 + l2 (a = l1/s, b = l2/s, δ = d/s — no square can
+ *                 underflow or overflow whatever the chain's size):
+ *                   x = (a² − b² + δ²) / (2δ), clamped to [−a, a];  h = √max(0, (a − x)(a + x))
+ *                   mid' = root + (u·x + n·h)·s,  end' = target
  *
- * then upper_delta, lower_delta as documented on the result. weight w in [0, 1] (clamped)
+ * n: the part of (pole − root) perpendicular to u, normalised — or of (mid − root) when the
+ * pole lies on the line root → target (or pole is NULL), or any perpendicular when both do.
+ * Lengths are computed with the squares summed in double and rounded once.
+ *
+ * Then upper_delta, lower_delta as documented on the result. weight w in [0, 1] (clamped)
  * blends the solution in: the deltas become slerp(identity, delta, w) and, for w < 1, mid and
- * end are the bones rotated by them (for w = 1 they are mid' and end' as computed above; for
- * w = 0 the deltas are the identity and the positions the input's).
+ * end are the bones rotated by them (for w = 1 they are mid' and end' above; for w = 0 the
+ * deltas are the identity and the positions the input's).
  *
- * root, mid, end, target: [3] world positions (metres), finite. pole: [3] world position (a
+ * root, mid, end, target: [3] world positions (metres), finite and within
+ * ±TENDON_IK_MAX_COORD_M (1e18 m). pole: [3] world position (a
  * point the middle joint bends toward — in front of the knee, behind the elbow), or NULL to keep
  * the chain's current bend plane. out: may not be NULL; written only on success.
  * Errors: TENDON_ERR_NULL (an input or out), TENDON_ERR_VALUE (a zero-length bone — the message
- * gives both lengths —, a non-finite coordinate, a NaN weight).
+ * gives both lengths —, a coordinate that is not finite or beyond ±1e18 m, a NaN weight).
  */
 TENDON_API tendon_status tendon_ik_two_bone(const float root[3], const float mid[3],
                                             const float end[3], const float target[3],

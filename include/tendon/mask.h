@@ -10,8 +10,9 @@
  * mask (which animates nothing and looks exactly like a clip that failed to load).
  * Decisions: docs/layers.md.
  *
- * Nothing here allocates; every function is pure. Arithmetic of the delta: read float, compute
- * in double, round once (blend.h's family).
+ * Nothing here allocates; every function is pure. Arithmetic of the mask and the delta: read
+ * float, compute in double, round once (blend.h's family), plain C with no per-ISA variant; the
+ * layers are blend.h's kernels. Every result is bitwise the same on every ISA and machine.
  */
 #ifndef TENDON_MASK_H
 #define TENDON_MASK_H
@@ -22,6 +23,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The largest falloff (bones to full authority): 2^24, so the split root's weight 1/falloff
+ *  stays a normal float — a larger one would round the first weights to 0, an all-zero mask
+ *  near the root. */
+#define TENDON_BONE_MASK_MAX_FALLOFF 16777216.0
 
 /** How a masked layer meets the base. */
 typedef enum tendon_mask_mode {
@@ -45,8 +51,8 @@ typedef enum tendon_mask_mode {
  * when falloff is 1), and a joint and its parent differ by at most 1/falloff (the root and its
  * parent by exactly 1/falloff) — no joint kinks.
  *
- * falloff: bones to full authority, finite and ≥ 1 (non-integers allowed: 2.5 gives 0.4, 0.8,
- * 1). The name is matched exactly (case-sensitive, as tendon_skeleton_find_joint).
+ * falloff: bones to full authority, from 1 to TENDON_BONE_MASK_MAX_FALLOFF (2^24; non-integers
+ * allowed: 2.5 gives 0.4, 0.8, 1). The name is matched exactly (case-sensitive, as tendon_skeleton_find_joint).
  * out_weights: [joint_count] floats; written only on success.
  * Errors:
  *   TENDON_ERR_NULL       skeleton, root_name, out_weights (joint_count > 0)
@@ -54,7 +60,7 @@ typedef enum tendon_mask_mode {
  *                         near matches (same letters in another case, one name containing the
  *                         other, or an edit distance ≤ max(2, length/3)), or says there are none
  *                         or that the skeleton has no names
- *   TENDON_ERR_VALUE      falloff NaN, infinite or < 1
+ *   TENDON_ERR_VALUE      falloff NaN, < 1 or > TENDON_BONE_MASK_MAX_FALLOFF
  */
 TENDON_API tendon_status tendon_bone_mask_by_name(const tendon_skeleton *skeleton,
                                                   const char *root_name, double falloff,

@@ -15,7 +15,8 @@
  *                carried unscaled)
  *   scale        target_rest · (source_pose / source_rest)   (source_rest 0: target_rest)
  *
- * in double, rounded once. A target joint with no source joint of its name stays at its rest
+ * in double, rounded once (products in the seed's order, docs/determinism.md): plain C with no
+ * per-ISA variant, so the bits are the same on every ISA and machine. A target joint with no source joint of its name stays at its rest
  * pose; the map reports those (and the source joints that drive nothing). The rigs are assumed
  * to share joint-frame conventions (the same axes per joint, as rigs built to one naming and
  * orientation standard do) and differ in proportions and rest angles. Decisions: docs/layers.md.
