@@ -258,7 +258,9 @@ int cmd_demo(int argc, char **argv)
         cli_error(C, "%s", why);
         return CLI_FAIL;
     }
-    const size_t frames = (size_t)(seconds * fps + 0.5) ? (size_t)(seconds * fps + 0.5) : 1;
+    size_t frames = (size_t)(seconds * fps + 0.5); /* rounded; at least one frame */
+    if (frames == 0)
+        frames = 1;
 
     printf("tendon demo: %s\n", scene.name);
     printf("  %zu joints (%zu animated by clips), palette %zu, %zu vertices, %zu spring links,"
