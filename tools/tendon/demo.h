@@ -45,6 +45,7 @@ typedef struct demo_spring_group {
     tendon_spring_link links[DEMO_MAX_LINKS];
     uint32_t anchor_joint[DEMO_MAX_CHAINS];
     float anchor_local[DEMO_MAX_CHAINS][3]; /* the anchor point in the joint's frame */
+    float anchor_world[DEMO_MAX_CHAINS][3]; /* then offset by this, in model space */
     /* chain c, link i drives skeleton joint first_joint + c·link_count + i; UINT32_MAX: none */
     uint32_t first_joint;
 } demo_spring_group;

@@ -804,9 +804,12 @@ static void anchor_at(void *user, double t, float *out)
     a->k->local_matrices(a->w.final.translation, a->w.final.rotation, a->w.final.scale, n,
                          a->w.model);
     a->k->model_matrices(a->w.model, tendon_skeleton_parents(s->skeleton), NULL, 0, n, a->w.model);
-    for (size_t c = 0; c < a->g->chain_count; ++c)
+    for (size_t c = 0; c < a->g->chain_count; ++c) {
         xform_point(a->w.model + 16 * (size_t)a->g->anchor_joint[c], a->g->anchor_local[c],
                     out + 3 * c);
+        for (int i = 0; i < 3; ++i)
+            out[3 * c + i] += a->g->anchor_world[c][i];
+    }
     ++a->evaluations;
     a->ns += now_ns() - t0;
     hash_floats(a->sha, out, 3 * a->g->chain_count);
@@ -1252,17 +1255,52 @@ int demo_write_svg(const char *path, const demo_scene *s, const demo_result *r, 
 #ifdef TENDON_CLI_HAVE_GLTF
 #include <strings.h>
 
+/* Whether joint j's node name contains `word` (any case). */
+static int named(const tendon_gltf *g, size_t j, const char *word)
+{
+    const char *name = tendon_gltf_node_name(g, (size_t)tendon_gltf_joint_node(g, j));
+    const size_t wl = strlen(word);
+    for (const char *p = name; p && *p; ++p)
+        if (strncasecmp(p, word, wl) == 0)
+            return 1;
+    return 0;
+}
+
 /* The first joint whose node name contains `word` (any case), or −1. */
 static long find_named(const tendon_gltf *g, size_t n, const char *word)
 {
-    const size_t wl = strlen(word);
-    for (size_t j = 0; j < n; ++j) {
-        const char *name = tendon_gltf_node_name(g, (size_t)tendon_gltf_joint_node(g, j));
-        if (!name)
-            continue;
-        for (const char *p = name; *p; ++p)
-            if (strncasecmp(p, word, wl) == 0)
+    for (size_t j = 0; j < n; ++j)
+        if (named(g, j, word))
+            return (long)j;
+    return -1;
+}
+
+/* Whether `a` is `j` or one of its ancestors. */
+static int ancestor_or_self(const int32_t *parents, long a, long j)
+{
+    for (; j >= 0; j = parents[j])
+        if (j == a)
+            return 1;
+    return 0;
+}
+
+/* Where to split the upper-body mask: the first joint named like a spine, torso or chest whose
+   subtree holds no joint named like a leg (so the split leaves the legs out), or −1. */
+static long find_split(const tendon_gltf *g, const int32_t *parents, size_t n)
+{
+    static const char *const UPPER[] = {"spine", "torso", "chest"};
+    static const char *const LOWER[] = {"leg", "thigh", "calf", "foot", "knee"};
+    for (size_t w = 0; w < sizeof UPPER / sizeof UPPER[0]; ++w) {
+        for (size_t j = 0; j < n; ++j) {
+            if (!named(g, j, UPPER[w]))
+                continue;
+            int legs = 0;
+            for (size_t k = j; k < n && !legs; ++k)
+                for (size_t l = 0; l < sizeof LOWER / sizeof LOWER[0] && !legs; ++l)
+                    legs = named(g, k, LOWER[l]) && ancestor_or_self(parents, (long)j, (long)k);
+            if (!legs)
                 return (long)j;
+        }
     }
     return -1;
 }
@@ -1403,13 +1441,14 @@ int demo_scene_gltf(const char *path, const char *animation, demo_scene *out, ch
     }
 
     /* the masked additive layer: split at the first joint named like a spine */
-    const long spine = find_named(g, n, "spine");
+    const long spine = find_split(g, tendon_skeleton_parents(out->skeleton), n);
     tendon_pose probe = {0};
     int delta_ok = tendon_pose_create(n, &probe) == TENDON_OK &&
                    tendon_pose_delta(&o->rest, &o->rest, &probe) == TENDON_OK;
     tendon_pose_destroy(&probe);
     if (spine < 0) {
-        note(out, "masked layer: skipped (no joint is named like \"spine\" to split the mask at)");
+        note(out, "masked layer: skipped (no joint named like a spine, torso or chest above the "
+                  "arms and not the legs, to split the mask at)");
     } else if (!delta_ok) {
         note(out, "masked layer: skipped (the rest pose has a zero scale or rotation: no delta)");
     } else {
@@ -1435,19 +1474,21 @@ int demo_scene_gltf(const char *path, const char *animation, demo_scene *out, ch
     }
 
     /* springs: two strands hung from the head, not bound to the mesh */
-    const long head = find_named(g, n, "head");
+    long head = find_named(g, n, "head");
+    for (size_t j = 0; head < 0 && j < n; ++j) /* else the deepest neck joint */
+        if (named(g, j, "neck") && (j + 1 == n || !named(g, j + 1, "neck")))
+            head = (long)j;
     if (head < 0) {
-        note(out, "springs: skipped (no joint is named like \"head\" to hang them from)");
+        note(out, "springs: skipped (no joint is named like a head or a neck to hang them from)");
     } else {
         demo_spring_group *hair = &out->groups[0];
         out->group_count = 1;
         hair->name = "hair", hair->chain_count = 2, hair->link_count = 6;
         for (size_t i = 0; i < 6; ++i)
             hair->links[i] = (tendon_spring_link){2.2, 0.45, 0.06 * size, {0, -0.03 * size, 0}};
-        for (int c = 0; c < 2; ++c) {
+        for (int c = 0; c < 2; ++c) { /* at the joint, 2% of the height to either side */
             hair->anchor_joint[c] = (uint32_t)head;
-            hair->anchor_local[c][0] = c == 0 ? 0.5f : -0.5f;
-            hair->anchor_local[c][1] = hair->anchor_local[c][2] = 0;
+            hair->anchor_world[c][0] = (float)((c == 0 ? 0.02 : -0.02) * size);
         }
         hair->first_joint = UINT32_MAX;
         note(out, "springs: 2 chains of 6 links hung from \"%s\", computed but not bound to the "
