@@ -51,12 +51,15 @@ START_TEST(character_shape)
     ck_assert(scene.mask[thigh] == 0.0f && scene.mask[1] == 0.0f);
     ck_assert(scene.mask[spine1] == (float)(1.0 / 3.0));
     ck_assert(scene.mask[chest] == 1.0f);
-    /* skin weights: each vertex's four sum to one within a few float ulp */
-    for (size_t v = 0; v < scene.vertex_count; ++v) {
-        const float *w = scene.weights + 4 * v;
+    /* one mesh; skin weights: each vertex's four sum to one within a few float ulp */
+    ck_assert_uint_eq(scene.mesh_count, 1);
+    const demo_mesh *m = &scene.meshes[0];
+    ck_assert_uint_eq(m->vertex_count, scene.vertex_count);
+    for (size_t v = 0; v < m->vertex_count; ++v) {
+        const float *w = m->weights + 4 * v;
         ck_assert(fabs(((double)w[0] + w[1] + w[2] + w[3]) - 1.0) < 1e-6);
         for (int i = 0; i < 4; ++i)
-            ck_assert_uint_lt(scene.joints[4 * v + i], scene.palette_count);
+            ck_assert_uint_lt(m->joints[4 * v + i], m->palette_count);
     }
 }
 END_TEST

@@ -28,8 +28,8 @@ const char USAGE_DEMO[] =
     "hashed (SHA-256 over every frame, NaNs canonical); the ISAs must give the same hashes.\n"
     "Without MODEL, a built-in character generated at start-up (no file needed).\n"
     "\n"
-    "  MODEL          a glTF 2.0 model with a skin and an animation (the largest skinned\n"
-    "                 primitive is used; what it lacks is skipped with a note)\n"
+    "  MODEL          a glTF 2.0 model with a skin and an animation (every skinned\n"
+    "                 primitive is skinned; what the model lacks is skipped with a note)\n"
     "  --animation A  the model's animation to play, by name or index (default: the first)\n"
     "  --seconds S    seconds of animation to play (default 2)\n"
     "  --fps F        frames per second (default 60)\n"
@@ -263,11 +263,11 @@ int cmd_demo(int argc, char **argv)
         frames = 1;
 
     printf("tendon demo: %s\n", scene.name);
-    printf("  %zu joints (%zu animated by clips), palette %zu, %zu vertices, %zu spring links,"
-           " %zu morph targets on %zu vertices\n",
-           scene.joint_count, scene.body_joint_count, scene.palette_count, scene.vertex_count,
-           demo_stage_items(&scene, DEMO_SPRINGS, NULL), scene.target_count,
-           scene.target_count ? scene.morph_count : 0);
+    printf("  %zu joints (%zu animated by clips), %zu vertices in %zu mesh%s (palette %zu),"
+           " %zu spring links, %zu morph targets on %zu vertices\n",
+           scene.joint_count, scene.body_joint_count, scene.vertex_count, scene.mesh_count,
+           scene.mesh_count == 1 ? "" : "es", scene.palette_count,
+           demo_stage_items(&scene, DEMO_SPRINGS, NULL), scene.target_count, scene.morph_count);
     printf("  %zu frames (%.3g s at %.3g fps); cpu: %s\n", frames, seconds, fps,
            tendon_cpu_name());
     if (scene.notes[0]) {

@@ -50,6 +50,26 @@ typedef struct demo_spring_group {
     uint32_t first_joint;
 } demo_spring_group;
 
+#define DEMO_MAX_MESHES 256
+
+/* One skinned mesh: a palette of its own (its skin binding), vertices, morph targets. */
+typedef struct demo_mesh {
+    const uint32_t *joint_of;  /* [palette_count] skeleton joints */
+    const float *inverse_bind; /* [16·palette_count] */
+    size_t palette_count;
+    size_t vertex_count;
+    const float *positions, *normals; /* [3·vertex_count] (normals may be NULL) */
+    const uint16_t *joints;           /* [4·vertex_count] */
+    const float *weights;             /* [4·vertex_count] */
+    /* morph targets over vertices [morph_first, morph_first + morph_count); target_count 0: none */
+    size_t morph_first, morph_count, target_count;
+    const float *const *targets; /* [target_count], each [3·morph_count] */
+    /* the weights: [target_count] fixed ones, or NULL: the scene's face clip's packed values
+       from face_offset */
+    const float *fixed_weights;
+    size_t face_offset;
+} demo_mesh;
+
 typedef struct demo_scene {
     char name[512];
     char notes[2048]; /* what was skipped or substituted, one line each */
@@ -68,8 +88,7 @@ typedef struct demo_scene {
     float *mask;              /* [joint_count], or NULL: no masked layer */
     char mask_root[64];
 
-    const tendon_clip *face;  /* a clip whose packed values hold the morph weights, or NULL */
-    size_t face_offset;       /* where the weights start in its packed values */
+    const tendon_clip *face;  /* a clip whose packed values hold morph weights, or NULL */
     double face_duration;
 
     size_t group_count;
@@ -78,19 +97,11 @@ typedef struct demo_scene {
        max(1, ceil(lookback·f_fastest·32)) as tendon/spring.h documents (demo_scene_finish) */
     size_t anchor_evaluations;
 
-    /* skinning */
-    const uint32_t *joint_of;  /* [palette_count] */
-    const float *inverse_bind; /* [16·palette_count] */
-    size_t palette_count;
-    size_t vertex_count;
-    const float *positions, *normals; /* [3·vertex_count] (normals may be NULL) */
-    const uint16_t *joints;           /* [4·vertex_count] */
-    const float *weights;             /* [4·vertex_count] */
-
-    /* morph targets: over vertices [morph_first, morph_first + morph_count) */
-    size_t morph_first, morph_count, target_count;
-    const float *const *targets; /* [target_count], each [3·morph_count] */
-    const float *fixed_weights;  /* [target_count] when there is no face clip, else NULL */
+    /* the skinned meshes (the built-in character has one; a glTF model one per skinned
+       primitive), and their totals for the report */
+    size_t mesh_count;
+    demo_mesh meshes[DEMO_MAX_MESHES];
+    size_t palette_count, vertex_count, morph_count, target_count;
 
     void *owned; /* what demo_scene_destroy frees */
 } demo_scene;
@@ -105,7 +116,7 @@ typedef struct demo_scene {
 int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t why_size);
 
 /*
- * A glTF model: the largest skinned primitive, animation `animation` (name or index; NULL: the
+ * A glTF model: every skinned primitive, animation `animation` (name or index; NULL: the
  * first) as the base; the masked layer, springs and morph targets where the model allows them,
  * else skipped with a note. Returns 0, 2 for an unreadable/unusable model (why says why).
  */

@@ -425,9 +425,11 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
         joint_of[j] = (uint32_t)j;
     if (tendon_skin_binding_create(o->skeleton, joint_of, NULL, n, &o->binding) != TENDON_OK)
         goto lib;
-    out->joint_of = joint_of;
-    out->inverse_bind = tendon_skin_binding_inverse_bind(o->binding);
-    out->palette_count = n;
+    demo_mesh *me = &out->meshes[0];
+    out->mesh_count = 1;
+    me->joint_of = joint_of;
+    me->inverse_bind = tendon_skin_binding_inverse_bind(o->binding);
+    me->palette_count = n;
 
     /* the mesh: tubes around the limbs, a dense head, hair strands, a coat surface */
     mesh m = {0, vertex_target + vertex_target / 4 + 4096, NULL, NULL, NULL, NULL};
@@ -456,10 +458,10 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
         const int prev2 = b->j[prev].parent > 0 ? b->j[prev].parent : prev;
         const float *a = rest_world(model, owner), *e = rest_world(model, j);
         if (j == 8) { /* the head: dense, the morph targets' vertices */
-            out->morph_first = m.count;
+            me->morph_first = m.count;
             const int rings = (int)(v_head / 32) > 4 ? (int)(v_head / 32) : 4;
             tube(&m, a, e, b->j[j].radius, rings, 32, prev, prev2, owner, j);
-            out->morph_count = m.count - out->morph_first;
+            me->morph_count = m.count - me->morph_first;
             continue;
         }
         const double len = sqrt((double)((e[0] - a[0]) * (e[0] - a[0]) + (e[1] - a[1]) * (e[1] - a[1]) +
@@ -502,20 +504,20 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
     }
     if (tendon_skin_weights_normalize(m.w, 0, 4, m.count) != TENDON_OK)
         goto lib;
-    out->vertex_count = m.count;
-    out->positions = m.pos, out->normals = m.nrm, out->joints = m.jnt, out->weights = m.w;
+    me->vertex_count = m.count;
+    me->positions = m.pos, me->normals = m.nrm, me->joints = m.jnt, me->weights = m.w;
 
     /* face morph targets: jaw open, smile, blink, brow raise */
-    out->target_count = 4;
+    me->target_count = 4;
     float **targets = take(o, 4 * sizeof *targets);
     if (!targets)
         goto nomem;
     const float *hc = rest_world(model, head);
     for (int t = 0; t < 4; ++t) {
-        if (!(targets[t] = take(o, 3 * out->morph_count * sizeof(float))))
+        if (!(targets[t] = take(o, 3 * me->morph_count * sizeof(float))))
             goto nomem;
-        for (size_t v = 0; v < out->morph_count; ++v) {
-            const float *p = m.pos + 3 * (out->morph_first + v);
+        for (size_t v = 0; v < me->morph_count; ++v) {
+            const float *p = m.pos + 3 * (me->morph_first + v);
             const double rx = p[0] - hc[0], ry = p[1] - hc[1], rz = p[2] - hc[2];
             const double front = rz > 0 ? rz / 0.1 : 0;
             float *d = targets[t] + 3 * v;
@@ -529,7 +531,7 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
                 d[1] = (float)(0.01 * front);
         }
     }
-    out->targets = (const float *const *)targets;
+    me->targets = (const float *const *)targets;
 
     /* clips: walk (1 s loop), additive aim (2 s), face weights (2 s); LINEAR keys */
     {
@@ -608,7 +610,7 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
         cd = (tendon_clip_desc){n, 1, tr};
         if (tendon_clip_create(&cd, &o->clips[2]) != TENDON_OK)
             goto lib;
-        out->face = o->clips[2], out->face_offset = 0;
+        out->face = o->clips[2], me->face_offset = 0;
         out->face_duration = tendon_clip_duration(o->clips[2]);
     }
 
@@ -660,7 +662,7 @@ size_t demo_stage_items(const demo_scene *s, int stage, const char **item)
         return links;
     case DEMO_MORPH:
         *item = "vertex";
-        return s->target_count ? s->morph_count : 0;
+        return s->morph_count;
     case DEMO_SKIN:
         *item = "vertex";
         return s->vertex_count;
@@ -672,6 +674,13 @@ size_t demo_stage_items(const demo_scene *s, int stage, const char **item)
 
 int demo_scene_finish(demo_scene *s, char *why, size_t why_size)
 {
+    s->palette_count = s->vertex_count = s->morph_count = s->target_count = 0;
+    for (size_t i = 0; i < s->mesh_count; ++i) {
+        const demo_mesh *m = &s->meshes[i];
+        s->palette_count += m->palette_count, s->vertex_count += m->vertex_count;
+        s->target_count += m->target_count;
+        s->morph_count += m->target_count ? m->morph_count : 0;
+    }
     s->anchor_evaluations = 0;
     for (size_t g = 0; g < s->group_count; ++g) {
         const demo_spring_group *gr = &s->groups[g];
@@ -736,9 +745,10 @@ typedef struct work {
     uint32_t *cursor_base, *cursor_layer;
     float *face;  /* packed values of the face clip */
     float *model; /* [16·joint_count] */
-    float *palette;
-    float *positions; /* the bind positions with the morphed face */
-    float *out_pos, *out_nrm;
+    /* per mesh */
+    float *palette[DEMO_MAX_MESHES];
+    float *positions[DEMO_MAX_MESHES]; /* the bind positions with the morphed ones */
+    float *out_pos[DEMO_MAX_MESHES], *out_nrm[DEMO_MAX_MESHES];
     float *springs[DEMO_MAX_GROUPS];
     void *workspace[DEMO_MAX_GROUPS];
     size_t workspace_bytes[DEMO_MAX_GROUPS];
@@ -828,7 +838,8 @@ static void free_work(work *w)
     tendon_pose_destroy(&w->delta), tendon_pose_destroy(&w->blend);
     tendon_pose_destroy(&w->final);
     free(w->cursor_base), free(w->cursor_layer), free(w->face), free(w->model);
-    free(w->palette), free(w->positions), free(w->out_pos), free(w->out_nrm);
+    for (size_t i = 0; i < DEMO_MAX_MESHES; ++i)
+        free(w->palette[i]), free(w->positions[i]), free(w->out_pos[i]), free(w->out_nrm[i]);
     for (int g = 0; g < DEMO_MAX_GROUPS; ++g)
         free(w->springs[g]), free(w->workspace[g]);
     memset(w, 0, sizeof *w);
@@ -859,13 +870,18 @@ static int alloc_work(const demo_scene *s, work *w, int full)
     if (!full)
         return 0;
     w->face = calloc(tendon_clip_value_count(s->face) + 1, sizeof(float));
-    w->palette = malloc(16 * (s->palette_count + 1) * sizeof(float));
-    w->positions = malloc(3 * (s->vertex_count + 1) * sizeof(float));
-    w->out_pos = malloc(3 * (s->vertex_count + 1) * sizeof(float));
-    w->out_nrm = malloc(3 * (s->vertex_count + 1) * sizeof(float));
-    if (!w->face || !w->palette || !w->positions || !w->out_pos || !w->out_nrm)
+    if (!w->face)
         return -1;
-    memcpy(w->positions, s->positions, 3 * s->vertex_count * sizeof(float));
+    for (size_t i = 0; i < s->mesh_count; ++i) {
+        const demo_mesh *m = &s->meshes[i];
+        w->palette[i] = malloc(16 * (m->palette_count + 1) * sizeof(float));
+        w->positions[i] = malloc(3 * (m->vertex_count + 1) * sizeof(float));
+        w->out_pos[i] = malloc(3 * (m->vertex_count + 1) * sizeof(float));
+        w->out_nrm[i] = malloc(3 * (m->vertex_count + 1) * sizeof(float));
+        if (!w->palette[i] || !w->positions[i] || !w->out_pos[i] || !w->out_nrm[i])
+            return -1;
+        memcpy(w->positions[i], m->positions, 3 * m->vertex_count * sizeof(float));
+    }
     for (size_t g = 0; g < s->group_count; ++g) {
         const demo_spring_group *gr = &s->groups[g];
         w->springs[g] = calloc(3 * gr->chain_count * gr->link_count, sizeof(float));
@@ -910,14 +926,18 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
         actx[g].sha = &sha[DEMO_ANCHORS];
     const int32_t *parents = tendon_skeleton_parents(s->skeleton);
     const size_t n = s->joint_count;
-    tendon_skin_job job = {
-        .palette = w.palette, .palette_count = s->palette_count,
-        .vertex_count = s->vertex_count, .influence_count = 4,
-        .joint_index_type = TENDON_JOINT_INDEX_U16, .joints = s->joints, .joints_stride = 8,
-        .weights = s->weights, .weights_stride = 16, .positions = w.positions,
-        .positions_stride = 12, .out_positions = w.out_pos, .out_positions_stride = 12,
-        .normals = s->normals, .normals_stride = 12,
-        .out_normals = s->normals ? w.out_nrm : NULL, .out_normals_stride = 12};
+    tendon_skin_job jobs[DEMO_MAX_MESHES];
+    for (size_t i = 0; i < s->mesh_count; ++i) {
+        const demo_mesh *m = &s->meshes[i];
+        jobs[i] = (tendon_skin_job){
+            .palette = w.palette[i], .palette_count = m->palette_count,
+            .vertex_count = m->vertex_count, .influence_count = 4,
+            .joint_index_type = TENDON_JOINT_INDEX_U16, .joints = m->joints, .joints_stride = 8,
+            .weights = m->weights, .weights_stride = 16, .positions = w.positions[i],
+            .positions_stride = 12, .out_positions = w.out_pos[i], .out_positions_stride = 12,
+            .normals = m->normals, .normals_stride = 12,
+            .out_normals = m->normals ? w.out_nrm[i] : NULL, .out_normals_stride = 12};
+    }
     const size_t face_values = tendon_clip_value_count(s->face);
     for (size_t f = 0; f < frames; ++f) {
         const double t = (double)f / fps;
@@ -962,19 +982,25 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
                 memcpy(w.model + 16 * (gr->first_joint + i) + 12, w.springs[g] + 3 * i,
                        3 * sizeof(float));
         }
-        k->palette(w.model, s->joint_of, s->inverse_bind, s->palette_count, w.palette);
+        for (size_t i = 0; i < s->mesh_count; ++i)
+            k->palette(w.model, s->meshes[i].joint_of, s->meshes[i].inverse_bind,
+                       s->meshes[i].palette_count, w.palette[i]);
         double t4 = now_ns();
         times[DEMO_PALETTE * frames + f] = t4 - t3;
         /* morph */
-        if (s->target_count) {
-            const float *weights = s->face ? w.face + s->face_offset : s->fixed_weights;
-            k->morph(s->positions + 3 * s->morph_first, s->targets, weights, s->target_count,
-                     3 * s->morph_count, w.positions + 3 * s->morph_first);
+        for (size_t i = 0; i < s->mesh_count; ++i) {
+            const demo_mesh *m = &s->meshes[i];
+            if (!m->target_count)
+                continue;
+            const float *weights = m->fixed_weights ? m->fixed_weights : w.face + m->face_offset;
+            k->morph(m->positions + 3 * m->morph_first, m->targets, weights, m->target_count,
+                     3 * m->morph_count, w.positions[i] + 3 * m->morph_first);
         }
         double t5 = now_ns();
         times[DEMO_MORPH * frames + f] = t5 - t4;
         /* skin */
-        k->skin(&job);
+        for (size_t i = 0; i < s->mesh_count; ++i)
+            k->skin(&jobs[i]);
         double t6 = now_ns();
         times[DEMO_SKIN * frames + f] = t6 - t5;
 
@@ -986,11 +1012,16 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
         for (size_t g = 0; g < s->group_count; ++g)
             hash_floats(&sha[DEMO_SPRINGS], w.springs[g],
                         3 * s->groups[g].chain_count * s->groups[g].link_count);
-        hash_floats(&sha[DEMO_PALETTE], w.palette, 16 * s->palette_count);
-        hash_floats(&sha[DEMO_MORPH], w.positions + 3 * s->morph_first, 3 * s->morph_count);
-        hash_floats(&sha[DEMO_SKIN], w.out_pos, 3 * s->vertex_count);
-        if (s->normals)
-            hash_floats(&sha[DEMO_SKIN], w.out_nrm, 3 * s->vertex_count);
+        for (size_t i = 0; i < s->mesh_count; ++i) {
+            const demo_mesh *m = &s->meshes[i];
+            hash_floats(&sha[DEMO_PALETTE], w.palette[i], 16 * m->palette_count);
+            if (m->target_count)
+                hash_floats(&sha[DEMO_MORPH], w.positions[i] + 3 * m->morph_first,
+                            3 * m->morph_count);
+            hash_floats(&sha[DEMO_SKIN], w.out_pos[i], 3 * m->vertex_count);
+            if (m->normals)
+                hash_floats(&sha[DEMO_SKIN], w.out_nrm[i], 3 * m->vertex_count);
+        }
         if (progress)
             progress(user, (int)k->isa, f + 1, frames);
     }
@@ -1065,6 +1096,7 @@ json_t *demo_report_json(const demo_scene *s, const demo_result *r, size_t count
     json_object_set_new(ch, "animated_joints", jx_number((double)s->body_joint_count));
     json_object_set_new(ch, "palette", jx_number((double)s->palette_count));
     json_object_set_new(ch, "vertices", jx_number((double)s->vertex_count));
+    json_object_set_new(ch, "meshes", jx_number((double)s->mesh_count));
     json_object_set_new(ch, "spring_links",
                         jx_number((double)demo_stage_items(s, DEMO_SPRINGS, NULL)));
     json_object_set_new(ch, "morph_targets", jx_number((double)s->target_count));
@@ -1358,87 +1390,93 @@ int demo_scene_gltf(const char *path, const char *animation, demo_scene *out, ch
     snprintf(out->name, sizeof out->name, "%s, animation %zu%s%s%s", path, a, an ? " \"" : "",
              an ? an : "", an ? "\"" : "");
 
-    /* the largest skinned primitive */
-    long best_node = -1;
-    tendon_gltf_primitive prim = {0};
-    size_t skinned = 0;
+    /* every skinned primitive, each with its node's skin */
+    size_t skinned = 0, no_normals = 0, morphed = 0, default_weights = 0;
+    float lo = 0, hi = 0;
     for (size_t node = 0; node < n; ++node) {
         const int32_t mesh = tendon_gltf_node_mesh(g, node), skin = tendon_gltf_node_skin(g, node);
         if (mesh < 0 || skin < 0)
             continue;
+        const tendon_skin_binding *binding = tendon_gltf_skin(g, (size_t)skin);
         for (size_t p = 0; p < tendon_gltf_primitive_count(g, (size_t)mesh); ++p) {
             tendon_gltf_primitive pr;
             if (tendon_gltf_get_primitive(g, (size_t)mesh, p, &pr) != TENDON_OK || !pr.joints ||
-                !pr.weights)
+                !pr.weights || pr.vertex_count == 0)
                 continue;
-            ++skinned;
-            if (pr.vertex_count > prim.vertex_count) {
-                prim = pr;
-                best_node = (long)node;
+            if (++skinned > DEMO_MAX_MESHES)
+                continue;
+            demo_mesh *m = &out->meshes[out->mesh_count++];
+            m->palette_count = tendon_skin_binding_palette_count(binding);
+            m->joint_of = tendon_skin_binding_joints(binding);
+            m->inverse_bind = tendon_skin_binding_inverse_bind(binding);
+            m->vertex_count = pr.vertex_count;
+            m->positions = pr.positions, m->normals = pr.normals;
+            m->joints = pr.joints, m->weights = pr.weights;
+            no_normals += pr.normals == NULL;
+            for (size_t v = 0; v < 4 * pr.vertex_count; ++v) {
+                if (pr.joints[v] >= m->palette_count) {
+                    say(why, why_size,
+                        "%s: mesh %d primitive %zu: vertex %zu has joint index %u, its skin has "
+                        "%zu joints",
+                        path, mesh, p, v / 4, pr.joints[v], m->palette_count);
+                    demo_scene_destroy(out);
+                    return 2;
+                }
             }
+            for (size_t v = 0; v < pr.vertex_count; ++v) {
+                const float y = pr.positions[3 * v + 1];
+                if (out->mesh_count == 1 && v == 0)
+                    lo = hi = y;
+                lo = y < lo ? y : lo, hi = y > hi ? y : hi;
+            }
+            /* morph targets, weighted by the animation's WEIGHTS track for this node */
+            int all_targets = pr.target_count > 0;
+            for (size_t t = 0; t < pr.target_count; ++t)
+                all_targets &= pr.target_positions[t] != NULL;
+            if (!all_targets)
+                continue;
+            ++morphed;
+            m->target_count = pr.target_count;
+            m->targets = pr.target_positions;
+            m->morph_first = 0, m->morph_count = pr.vertex_count;
+            m->fixed_weights = pr.default_weights;
+            const size_t tracks = tendon_clip_track_count(out->base);
+            for (size_t t = 0; t < tracks; ++t) {
+                tendon_gltf_channel ch;
+                if (tendon_gltf_animation_channel(g, a, t, &ch) == TENDON_OK &&
+                    ch.path == TENDON_PATH_WEIGHTS && ch.node == node &&
+                    tendon_clip_track_width(out->base, t) >= pr.target_count) {
+                    out->face = out->base;
+                    out->face_duration = out->base_duration;
+                    m->fixed_weights = NULL;
+                    m->face_offset = tendon_clip_track_offset(out->base, t);
+                }
+            }
+            default_weights += m->fixed_weights != NULL;
         }
     }
-    if (best_node < 0 || prim.vertex_count == 0) {
+    if (out->mesh_count == 0) {
         say(why, why_size, "%s has no skinned mesh primitive (JOINTS_0 and WEIGHTS_0)", path);
         demo_scene_destroy(out);
         return 2;
     }
-    if (skinned > 1)
-        note(out, "%zu skinned primitives: the largest (%zu vertices) is skinned, the others are "
-                  "not", skinned, prim.vertex_count);
-    const tendon_skin_binding *binding =
-        tendon_gltf_skin(g, (size_t)tendon_gltf_node_skin(g, (size_t)best_node));
-    out->palette_count = tendon_skin_binding_palette_count(binding);
-    out->joint_of = tendon_skin_binding_joints(binding);
-    out->inverse_bind = tendon_skin_binding_inverse_bind(binding);
-    out->vertex_count = prim.vertex_count;
-    out->positions = prim.positions, out->normals = prim.normals;
-    out->joints = prim.joints, out->weights = prim.weights;
-    if (!prim.normals)
-        note(out, "the mesh has no normals: positions only are skinned");
-    for (size_t v = 0; v < 4 * prim.vertex_count; ++v) {
-        if (prim.joints[v] >= out->palette_count) {
-            say(why, why_size, "%s: vertex %zu has joint index %u, the skin has %zu joints", path,
-                v / 4, prim.joints[v], out->palette_count);
-            demo_scene_destroy(out);
-            return 2;
-        }
-    }
-    /* the model's size, for the springs */
-    float lo = prim.positions[1], hi = prim.positions[1];
-    for (size_t v = 0; v < prim.vertex_count; ++v) {
-        const float y = prim.positions[3 * v + 1];
-        lo = y < lo ? y : lo, hi = y > hi ? y : hi;
-    }
+    if (skinned > DEMO_MAX_MESHES)
+        note(out, "%zu skinned primitives: the first %d are skinned, the others are not", skinned,
+             DEMO_MAX_MESHES);
+    else if (skinned > 1)
+        note(out, "%zu skinned primitives, each with its own palette", skinned);
+    if (no_normals == out->mesh_count)
+        note(out, "no normals in the mesh%s: positions only are skinned",
+             out->mesh_count > 1 ? "es" : "");
+    else if (no_normals)
+        note(out, "%zu of the %zu primitives have no normals: their positions only are skinned",
+             no_normals, out->mesh_count);
+    if (!morphed)
+        note(out, "morph: skipped (no skinned primitive has POSITION morph targets)");
+    if (default_weights)
+        note(out, "morph: %zu primitives have no weights in the animation: their default weights "
+                  "are used", default_weights);
     const double size = hi - lo > 0 ? (double)(hi - lo) : 1.0;
-
-    /* morph targets */
-    int all_targets = prim.target_count > 0;
-    for (size_t t = 0; t < prim.target_count; ++t)
-        all_targets &= prim.target_positions[t] != NULL;
-    if (all_targets) {
-        out->target_count = prim.target_count;
-        out->targets = prim.target_positions;
-        out->morph_first = 0, out->morph_count = prim.vertex_count;
-        const size_t tracks = tendon_clip_track_count(out->base);
-        for (size_t t = 0; t < tracks; ++t) {
-            tendon_gltf_channel ch;
-            if (tendon_gltf_animation_channel(g, a, t, &ch) == TENDON_OK &&
-                ch.path == TENDON_PATH_WEIGHTS && ch.node == (size_t)best_node &&
-                tendon_clip_track_width(out->base, t) >= prim.target_count) {
-                out->face = out->base;
-                out->face_offset = tendon_clip_track_offset(out->base, t);
-                out->face_duration = out->base_duration;
-            }
-        }
-        if (!out->face) {
-            out->fixed_weights = prim.default_weights;
-            note(out, "morph targets: the animation has no weights for them: the mesh's default "
-                      "weights are used");
-        }
-    } else {
-        note(out, "morph: skipped (the skinned primitive has no POSITION morph targets)");
-    }
 
     /* the masked additive layer: split at the first joint named like a spine */
     const long spine = find_split(g, tendon_skeleton_parents(out->skeleton), n);
