@@ -40,8 +40,62 @@ const char USAGE_DEMO[] =
     "                 compute the same bits, but their speed says nothing about the ISA\n"
     "  --chart FILE   write the SVG chart there (default tendon-demo.svg)\n"
     "  --json FILE    write the report as JSON (docs/demo.md)\n"
+    "  --expect FILE  check the stage hashes against FILE: lines `STAGE SHA256` (as printed\n"
+    "                 under \"output hashes\"; # comments); exit 1 on a difference. Another\n"
+    "                 machine's output, run with the same arguments, is such a file\n"
     "\n"
-    "Exit status: 0 every ISA agreed, 1 an ISA disagreed (or failed), 2 usage or unreadable model.\n";
+    "Exit status: 0 every ISA agreed (and matched --expect), 1 an ISA disagreed or failed or a\n"
+    "hash differs from --expect, 2 usage error or unreadable model or --expect file.\n";
+
+/* Read `STAGE SHA256` lines from path; compare with the scalar hashes. Returns 0 when every
+   stage named matches (and every stage that ran is named), 1 on a difference, 2 unreadable. */
+static int check_expect(const char *path, const demo_scene *s, const demo_result *scalar)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        cli_error("demo", "cannot read %s: %s", path, strerror(errno));
+        return 2;
+    }
+    char line[512];
+    int seen[DEMO_STAGE_COUNT] = {0}, rc = 0, lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        ++lineno;
+        char name[64], hex[128];
+        if (line[0] == '#' || sscanf(line, "%63s", name) != 1)
+            continue;
+        if (sscanf(line, "%63s %127s", name, hex) != 2 || strlen(hex) != 64) {
+            cli_error("demo", "%s:%d: expected `STAGE SHA256`", path, lineno);
+            fclose(f);
+            return 2;
+        }
+        int st = 0;
+        while (st < DEMO_STAGE_COUNT && strcmp(name, DEMO_STAGE_NAME[st]) != 0)
+            ++st;
+        if (st == DEMO_STAGE_COUNT) {
+            cli_error("demo", "%s:%d: \"%s\" is not a stage", path, lineno, name);
+            fclose(f);
+            return 2;
+        }
+        char mine[65];
+        demo_hex(scalar->hash[st], mine);
+        seen[st] = 1;
+        if (!demo_stage_items(s, st, NULL) || strcmp(mine, hex) != 0) {
+            printf("MISMATCH %s: %s, expected %s\n", name,
+                   demo_stage_items(s, st, NULL) ? mine : "(stage not run)", hex);
+            rc = 1;
+        }
+    }
+    fclose(f);
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+        if (demo_stage_items(s, st, NULL) && !seen[st]) {
+            printf("MISMATCH %s: no hash for it in %s\n", DEMO_STAGE_NAME[st], path);
+            rc = 1;
+        }
+    }
+    if (rc == 0)
+        printf("every stage matches %s\n", path);
+    return rc;
+}
 
 typedef struct progress_state {
     size_t last;
@@ -157,6 +211,7 @@ int cmd_demo(int argc, char **argv)
 {
     static const char C[] = "demo";
     const char *model = NULL, *animation = NULL, *json_path = NULL, *isa_list = NULL;
+    const char *expect = NULL;
     const char *chart = "tendon-demo.svg";
     double seconds = 2.0, fps = 60.0, vertices = 20000;
     int emulated = 1;
@@ -181,6 +236,7 @@ int cmd_demo(int argc, char **argv)
     }
         OPT("--animation", animation)
         OPT("--json", json_path)
+        OPT("--expect", expect)
         OPT("--chart", chart)
         OPT("--isa", isa_list)
         OPT("--seconds", sec)
@@ -240,6 +296,15 @@ int cmd_demo(int argc, char **argv)
                       (emulated || tendon_isa_compiled((tendon_isa)i) != TENDON_ISA_EMULATED);
     }
     want[TENDON_ISA_SCALAR] = 1;
+
+    if (expect) { /* an unreadable golden file is found before any work */
+        FILE *t = fopen(expect, "r");
+        if (!t) {
+            cli_error(C, "cannot read %s: %s", expect, strerror(errno));
+            return CLI_USAGE;
+        }
+        fclose(t);
+    }
 
     demo_scene scene;
     char why[1024] = "";
@@ -329,6 +394,13 @@ int cmd_demo(int argc, char **argv)
     printf("%s\n", agree ? (count > 1 ? "every ISA computed the same bits at every stage"
                                       : "only scalar ran: nothing to compare")
                          : "ISAs DISAGREE: a determinism bug (see the hashes above)");
+    if (expect) {
+        const int e = check_expect(expect, &scene, &results[0]);
+        if (e == 2 && rc == CLI_OK)
+            rc = CLI_USAGE;
+        else if (e == 1)
+            rc = CLI_FAIL;
+    }
     demo_scene_destroy(&scene);
     return rc;
 }
