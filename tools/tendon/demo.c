@@ -19,6 +19,7 @@
 const char USAGE_DEMO[] =
     "usage: tendon demo [MODEL.glb|MODEL.gltf] [--animation NAME|INDEX] [--seconds S] [--fps F]\n"
     "                   [--vertices N] [--isa LIST] [--no-emulated] [--chart FILE] [--json FILE]\n"
+    "                   [--expect FILE]\n"
     "\n"
     "Play a skinned character frame by frame on every ISA that can run here, each through its\n"
     "own kernel table in this one process: sample the clips, blend idle and walk, add the aim\n"
@@ -33,9 +34,10 @@ const char USAGE_DEMO[] =
     "  --animation A  the model's animation to play, by name or index (default: the first)\n"
     "  --seconds S    seconds of animation to play (default 2)\n"
     "  --fps F        frames per second (default 60)\n"
-    "  --vertices N   the built-in character's vertex count, about (default 20000)\n"
-    "  --isa LIST     comma-separated ISAs to run (default: every one that runs here);\n"
-    "                 scalar always runs first: it is the reference\n"
+    "  --vertices N   the built-in character's vertex count, about (default 20000; 1000 to\n"
+    "                 1000000)\n"
+    "  --isa LIST     comma-separated ISAs to run, or `all` (default: every one that runs\n"
+    "                 here); scalar always runs first: it is the reference\n"
     "  --no-emulated  leave out ISAs built through SIMDe emulation (NEON on x86-64): they\n"
     "                 compute the same bits, but their speed says nothing about the ISA\n"
     "  --chart FILE   write the SVG chart there (default tendon-demo.svg)\n"
@@ -255,8 +257,8 @@ int cmd_demo(int argc, char **argv)
                                sec);
     if (fp && parse_double(fp, 1, 10000, &fps) != 0)
         return cli_usage_error(C, USAGE_DEMO, "--fps \"%s\" is not a number in [1, 10000]", fp);
-    if (vert && parse_double(vert, 1000, 5e6, &vertices) != 0)
-        return cli_usage_error(C, USAGE_DEMO, "--vertices \"%s\" is not a number in [1000, 5000000]",
+    if (vert && parse_double(vert, 1000, 1e6, &vertices) != 0)
+        return cli_usage_error(C, USAGE_DEMO, "--vertices \"%s\" is not a number in [1000, 1000000]",
                                vert);
     if (!model && animation)
         return cli_usage_error(C, USAGE_DEMO, "--animation needs a MODEL");
@@ -269,9 +271,9 @@ int cmd_demo(int argc, char **argv)
             return CLI_FAIL;
         for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             tendon_isa isa;
-            if (strcmp(tok, "all") == 0) {
+            if (strcmp(tok, "all") == 0) { /* every ISA that can run here, emulated ones too */
                 for (int i = 0; i < TENDON_ISA_COUNT; ++i)
-                    want[i] = 1;
+                    want[i] |= tendon_kernels_for((tendon_isa)i) != NULL;
                 continue;
             }
             if (tendon_isa_from_name(tok, &isa) != TENDON_OK) {
