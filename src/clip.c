@@ -9,10 +9,11 @@
  *   3. LINEAR tracks are gathered (their two bracketing keys, component by component, and the
  *      double factor u) into stack chunks and interpolated W at a time by the table's kernels:
  *      clip_lerp for translation / scale / weights, quat_slerp for rotations;
- *   4. CUBICSPLINE is evaluated by the common code below in double (one code path for every
- *      ISA, so equal by construction).
- * Steps 1, 2 and 4 are the same code for every ISA; step 3 is the per-ISA kernel, bitwise equal
- * to the scalar reference. Nothing allocates.
+ *   4. CUBICSPLINE tracks are gathered the same way, with their Hermite weights, into the
+ *      table's clip_hermite (the sum in double); rotations are then normalised, and every
+ *      value rounded once.
+ * Steps 1 and 2 are the same code for every ISA; the kernels of steps 3 and 4 are per ISA,
+ * bitwise equal to the scalar reference. Nothing allocates.
  */
 #include <stdint.h>
 #include <stdlib.h>
