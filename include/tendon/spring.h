@@ -117,8 +117,8 @@ typedef struct tendon_spring_link {
  * The lookback of one spring (seed springSettleSec): −ln(1e-3)/(ζ·((2π)·f)), seconds — the age
  * at which e^(−ζωt) reaches 1e-3. Below critical damping that bounds what the spring still
  * remembers; at ζ ≥ 1 it is too short (the true envelope is e^(−ω(ζ−√(ζ²−1))t), or
- * (1 + ωt)·e^(−ωt) at ζ = 1): at ζ = 3 a step that left the window 0 s ago still has 0.69 of
- * its effect to come. Kept as the seed's (its cases pin it): docs/springs.md, "Known limitation
+ * (1 + ωt)·e^(−ωt) at ζ = 1): at ζ = 3 a step exactly one lookback old still has 0.69 of its
+ * effect to come. Kept as the seed's (its cases pin it): docs/springs.md, "Known limitation
  * inherited from the seed".
  * Never refuses a value: like the seed it returns what that arithmetic gives (+∞ for ζ = 0, NaN
  * or negative for invalid settings, 0 for ζ·ω = +∞); the samplers are what refuse.
