@@ -9,10 +9,11 @@
  *   3. LINEAR tracks are gathered (their two bracketing keys, component by component, and the
  *      double factor u) into stack chunks and interpolated W at a time by the table's kernels:
  *      clip_lerp for translation / scale / weights, quat_slerp for rotations;
- *   4. CUBICSPLINE is evaluated by the common code below in double (one code path for every
- *      ISA, so equal by construction).
- * Steps 1, 2 and 4 are the same code for every ISA; step 3 is the per-ISA kernel, bitwise equal
- * to the scalar reference. Nothing allocates.
+ *   4. CUBICSPLINE tracks are gathered the same way, with their Hermite weights, into the
+ *      table's clip_hermite (the sum in double); rotations are then normalised, and every
+ *      value rounded once.
+ * Steps 1 and 2 are the same code for every ISA; the kernels of steps 3 and 4 are per ISA,
+ * bitwise equal to the scalar reference. Nothing allocates.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -389,34 +390,94 @@ static inline const float *key_value(const clip_track *c, size_t k)
  * CUBICSPLINE between keys k and k+1 (glTF 2.0 Appendix C), in double:
  *   s = u, td = t_k+1 − t_k, s² = s·s, s³ = s²·s
  *   h00 = (2·s³ − 3·s²) + 1, h10 = (s³ − 2·s²) + s, h01 = 3·s² − 2·s³, h11 = s³ − s²
- *   p = ((h00·v_k + (h10·td)·b_k) + h01·v_k+1) + (h11·td)·a_k+1
+ *   p = ((h00·v_k + (h10·td)·b_k) + h01·v_k+1) + (h11·td)·a_k+1   (the clip_hermite kernel)
  * with b_k the out-tangent of key k and a_k+1 the in-tangent of key k+1. Rotations are then
  * normalised by their 4-component length (tendon_ref_normalize). Rounded once to float.
  */
-static void cubic_eval(const clip_track *c, keypos p, float *dst)
+static void cubic_coeffs(const clip_track *c, keypos p, double h[4])
 {
-    const size_t w = c->width, k = p.k;
+    const size_t k = p.k;
     const double s = p.u, s2 = s * s, s3 = s2 * s;
     const double td = (double)c->times[k + 1] - (double)c->times[k];
-    const double h00 = (2.0 * s3 - 3.0 * s2) + 1.0, h10 = (s3 - 2.0 * s2) + s;
-    const double h01 = 3.0 * s2 - 2.0 * s3, h11 = s3 - s2;
-    const double h10t = h10 * td, h11t = h11 * td;
-    const float *v0 = c->values + (3 * k + 1) * w, *b0 = c->values + (3 * k + 2) * w;
-    const float *a1 = c->values + (3 * k + 3) * w, *v1 = c->values + (3 * k + 4) * w;
+    h[0] = (2.0 * s3 - 3.0 * s2) + 1.0;
+    h[1] = ((s3 - 2.0 * s2) + s) * td;
+    h[2] = 3.0 * s2 - 2.0 * s3;
+    h[3] = (s3 - s2) * td;
+}
+
+/* The Hermite sums (double) of one track → its value: normalised for a rotation, rounded once. */
+static void cubic_store(const clip_track *c, const double *sum, float *dst)
+{
     if (c->path == TENDON_PATH_ROTATION) {
-        double q[4];
-        for (int e = 0; e < 4; ++e)
-            q[e] = ((h00 * v0[e] + h10t * b0[e]) + h01 * v1[e]) + h11t * a1[e];
+        double q[4] = {sum[0], sum[1], sum[2], sum[3]};
         tendon_ref_normalize(q);
         tendon_ref_store4(q, dst);
         return;
     }
-    for (size_t e = 0; e < w; ++e)
-        dst[e] = (float)(((h00 * v0[e] + h10t * b0[e]) + h01 * v1[e]) + h11t * a1[e]);
+    for (size_t e = 0; e < c->width; ++e)
+        dst[e] = (float)sum[e];
+}
+
+/* One CUBICSPLINE track of width ≤ 4 through the scalar kernel (root motion). */
+static void cubic_one(const clip_track *c, keypos p, float *dst)
+{
+    const size_t w = c->width, k = p.k;
+    double hc[4], h[16], sum[4];
+    cubic_coeffs(c, p, hc);
+    for (size_t j = 0; j < 4; ++j)
+        for (size_t e = 0; e < w; ++e)
+            h[j * w + e] = hc[j];
+    tendon_clip_hermite_scalar(c->values + (3 * k + 1) * w, c->values + (3 * k + 2) * w,
+                               c->values + (3 * k + 4) * w, c->values + (3 * k + 3) * w, h, w,
+                               sum);
+    cubic_store(c, sum, dst);
 }
 
 /* Chunk sizes of the gathers (stack: ~13 KiB). */
-enum { LERP_CHUNK = 256, SLERP_CHUNK = 128 };
+enum { LERP_CHUNK = 256, SLERP_CHUNK = 128, CUBIC_CHUNK = 64 };
+
+/* CUBICSPLINE tracks gathered component by component for clip_hermite. */
+typedef struct cubic_gather {
+    float v0[CUBIC_CHUNK], b0[CUBIC_CHUNK], v1[CUBIC_CHUNK], a1[CUBIC_CHUNK];
+    double h[4 * CUBIC_CHUNK], sum[CUBIC_CHUNK];
+    const clip_track *track[CUBIC_CHUNK];
+    float *dst[CUBIC_CHUNK];
+    size_t nc, nt;
+} cubic_gather;
+
+static void cubic_flush(const tendon_kernels *kt, cubic_gather *g)
+{
+    if (g->nc == 0)
+        return;
+    /* the planes are CUBIC_CHUNK apart; the kernel wants them `count` apart: close the gaps */
+    const size_t n = g->nc;
+    if (n < CUBIC_CHUNK)
+        for (size_t j = 1; j < 4; ++j)
+            memmove(g->h + j * n, g->h + j * CUBIC_CHUNK, n * sizeof(double));
+    kt->clip_hermite(g->v0, g->b0, g->v1, g->a1, g->h, n, g->sum);
+    size_t e = 0;
+    for (size_t i = 0; i < g->nt; ++i) {
+        cubic_store(g->track[i], g->sum + e, g->dst[i]);
+        e += g->track[i]->width;
+    }
+    g->nc = g->nt = 0;
+}
+
+/* Gather components [e0, e0 + m) of a CUBICSPLINE track between keys p.k and p.k + 1. */
+static void cubic_add(cubic_gather *g, const clip_track *c, keypos p, const double hc[4],
+                      size_t e0, size_t m)
+{
+    const size_t w = c->width, k = p.k;
+    const float *v0 = c->values + (3 * k + 1) * w + e0, *b0 = c->values + (3 * k + 2) * w + e0;
+    const float *a1 = c->values + (3 * k + 3) * w + e0, *v1 = c->values + (3 * k + 4) * w + e0;
+    for (size_t e = 0; e < m; ++e) {
+        const size_t i = g->nc + e;
+        g->v0[i] = v0[e], g->b0[i] = b0[e], g->v1[i] = v1[e], g->a1[i] = a1[e];
+        for (size_t j = 0; j < 4; ++j)
+            g->h[j * CUBIC_CHUNK + i] = hc[j];
+    }
+    g->nc += m;
+}
 
 static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double t, const sink *s,
                        uint32_t *hints)
@@ -425,20 +486,48 @@ static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double
     uint32_t last_tl = UINT32_MAX;
     keypos p = {0, 0.0, 1};
 
-    /* STEP and CUBICSPLINE: the common code */
-    for (size_t i = 0; i < clip->n_other; ++i) {
-        const clip_track *c = &tracks[clip->other[i]];
-        float *dst = dest_of(c, s);
-        if (!dst)
-            continue;
-        if (c->timeline != last_tl) {
-            p = locate_track(c, t, hints);
-            last_tl = c->timeline;
+    /* STEP (a copy) and CUBICSPLINE (gathered for clip_hermite) */
+    {
+        cubic_gather g;
+        g.nc = g.nt = 0;
+        for (size_t i = 0; i < clip->n_other; ++i) {
+            const clip_track *c = &tracks[clip->other[i]];
+            float *dst = dest_of(c, s);
+            if (!dst)
+                continue;
+            if (c->timeline != last_tl) {
+                p = locate_track(c, t, hints);
+                last_tl = c->timeline;
+            }
+            if (p.copy || c->interp == TENDON_INTERP_STEP) {
+                memcpy(dst, key_value(c, p.k), c->width * sizeof(float));
+                continue;
+            }
+            double hc[4];
+            cubic_coeffs(c, p, hc);
+            if (c->width > CUBIC_CHUNK) { /* a wide weights track: in slices, on its own */
+                cubic_flush(kt, &g);
+                for (size_t e0 = 0; e0 < c->width; e0 += CUBIC_CHUNK) {
+                    const size_t m = c->width - e0 < CUBIC_CHUNK ? c->width - e0 : CUBIC_CHUNK;
+                    cubic_add(&g, c, p, hc, e0, m);
+                    const size_t n = g.nc;
+                    if (n < CUBIC_CHUNK)
+                        for (size_t j = 1; j < 4; ++j)
+                            memmove(g.h + j * n, g.h + j * CUBIC_CHUNK, n * sizeof(double));
+                    kt->clip_hermite(g.v0, g.b0, g.v1, g.a1, g.h, n, g.sum);
+                    for (size_t e = 0; e < m; ++e)
+                        dst[e0 + e] = (float)g.sum[e];
+                    g.nc = 0;
+                }
+                continue;
+            }
+            if (g.nc + c->width > CUBIC_CHUNK)
+                cubic_flush(kt, &g);
+            cubic_add(&g, c, p, hc, 0, c->width);
+            g.track[g.nt] = c;
+            g.dst[g.nt++] = dst;
         }
-        if (p.copy || c->interp == TENDON_INTERP_STEP)
-            memcpy(dst, key_value(c, p.k), c->width * sizeof(float));
-        else
-            cubic_eval(c, p, dst);
+        cubic_flush(kt, &g);
     }
 
     /* LINEAR translation / scale / weights: gather components, clip_lerp */
@@ -640,7 +729,7 @@ static void sample_one(const clip_track *c, double t, float *dst)
     if (p.copy || c->interp == TENDON_INTERP_STEP) {
         memcpy(dst, key_value(c, p.k), c->width * sizeof(float));
     } else if (c->interp == TENDON_INTERP_CUBICSPLINE) {
-        cubic_eval(c, p, dst);
+        cubic_one(c, p, dst);
     } else if (c->path == TENDON_PATH_ROTATION) {
         tendon_quat_slerp_scalar(c->values + 4 * p.k, c->values + 4 * p.k + 4, &p.u, 1, dst);
     } else {

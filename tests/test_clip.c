@@ -442,16 +442,16 @@ END_TEST
 typedef struct rand_clip {
     tendon_clip *clip;
     size_t joints;
-    float *times[80];       /* owned (NULL where the track shares another's) */
-    const float *tptr[80];  /* the times each track uses */
-    float *values[80];
-    size_t keys[80];
+    float *times[81];       /* owned (NULL where the track shares another's) */
+    const float *tptr[81];  /* the times each track uses */
+    float *values[81];
+    size_t keys[81];
 } rand_clip;
 
 /* A clip of n tracks: mixed paths and interpolations; some tracks share a timeline. */
 static void make_rand_clip(test_rng *r, size_t n, rand_clip *rc)
 {
-    tendon_track_desc tracks[80];
+    tendon_track_desc tracks[81];
     rc->joints = n / 3 + 1;
     float *shared = NULL;
     size_t shared_keys = 0;
@@ -499,13 +499,41 @@ static void make_rand_clip(test_rng *r, size_t n, rand_clip *rc)
         rc->values[i] = v;
         rc->keys[i] = t->key_count;
     }
-    tendon_clip_desc d = {rc->joints, n, tracks};
+    /* and, for n odd, a morph-weights track 1..68 wide (past the gathers' chunk sizes), with
+       its own times: LINEAR, STEP or CUBICSPLINE in turn */
+    size_t total = n;
+    rc->times[n] = NULL;
+    rc->values[n] = NULL;
+    if (n % 2 == 1) {
+        tendon_track_desc *t = &tracks[n];
+        const size_t keys = 2 + (size_t)(rng_unit(r) * 6);
+        float *tm = malloc(keys * sizeof(float));
+        for (size_t k = 0; k < keys; ++k)
+            tm[k] = (float)(0.25 * (double)k);
+        t->joint = 0;
+        t->path = TENDON_PATH_WEIGHTS;
+        t->interpolation = (tendon_interpolation)((n / 2) % 3);
+        t->width = 1 + n;
+        t->key_count = keys;
+        t->times = tm;
+        const size_t per = t->width * (t->interpolation == TENDON_INTERP_CUBICSPLINE ? 3 : 1);
+        float *v = malloc(keys * per * sizeof(float));
+        for (size_t k = 0; k < keys * per; ++k)
+            v[k] = (float)rng_range(r, -1, 1);
+        t->values = v;
+        rc->times[n] = tm;
+        rc->tptr[n] = tm;
+        rc->values[n] = v;
+        rc->keys[n] = keys;
+        total = n + 1;
+    }
+    tendon_clip_desc d = {rc->joints, total, tracks};
     ck_assert_int_eq(tendon_clip_create(&d, &rc->clip), TENDON_OK);
 }
 
 static void free_rand_clip(rand_clip *rc, size_t n)
 {
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i <= n; ++i) {
         free(rc->times[i]);
         free(rc->values[i]);
     }
@@ -634,6 +662,37 @@ START_TEST(test_cursor_same_bits)
 }
 END_TEST
 
+START_TEST(test_hermite_kernel_bitwise)
+{
+    const tendon_kernels *kt = isa_table_or_skip(_i);
+    if (!kt)
+        return;
+    const tendon_kernels *ks = tendon_kernels_for(TENDON_ISA_SCALAR);
+    test_rng r;
+    rng_seed(&r, 0x4e41 + (uint64_t)_i);
+    float v0[70], b0[70], v1[70], a1[70];
+    double h[4 * 70], o1[70], o2[70];
+    for (size_t n = 0; n <= 67; ++n) {
+        for (size_t i = 0; i < n; ++i) {
+            v0[i] = (float)rng_range(&r, -10, 10), b0[i] = (float)rng_range(&r, -10, 10);
+            v1[i] = (float)rng_range(&r, -10, 10), a1[i] = (float)rng_range(&r, -10, 10);
+            for (size_t j = 0; j < 4; ++j)
+                h[j * n + i] = rng_range(&r, -2, 2);
+        }
+        ks->clip_hermite(v0, b0, v1, a1, h, n, o1);
+        kt->clip_hermite(v0, b0, v1, a1, h, n, o2);
+        for (size_t i = 0; i < n; ++i) {
+            ck_assert_msg(memcmp(&o1[i], &o2[i], sizeof(double)) == 0, "%s n=%zu i=%zu",
+                          tendon_isa_name((tendon_isa)_i), n, i);
+            /* the written order, in double */
+            const double want = ((h[i] * v0[i] + h[n + i] * b0[i]) + h[2 * n + i] * v1[i]) +
+                                h[3 * n + i] * a1[i];
+            ck_assert(o1[i] == want);
+        }
+    }
+}
+END_TEST
+
 /* ---- root motion -------------------------------------------------------------------------------- */
 
 /* A 1-second walking loop: the root goes from z = 0 to z = 2 (with a bob in y) and turns 90°
@@ -749,6 +808,7 @@ static Suite *clip_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_isa_bitwise, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, test_lerp_kernel_bitwise, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(tc, test_hermite_kernel_bitwise, 0, TENDON_ISA_COUNT);
     suite_add_tcase(s, tc);
     tc = tcase_create("root_motion");
     tcase_add_test(tc, test_root_motion_forward_across_wrap);

@@ -18,7 +18,7 @@
  *   CUBICSPLINE: Hermite with the out-tangent of key k and the in-tangent of key k+1, both
  *   multiplied by Δt = t_k+1 − t_k, in double; rotations normalised (4-component length).
  * Every ISA gives the scalar reference's bits (the interpolation kernels are in the table:
- * clip_lerp, and quat_slerp for rotations).
+ * clip_lerp, clip_hermite, and quat_slerp for LINEAR rotations).
  *
  * A clip is immutable after creation: any number of threads may sample one at once. Sampling
  * allocates nothing and keeps no state.

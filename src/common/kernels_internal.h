@@ -42,7 +42,10 @@
     TENDON_HIDDEN void tendon_spring_march_##sfx(const tendon_spring_march_plan *plan);           \
     TENDON_HIDDEN void tendon_spring_chain_march_##sfx(const tendon_spring_march_plan *plan);    \
     TENDON_HIDDEN void tendon_clip_lerp_##sfx(const float *a, const float *b, const double *u,    \
-                                             size_t count, float *out);
+                                             size_t count, float *out);                            \
+    TENDON_HIDDEN void tendon_clip_hermite_##sfx(const float *v0, const float *b0,                 \
+                                                const float *v1, const float *a1, const double *h, \
+                                                size_t count, double *out);
 
 TENDON_DECLARE_KERNELS(scalar)
 TENDON_DECLARE_KERNELS(sse2)

@@ -926,6 +926,35 @@ done:
     return rc;
 }
 
+static int dg_clip_hermite(const tendon_kernels *k, dg_sink *s)
+{
+    float *v = malloc(4 * DG_N * sizeof *v);
+    double *h = malloc(4 * DG_N * sizeof *h), *out = malloc(DG_N * sizeof *out);
+    int rc = -1;
+    if (!v || !h || !out)
+        goto done;
+    dg_rng r = {0xc11b0003u};
+    dg_vectors(&r, v, 4 * DG_N, -50.0, 50.0);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        /* Hermite weights of random s and Δt, as the sampler makes them */
+        for (size_t e = 0; e < n; ++e) {
+            const double u = dg_unit(&r), td = dg_range(&r, 0.001, 3.0), u2 = u * u, u3 = u2 * u;
+            h[e] = (2.0 * u3 - 3.0 * u2) + 1.0;
+            h[n + e] = ((u3 - 2.0 * u2) + u) * td;
+            h[2 * n + e] = 3.0 * u2 - 2.0 * u3;
+            h[3 * n + e] = (u3 - u2) * td;
+        }
+        memset(out, 0, DG_N * sizeof *out);
+        k->clip_hermite(v + o, v + DG_N + o, v + 2 * DG_N + o, v + 3 * DG_N + o, h, n, out);
+        dg_hash_doubles(s, out, n);
+    }
+    rc = 0;
+done:
+    free(v), free(h), free(out);
+    return rc;
+}
+
 /* A fixed clip of 67 tracks (STEP, LINEAR, CUBICSPLINE; T, R, S and weights; shared and own
    timelines; non-unit and adversarial quaternion keys), sampled at 61 times. */
 static int dg_clip_sample(const tendon_kernels *k, dg_sink *s)
@@ -1014,6 +1043,7 @@ static const struct dg_kernel {
     {"spring_chain_batch", dg_spring_chain_batch},
     {"clip_lerp", dg_clip_lerp},
     {"clip_sample", dg_clip_sample},
+    {"clip_hermite", dg_clip_hermite},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 
