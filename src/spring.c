@@ -91,7 +91,11 @@ static tendon_status validate_links(const char *fn, const tendon_spring_link *li
 
 /* ---- lookbacks ------------------------------------------------------------------------------ */
 
-/* Seed springSettleSec: −ln(EPSILON)/(ζ·ω), ω = (2π)·f. */
+/*
+ * Seed springSettleSec: −ln(EPSILON)/(ζ·ω), ω = (2π)·f — the e^(−ζωt) envelope, which is how a
+ * spring forgets only below critical damping; too short at ζ ≥ 1, kept because the seed's cases
+ * pin it (docs/springs.md, "Known limitation inherited from the seed").
+ */
 static double settle_sec(double frequency_hz, double damping)
 {
     const double omega = SPRING_TWO_PI * frequency_hz;

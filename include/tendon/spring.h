@@ -6,9 +6,15 @@
  *   - **Pure**: sampling at t reads no clock and keeps no state between calls, so scrubbing
  *     backwards, forwards or at random gives the same bits for the same t, and two threads may
  *     sample at once (unlike the seed, nothing here is module-level scratch).
- *   - **Lookback from the decay envelope**: a damped spring forgets its anchor's past as
- *     e^(−ζωt), so a sample starts at rest on the anchor one settle time before t and marches
- *     forward to t. Settle time = −ln(1e-3)/(ζ·ω), ω = (2π)·f.
+ *   - **Lookback from the decay envelope**: a sample starts at rest on the anchor one settle
+ *     time before t and marches forward to t. Settle time = −ln(1e-3)/(ζ·ω), ω = (2π)·f: the age
+ *     at which e^(−ζωt) falls to 1e-3. That is how an underdamped spring (ζ < 1) forgets its
+ *     anchor's past; **at ζ ≥ 1 it is not, and this lookback is too short** — an overdamped
+ *     spring forgets at its slow pole ω(ζ − √(ζ²−1)) ≈ ω/(2ζ), a critically damped one as
+ *     (1 + ωt)·e^(−ωt). Measured (f = 2 Hz, a unit step leaving the window): the output jumps by
+ *     0.0086 at ζ = 1, 0.21 at ζ = 1.5, 0.71 at ζ = 3, 0.97 at ζ = 10. The seed does the same,
+ *     bit for bit, and its cases pin it, so it is kept: docs/springs.md, "Known limitation
+ *     inherited from the seed".
  *   - **Closed-form substep**: each substep solves the 2×2 (offset, velocity) transition of the
  *     damped oscillator exactly, over an anchor read as moving straight between two samples;
  *     32 substeps per period of the spring's own frequency (substeps ≈ 35.18/ζ: 101 at ζ = 0.35).
@@ -76,9 +82,24 @@ typedef void (*tendon_spring_anchor_fn)(void *user, double time_sec, float *out)
 
 /** One damped spring (seed SpringSettings). */
 typedef struct tendon_spring_settings {
-    /** Undamped natural frequency, hertz. Must be > 0 (+∞ is accepted as the seed does). */
+    /**
+     * Undamped natural frequency, hertz. Must be > 0. Accepted as the seed accepts them, with
+     * TENDON_OK: +∞ (no substep; the answer is the anchor at time_sec, seed case edge-010), and
+     * frequencies so high the arithmetic overflows, which give **NaN in every component** on
+     * every ISA: from about 2.1e153 Hz while a sample marches two or more substeps (ζ below
+     * 35.18; there ω² overflows in the velocity coefficient: NaN above
+     * √(DBL_MAX·1000^(1/substeps))/(2π) — 2.13e153 Hz at ζ = 1e-4, 2.21e153 at 0.35, 2.35e153
+     * at 1, 2.85e153 at 3), and, with one substep (ζ ≥ 35.18), once ζ·(2π)·f overflows
+     * (f > DBL_MAX/(2πζ): 2.86e301 Hz at ζ = 1e6). docs/springs.md, "Settings that give NaN".
+     */
     double frequency_hz;
-    /** Damping ratio ζ: below 1 rings, 1 is critical, above 1 sags in. Must be > 0. */
+    /**
+     * Damping ratio ζ: below 1 rings, 1 is critical, above 1 sags in. Must be > 0. Accepted
+     * with TENDON_OK as the seed does, and **NaN in every component** on every ISA: +∞, and
+     * every ζ ≥ 1.3407807929942597e154 (ζ² overflows: sinh(∞)/∞ in the substep), at any
+     * frequency. (A chain link there, below a slower link, gives ±∞ or NaN from that link
+     * down; the links above it are unaffected.)
+     */
     double damping;
     /** How far the drawn result may trail its anchor, metres; negative or NaN: no limit. */
     double max_offset_m;
@@ -93,9 +114,14 @@ typedef struct tendon_spring_link {
 } tendon_spring_link;
 
 /**
- * The lookback of one spring (seed springSettleSec): −ln(1e-3)/(ζ·((2π)·f)), seconds.
+ * The lookback of one spring (seed springSettleSec): −ln(1e-3)/(ζ·((2π)·f)), seconds — the age
+ * at which e^(−ζωt) reaches 1e-3. Below critical damping that bounds what the spring still
+ * remembers; at ζ ≥ 1 it is too short (the true envelope is e^(−ω(ζ−√(ζ²−1))t), or
+ * (1 + ωt)·e^(−ωt) at ζ = 1): at ζ = 3 a step exactly one lookback old still has 0.69 of its
+ * effect to come. Kept as the seed's (its cases pin it): docs/springs.md, "Known limitation
+ * inherited from the seed".
  * Never refuses a value: like the seed it returns what that arithmetic gives (+∞ for ζ = 0, NaN
- * or negative for invalid settings); the samplers are what refuse.
+ * or negative for invalid settings, 0 for ζ·ω = +∞); the samplers are what refuse.
  * Errors: TENDON_ERR_NULL (settings or out_sec).
  */
 TENDON_API tendon_status tendon_spring_settle_sec(const tendon_spring_settings *settings,
@@ -103,8 +129,13 @@ TENDON_API tendon_status tendon_spring_settle_sec(const tendon_spring_settings *
 
 /**
  * The lookback of a chain (seed springChainSettleSec): the root x of the cascade bound
- * e^(−x)·Σ_{k<n} x^k/k! = 1e-3 (n = link_count; bracketed by doubling from −ln(1e-3) + n, then
- * 64 bisections), divided by the slowest link's σ = ((ζ·2)·π)·f. 0 for an empty chain.
+ * e^(−x)·Σ_{k<n} x^k/k! = 1e-3 (n = link_count), divided by the slowest link's
+ * σ = ((ζ·2)·π)·f. 0 for an empty chain. The root is found by Newton's method from x = n − 1
+ * (the seed brackets it by doubling and bisects 64 times; same root, ~10 evaluations instead of
+ * ~70: docs/springs.md). As for one spring, σ = ζω is the decay rate only of links with ζ < 1:
+ * a link with ζ ≥ 1 forgets more slowly than this assumes (docs/springs.md, "Known
+ * limitation inherited from the seed"), and the bound ignores resonance gain, so long chains
+ * with ζ < 1/√2 outrun it (tendon_spring_chain_sample).
  *
  * **Deviation from the seed** (docs/springs.md): the seed evaluates e^(−x) directly, which
  * underflows once x passes ~708 (about 650 links) and returns a lookback up to a third too
@@ -127,7 +158,10 @@ TENDON_API tendon_status tendon_spring_chain_settle_sec(const tendon_spring_link
  * max_offset_m of the anchor at time_sec. `anchor` is called substeps + 2 times (see
  * tendon_spring_anchor_fn). time_sec is not refused (±∞ and NaN flow through the arithmetic);
  * the anchor's precision at large times is the caller's (at t = 1e7 a float32 anchor is ~1 m
- * coarse).
+ * coarse). Settings the seed accepts but whose arithmetic overflows (damping +∞ or ≥ 1.34e154,
+ * frequency from ~2.1e153 Hz: see tendon_spring_settings) return TENDON_OK with NaN in every
+ * component, after the usual substeps + 2 anchor calls. With damping ≥ 1 the result is only as
+ * good as the seed's lookback allows (tendon_spring_settle_sec).
  *
  * Errors, in the seed's order: TENDON_ERR_NULL (settings, anchor, out),
  * TENDON_ERR_VALUE (frequency_hz not > 0; damping negative or NaN; damping 0 — an undamped
@@ -201,6 +235,21 @@ TENDON_API tendon_status tendon_spring_chain_workspace_size(size_t link_count, s
  * `root` is called substeps + 2 times (see tendon_spring_anchor_fn).
  * A one-link chain is not bit-identical to tendon_spring_sample: the seed associates the chain's
  * σ as ((ζ·2)·π)·f, so the lookback differs in its last bits (as the seed's does).
+ *
+ * **Long chains** (docs/springs.md, "Long chains"). Chains of a few to a few dozen links are
+ * what this is for. Two things grow with the link count n, both as the seed does:
+ *   - **Amplitude, for links with ζ < 1/√2.** Each link passes a root motion at frequency
+ *     r·f with gain 1/√((1 − r²)² + (2ζr)²), above 1 near r = √(1 − 2ζ²) (1.155 per link at
+ *     ζ = 0.5), so the model itself amplifies as gain^n; and the start-at-rest transient is
+ *     amplified the same way while the cascade bound assumes it decays, so it outruns the
+ *     lookback. Measured, 3 Hz links at ζ = 0.5 under a unit sine root (|gain| = 1 at 3 Hz, so
+ *     the true answer stays within 1 m): within 0.02 m of it up to 30 links, 1.0 m off at 50,
+ *     245 m at 100, 8.6e14 m at 300, ±∞/NaN from about 650–700 links — all TENDON_OK. From
+ *     ζ ≥ 1/√2 no link amplifies (300 links stay within 0.02 m).
+ *   - **Cost, as n².** Substeps ∝ lookback ∝ (n + 3√n)/σ and each substep advances n links:
+ *     2 Hz / 0.35 links, one sample: 4 links 191 substeps (~5 µs), 16 links 455, 64 links
+ *     1,333 (~0.2 ms), 1000 links 16,015 substeps (0.05–0.09 s), 2000 links 0.15–0.35 s, 4000
+ *     links 0.8–1.6 s. TENDON_SPRING_MAX_SUBSTEPS bounds the substeps, not substeps × links.
  *
  * links: [link_count]. out: out_count floats, at least 3·link_count (only those are written).
  * workspace: tendon_spring_chain_workspace_size(link_count, 1) bytes, or NULL when link_count ≤
