@@ -303,6 +303,16 @@ static int matrix_rotation(const float *m, double q[4])
     return 1;
 }
 
+/* Whether joint j is a strict descendant of joint a (parents come before children). */
+static int descends(const int32_t *parents, size_t j, size_t a)
+{
+    if (j <= a)
+        return 0;
+    while (parents[j] >= 0 && (size_t)parents[j] > a)
+        j = (size_t)parents[j];
+    return parents[j] == (int32_t)a;
+}
+
 static void conj4(const double q[4], double o[4])
 {
     o[0] = -q[0];
@@ -330,14 +340,20 @@ tendon_status tendon_ik_two_bone_pose(const tendon_skeleton *skeleton, const flo
         return tendon_fail(TENDON_ERR_RANGE, "%s: joints upper %zu, mid %zu, end %zu: each must "
                            "be below the skeleton's %zu joints", fn, upper, mid, end, n);
     const int32_t *parents = tendon_skeleton_parents(skeleton);
-    if (parents[mid] != (int32_t)upper || parents[end] != (int32_t)mid)
-        return tendon_fail(TENDON_ERR_RANGE, "%s: joints %zu → %zu → %zu are not a chain: the "
-                           "parent of %zu is %d and of %zu is %d", fn, upper, mid, end, mid,
-                           (int)parents[mid], end, (int)parents[end]);
-    double w_rot[4];
-    if (!matrix_rotation(model + 16 * upper, w_rot))
+    if (!descends(parents, mid, upper) || !descends(parents, end, mid))
+        return tendon_fail(TENDON_ERR_RANGE, "%s: joints %zu → %zu → %zu are not a chain: each "
+                           "must be a descendant of the one before (the parent of %zu is %d and "
+                           "of %zu is %d)", fn, upper, mid, end, mid, (int)parents[mid], end,
+                           (int)parents[end]);
+    /* W: the upper joint's model rotation; P: that of the mid joint's parent (W itself when mid
+     * is upper's child; a twist joint's between them otherwise). */
+    double w_rot[4], p_rot[4];
+    const size_t mid_parent = (size_t)parents[mid];
+    if (!matrix_rotation(model + 16 * upper, w_rot) ||
+        !matrix_rotation(model + 16 * mid_parent, p_rot))
         return tendon_fail(TENDON_ERR_VALUE, "%s: the model matrix of joint %zu has a zero-length "
-                           "column (a zero scale); it has no rotation to solve in", fn, upper);
+                           "column (a zero scale); it has no rotation to solve in", fn,
+                           matrix_rotation(model + 16 * upper, w_rot) ? mid_parent : upper);
     tendon_ik_two_bone_result r;
     if ((s = tendon_ik_two_bone(model + 16 * upper + 12, model + 16 * mid + 12,
                                 model + 16 * end + 12, target, pole, weight, &r)) != TENDON_OK)
@@ -355,11 +371,13 @@ tendon_status tendon_ik_two_bone_pose(const tendon_skeleton *skeleton, const flo
     tendon_ref_multiply(t1, w_rot, t2);
     tendon_ref_multiply(lu, t2, out_u);
     tendon_ref_normalize(out_u);
-    /* mid: (W⁻¹ ⊗ Δu⁻¹ ⊗ Δl ⊗ Δu ⊗ W) ⊗ L_m */
-    tendon_ref_multiply(w_inv, du_inv, t1);
+    /* mid: (P⁻¹ ⊗ Δu⁻¹ ⊗ Δl ⊗ Δu ⊗ P) ⊗ L_m */
+    double p_inv[4];
+    conj4(p_rot, p_inv);
+    tendon_ref_multiply(p_inv, du_inv, t1);
     tendon_ref_multiply(t1, dl, t2);
     tendon_ref_multiply(t2, du, t3);
-    tendon_ref_multiply(t3, w_rot, t1);
+    tendon_ref_multiply(t3, p_rot, t1);
     tendon_ref_multiply(t1, lm, out_m);
     tendon_ref_normalize(out_m);
     tendon_ref_store4(out_u, pose->rotation + 4 * upper);

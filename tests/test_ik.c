@@ -478,6 +478,60 @@ END_TEST
 
 /* Chains at the extremes of scale — bones of 1e-30 m (squares underflow to 0) and of 1e17 m
  * (squares near 1e34) — and targets at the ±1e18 m limit: never a NaN. */
+/* A twist joint between the thigh and the calf (rotated 20° about its bone, and offset along
+ * it): the chain thigh → calf → foot still lands the foot on the target, the twist joint is
+ * carried rigidly (its local transform untouched). */
+START_TEST(test_pose_chain_with_twist_joint)
+{
+    static const int32_t parents[5] = {-1, 0, 1, 2, 3};
+    tendon_pose pose, placement, before;
+    ck_assert_int_eq(tendon_pose_create(5, &pose), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(5, &before), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(1, &placement), TENDON_OK);
+    pose.translation[1] = 1.0f;
+    set_rot(&pose, 0, 0, 0, 1, M_PI / 12);
+    pose.translation[3] = 0.1f;
+    set_rot(&pose, 1, 0, 0, 1, M_PI);
+    pose.translation[7] = 0.2f;             /* twist, halfway down the thigh */
+    set_rot(&pose, 2, 0, 1, 0, M_PI / 9);   /* 20° about the bone */
+    pose.translation[10] = 0.25f;           /* calf, from the twist joint */
+    set_rot(&pose, 3, 1, 0, 0, M_PI / 12);
+    pose.translation[13] = 0.4f;            /* foot */
+    tendon_skeleton_desc sd = {5, parents, NULL, NULL};
+    tendon_skeleton *sk = NULL;
+    ck_assert_int_eq(tendon_skeleton_create(&sd, &sk), TENDON_OK);
+    placement.translation[0] = -1.0f;
+    set_rot(&placement, 0, 1, 0, 0, M_PI / 7);
+    float root_matrix[16], model[80], after[80];
+    ck_assert_int_eq(tendon_local_matrices(&placement, root_matrix), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, root_matrix, model), TENDON_OK);
+    const float *thigh = model + 16 + 12;
+    const float target[3] = {thigh[0] - 0.2f, thigh[1] - 0.55f, thigh[2] + 0.3f};
+    const float pole[3] = {thigh[0], thigh[1] - 0.3f, thigh[2] + 1.0f};
+    ck_assert_int_eq(tendon_pose_copy(&pose, &before), TENDON_OK);
+    tendon_ik_two_bone_result r;
+    ck_assert_int_eq(tendon_ik_two_bone_pose(sk, model, 1, 3, 4, target, pole, 1.0, &pose, &r),
+                     TENDON_OK);
+    ck_assert_int_eq(r.reachable, 1);
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, root_matrix, after), TENDON_OK);
+    expect3(after + 64 + 12, target[0], target[1], target[2], 2e-5, "foot after IK (twist)");
+    expect3(after + 48 + 12, r.mid[0], r.mid[1], r.mid[2], 2e-5, "knee after IK (twist)");
+    for (int c = 0; c < 4; ++c) /* hips, twist and foot keep their local rotations */
+        ck_assert(float_bits(pose.rotation[c]) == float_bits(before.rotation[c]) &&
+                  float_bits(pose.rotation[8 + c]) == float_bits(before.rotation[8 + c]) &&
+                  float_bits(pose.rotation[16 + c]) == float_bits(before.rotation[16 + c]));
+    /* end not below mid: refused */
+    ck_assert_int_eq(tendon_ik_two_bone_pose(sk, model, 1, 3, 2, target, pole, 1.0, &pose, NULL),
+                     TENDON_ERR_RANGE);
+    ck_assert_int_eq(tendon_ik_two_bone_pose(sk, model, 3, 1, 4, target, pole, 1.0, &pose, NULL),
+                     TENDON_ERR_RANGE);
+    tendon_pose_destroy(&pose);
+    tendon_pose_destroy(&before);
+    tendon_pose_destroy(&placement);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
 START_TEST(test_extreme_scales)
 {
     static const float scales[4] = {1e-30f, 1e-20f, 1e12f, 1e17f};
@@ -549,6 +603,7 @@ int main(void)
     tcase_add_test(tc, test_bug_case_16);
     tcase_add_test(tc, test_random_chains);
     tcase_add_test(tc, test_pose_chain);
+    tcase_add_test(tc, test_pose_chain_with_twist_joint);
     tcase_add_test(tc, test_extreme_scales);
     tcase_add_test(tc, test_errors);
     suite_add_tcase(s, tc);

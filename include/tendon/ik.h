@@ -85,26 +85,28 @@ TENDON_API tendon_status tendon_ik_two_bone(const float root[3], const float mid
                                             tendon_ik_two_bone_result *out);
 
 /**
- * Two-bone IK on a pose: the chain upper → mid → end of `skeleton` (mid's parent is upper, end's
- * parent is mid), solved by tendon_ik_two_bone on the chain's model-space positions, and the
- * result written back as the new **local** rotations of `upper` and `mid` in `pose` (nothing else
- * is written). With W the upper joint's model rotation (from its matrix, columns normalised) and
- * Δu, Δl the solution's deltas:
+ * Two-bone IK on a pose: the chain upper → mid → end of `skeleton` (mid a descendant of upper,
+ * end a descendant of mid — usually child and grandchild; twist joints in between are carried
+ * rigidly), solved by tendon_ik_two_bone on the chain's model-space positions, and the result
+ * written back as the new **local** rotations of `upper` and `mid` in `pose` (nothing else is
+ * written). With W the upper joint's model rotation and P that of mid's parent (W itself when
+ * mid is upper's child), each from its matrix with the columns normalised, and Δu, Δl the
+ * solution's deltas:
  *
  *   upper:  L_u' = L_u ⊗ (W⁻¹ ⊗ Δu ⊗ W)
- *   mid:    L_m' = (W⁻¹ ⊗ Δu⁻¹ ⊗ Δl ⊗ Δu ⊗ W) ⊗ L_m
+ *   mid:    L_m' = (P⁻¹ ⊗ Δu⁻¹ ⊗ Δl ⊗ Δu ⊗ P) ⊗ L_m
  *
  * in double (the seed's product order), normalised, rounded once. The joints' translations and
  * scales are untouched, so the bone lengths are the skeleton's own.
  *
  * model: [16*joint_count] model matrices of `pose` as it is on entry (tendon_pose_model_matrices,
- * any root_matrix); read for upper, mid and end only, and not updated (recompute the range from
+ * any root_matrix); read for upper, mid's parent, mid and end only, and not updated (recompute the range from
  * `upper`, a contiguous DFS subtree, with tendon_model_matrices). target, pole: in the same space
  * as `model`. The chain's model rotation is taken from the upper joint's matrix with its columns
  * normalised, which is exact for uniform or axis-aligned scale, not for a skew inherited from
  * non-uniform scale above a rotation. result: NULL, or the world-space solution.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (pose and skeleton joint counts differ),
- * TENDON_ERR_RANGE (an index ≥ joint_count, or mid's parent is not upper / end's parent not
+ * TENDON_ERR_RANGE (an index ≥ joint_count, or mid is not a descendant of upper / end not of
  * mid: the message names them), TENDON_ERR_VALUE (as tendon_ik_two_bone; a degenerate upper
  * matrix). Nothing is written on error.
  */
