@@ -758,7 +758,6 @@ typedef struct work {
 static void evaluate_pose(const demo_scene *s, const tendon_kernels *k, work *w, double t,
                           int use_cursor)
 {
-    const size_t n = s->joint_count;
     if (use_cursor)
         tendon_clip_sample_table_cursor(k, s->base, wrap(t, s->base_duration), w->cursor_base,
                                         &w->base);
@@ -771,7 +770,6 @@ static void evaluate_pose(const demo_scene *s, const tendon_kernels *k, work *w,
         else
             tendon_clip_sample_table(k, s->layer, tl, &w->layer, NULL);
     }
-    (void)n;
 }
 
 static void layer_pose(const demo_scene *s, const tendon_kernels *k, work *w, double t)
