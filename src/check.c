@@ -40,23 +40,36 @@ static tendon_status check_aligned(const char *fn, const char *what, const void 
     return TENDON_OK;
 }
 
-tendon_status tendon_check_array(const char *fn, const char *what, const void *p, size_t count,
-                                 size_t elem_floats)
+/* count items of item_bytes each, at p aligned to align */
+static tendon_status check_array_of(const char *fn, const char *what, const void *p, size_t count,
+                                    size_t item_bytes, size_t align)
 {
-    if (count > SIZE_MAX / sizeof(float) / elem_floats)
+    if (count > SIZE_MAX / item_bytes)
         return tendon_fail(TENDON_ERR_OVERFLOW,
                            "%s: %s holds %zu elements of %zu bytes, more bytes than size_t "
                            "can count",
-                           fn, what, count, elem_floats * sizeof(float));
+                           fn, what, count, item_bytes);
     if (count == 0)
         return TENDON_OK; /* nothing is read or written: any pointer, NULL included */
     if (!p)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL with a count of %zu", fn, what,
                            count);
-    tendon_status s = check_aligned(fn, what, p, _Alignof(float));
+    tendon_status s = check_aligned(fn, what, p, align);
     if (s != TENDON_OK)
         return s;
-    return check_address_range(fn, what, p, count * elem_floats * sizeof(float));
+    return check_address_range(fn, what, p, count * item_bytes);
+}
+
+tendon_status tendon_check_array(const char *fn, const char *what, const void *p, size_t count,
+                                 size_t elem_floats)
+{
+    return check_array_of(fn, what, p, count, elem_floats * sizeof(float), _Alignof(float));
+}
+
+tendon_status tendon_check_array_f64(const char *fn, const char *what, const double *p,
+                                     size_t count)
+{
+    return check_array_of(fn, what, p, count, sizeof(double), _Alignof(double));
 }
 
 tendon_status tendon_check_pose(const char *fn, const char *what, const tendon_pose *pose)

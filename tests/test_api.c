@@ -989,6 +989,23 @@ START_TEST(test_misaligned_refused)
                    fn);
         }
     }
+    /* t holds doubles: 4 bytes off is float-aligned but not double-aligned, and refused */
+    for (int f = 0; f < 3; ++f) {
+        if (!QUAT_FNS[f].has_t)
+            continue;
+        EXPECT_FAIL(QUAT_FNS[f].fn(qa, qb, BYTE_SHIFT(const double, qt, 4), QN, qo),
+                    TENDON_ERR_VALUE, QUAT_FNS[f].name, "t ", "8 bytes");
+    }
+    /* set_joint's inputs are float arrays too */
+    {
+        tendon_pose p;
+        ck_assert_int_eq(tendon_pose_create(2, &p), TENDON_OK);
+        EXPECT_FAIL(tendon_pose_set_joint(&p, 1, BYTE_SHIFT(const float, qa, 2), qa, qa),
+                    TENDON_ERR_VALUE, "tendon_pose_set_joint", "translation", "aligned");
+        EXPECT_FAIL(tendon_pose_set_joint(&p, 1, qa, BYTE_SHIFT(const float, qa, 1), qa),
+                    TENDON_ERR_VALUE, "tendon_pose_set_joint", "rotation", "aligned");
+        tendon_pose_destroy(&p);
+    }
     /* count 0 reads nothing: any pointer is accepted, as NULL is */
     EXPECT_OK(tendon_quat_slerp(BYTE_SHIFT(const float, qa, 1), qb, qt, 0, qo));
 
