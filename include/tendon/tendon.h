@@ -9,5 +9,6 @@
 #include "skeleton.h"
 #include "skin.h"
 #include "spring.h"
+#include "clip.h"
 #include "kernels.h"
 #endif
