@@ -10,6 +10,7 @@
  */
 #include "cases.h"
 #include "skin_cases.h"
+#include "clip_cases.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -467,6 +468,7 @@ static void run_spring_batch_noop(const tendon_bench_fixture *fx, const tendon_k
 
 static const size_t JOINT_COUNTS[] = {16, 64, 256, 1024, 0};
 static const size_t FLOOR_COUNTS[] = {1024, 0};
+static const size_t CLIP_COUNTS[] = {64, 1024, 0};
 static const size_t RIG_COUNTS[] = {19, 64, 256, 0};
 static const size_t VERTEX_COUNTS[] = {10000, 100000, 0};
 static const size_t ONE[] = {1, 0};
@@ -506,6 +508,12 @@ const tendon_bench_case tendon_bench_cases[] = {
      spring_teardown},
     {"spring_batch_noop_anchor", "spring", SPRING_COUNTS, NULL, spring_setup,
      run_spring_batch_noop, spring_teardown},
+    {"clip_sample", "track", CLIP_COUNTS, NULL, tendon_bench_clip_setup,
+     tendon_bench_run_clip_sample, tendon_bench_clip_teardown},
+    {"clip_sample_distinct", "track", CLIP_COUNTS, NULL, tendon_bench_clip_setup_distinct,
+     tendon_bench_run_clip_sample, tendon_bench_clip_teardown},
+    {"clip_forward_distinct", "track", CLIP_COUNTS, NULL, tendon_bench_clip_setup_distinct,
+     tendon_bench_run_clip_forward, tendon_bench_clip_teardown},
     {"floor_divpd", "element", FLOOR_COUNTS, floor_usable, floor_setup, run_floor_div,
      floor_teardown},
     {"floor_sqrtpd", "element", FLOOR_COUNTS, floor_usable, floor_setup, run_floor_sqrt,

@@ -57,6 +57,14 @@ typedef struct tendon_kernels {
        per lane, each anchored to the one above. Both call plan->anchor once per substep. */
     void (*spring_march)(const tendon_spring_march_plan *plan);
     void (*spring_chain_march)(const tendon_spring_march_plan *plan);
+    /* clip.h: out[i] = a[i] + (b[i] − a[i])·u[i] in double, rounded once, i < count (the
+       gathered components of LINEAR tracks; rotations use quat_slerp). out may equal a or b. */
+    void (*clip_lerp)(const float *a, const float *b, const double *u, size_t count, float *out);
+    /* clip.h CUBICSPLINE: out[i] = ((h00·v0 + h10·b0) + h01·v1) + h11·a1 in double, not
+       rounded (rotations are normalised after); h is [4·count] as four planes h00, h10, h01,
+       h11 (the tangent weights already × Δt), i < count. */
+    void (*clip_hermite)(const float *v0, const float *b0, const float *v1, const float *a1,
+                         const double *h, size_t count, double *out);
 } tendon_kernels;
 
 #ifdef __cplusplus

@@ -9,6 +9,7 @@
 #include "skeleton.h"
 #include "skin.h"
 #include "spring.h"
+#include "clip.h"
 #include "kernels.h"
 #include "graph.h"
 #include "mask.h"

@@ -40,7 +40,12 @@
                                           const float *weights, size_t target_count,               \
                                           size_t float_count, float *out);                         \
     TENDON_HIDDEN void tendon_spring_march_##sfx(const tendon_spring_march_plan *plan);           \
-    TENDON_HIDDEN void tendon_spring_chain_march_##sfx(const tendon_spring_march_plan *plan);
+    TENDON_HIDDEN void tendon_spring_chain_march_##sfx(const tendon_spring_march_plan *plan);    \
+    TENDON_HIDDEN void tendon_clip_lerp_##sfx(const float *a, const float *b, const double *u,    \
+                                             size_t count, float *out);                            \
+    TENDON_HIDDEN void tendon_clip_hermite_##sfx(const float *v0, const float *b0,                 \
+                                                const float *v1, const float *a1, const double *h, \
+                                                size_t count, double *out);
 
 TENDON_DECLARE_KERNELS(scalar)
 TENDON_DECLARE_KERNELS(sse2)
@@ -74,6 +79,17 @@ TENDON_HIDDEN void tendon_morph_scalar_from(const float *base, const float *cons
                                             const float *weights, size_t target_count,
                                             size_t first, size_t end, float *out);
 
+/*
+ * The clip sampler on a given table, unchecked (src/clip.c): into pose (packed NULL) or into
+ * packed[value_count] (tendon_clip_sample_tracks' layout). For the tests' per-ISA comparison.
+ */
+TENDON_HIDDEN void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip,
+                                            double time_sec, tendon_pose *pose, float *packed);
+/* The same with a cursor (tendon_clip_sample_cursor, unchecked): for the benchmarks. */
+TENDON_HIDDEN void tendon_clip_sample_table_cursor(const tendon_kernels *kt,
+                                                   const tendon_clip *clip, double time_sec,
+                                                   uint32_t *cursor, tendon_pose *pose);
+
 /* Thread-local error message (src/status.c). Always returns `status`. */
 TENDON_HIDDEN tendon_status tendon_fail(tendon_status status, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -90,6 +106,9 @@ TENDON_HIDDEN tendon_status tendon_active_kernels(const tendon_kernels **out);
  */
 TENDON_HIDDEN tendon_status tendon_check_array(const char *fn, const char *what, const void *p,
                                                size_t count, size_t elem_floats);
+/* count doubles, 8-byte aligned */
+TENDON_HIDDEN tendon_status tendon_check_array_f64(const char *fn, const char *what,
+                                                   const double *p, size_t count);
 TENDON_HIDDEN tendon_status tendon_check_pose(const char *fn, const char *what,
                                               const tendon_pose *pose);
 /* out's arrays against in's: identical or disjoint, never partly overlapping. */

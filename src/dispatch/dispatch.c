@@ -24,6 +24,7 @@
         .skin = tendon_skin_##sfx, .morph = tendon_morph_##sfx,                                    \
         .spring_march = tendon_spring_march_##sfx,                                                 \
         .spring_chain_march = tendon_spring_chain_march_##sfx,                                     \
+        .clip_lerp = tendon_clip_lerp_##sfx, .clip_hermite = tendon_clip_hermite_##sfx,            \
     }
 
 static const tendon_kernels TABLE_SCALAR = TABLE(scalar, TENDON_ISA_SCALAR);

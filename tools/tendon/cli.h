@@ -19,12 +19,14 @@ int cmd_info(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_digest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_sample(int argc, char **argv); /* sample.c, built with the glTF importer */
 
 /* Usage texts, printed by `tendon <cmd> --help` (stdout) and on a usage error (stderr). */
 extern const char USAGE_INFO[];
 extern const char USAGE_REPLAY[];
 extern const char USAGE_DIGEST[];
 extern const char USAGE_BENCH[];
+extern const char USAGE_SAMPLE[];
 
 /*
  * Report a usage error: "tendon <cmd>: <message>" and the command's usage on stderr.

@@ -892,6 +892,134 @@ static int dg_spring_chain_batch(const tendon_kernels *k, dg_sink *s)
     return 0;
 }
 
+/* ---- clips (tendon/clip.h): the interpolation kernel, and the whole sampler on the table ---- */
+
+/* The sampler on a given table (src/clip.c; internal, linked from the static library). */
+void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip, double time_sec,
+                              tendon_pose *pose, float *packed);
+
+static int dg_clip_lerp(const tendon_kernels *k, dg_sink *s)
+{
+    float *a = malloc(DG_N * sizeof *a), *b = malloc(DG_N * sizeof *b);
+    float *out = malloc(DG_N * sizeof *out);
+    double *u = malloc(DG_N * sizeof *u);
+    int rc = -1;
+    if (!a || !b || !out || !u)
+        goto done;
+    dg_rng r = {0xc11b0001u};
+    dg_vectors(&r, a, DG_N, -100.0, 100.0);
+    dg_vectors(&r, b, DG_N, -100.0, 100.0);
+    for (size_t i = 0; i < DG_N; ++i) /* u in [0, 1], the ends and specials included */
+        u[i] = i % 11 == 0 ? 0.0 : i % 11 == 1 ? 1.0 : i % 37 == 5 ? 0x1p-1074 : dg_unit(&r);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        memset(out, 0, DG_N * sizeof *out);
+        k->clip_lerp(a + o, b + o, u + o, n, out + o);
+        dg_hash_floats(s, out + o, n);
+    }
+    memcpy(out, a, DG_N * sizeof *out); /* out == a */
+    k->clip_lerp(out + 3, b + 3, u + 3, 1003, out + 3);
+    dg_hash_floats(s, out + 3, 1003);
+    rc = 0;
+done:
+    free(a), free(b), free(out), free(u);
+    return rc;
+}
+
+static int dg_clip_hermite(const tendon_kernels *k, dg_sink *s)
+{
+    float *v = malloc(4 * DG_N * sizeof *v);
+    double *h = malloc(4 * DG_N * sizeof *h), *out = malloc(DG_N * sizeof *out);
+    int rc = -1;
+    if (!v || !h || !out)
+        goto done;
+    dg_rng r = {0xc11b0003u};
+    dg_vectors(&r, v, 4 * DG_N, -50.0, 50.0);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        /* Hermite weights of random s and Δt, as the sampler makes them */
+        for (size_t e = 0; e < n; ++e) {
+            const double u = dg_unit(&r), td = dg_range(&r, 0.001, 3.0), u2 = u * u, u3 = u2 * u;
+            h[e] = (2.0 * u3 - 3.0 * u2) + 1.0;
+            h[n + e] = ((u3 - 2.0 * u2) + u) * td;
+            h[2 * n + e] = 3.0 * u2 - 2.0 * u3;
+            h[3 * n + e] = (u3 - u2) * td;
+        }
+        memset(out, 0, DG_N * sizeof *out);
+        k->clip_hermite(v + o, v + DG_N + o, v + 2 * DG_N + o, v + 3 * DG_N + o, h, n, out);
+        dg_hash_doubles(s, out, n);
+    }
+    rc = 0;
+done:
+    free(v), free(h), free(out);
+    return rc;
+}
+
+/* A fixed clip of 67 tracks (STEP, LINEAR, CUBICSPLINE; T, R, S and weights; shared and own
+   timelines; non-unit and adversarial quaternion keys), sampled at 61 times. */
+static int dg_clip_sample(const tendon_kernels *k, dg_sink *s)
+{
+    enum { TRACKS = 67, MAXK = 40 };
+    tendon_track_desc tr[TRACKS];
+    float *times = malloc((size_t)TRACKS * MAXK * sizeof *times);
+    float *vals = malloc((size_t)TRACKS * MAXK * 3 * 4 * sizeof *vals);
+    float *packed = NULL;
+    tendon_clip *clip = NULL;
+    int rc = -1;
+    if (!times || !vals)
+        goto done;
+    dg_rng r = {0xc11b0002u};
+    for (size_t i = 0; i < TRACKS; ++i) {
+        const size_t path = i % 4, keys = 1 + dg_below(&r, MAXK);
+        float *tm = times + i * MAXK;
+        double at = dg_range(&r, -0.5, 0.5);
+        for (size_t j = 0; j < keys; ++j, at += dg_range(&r, 0.01, 0.3))
+            tm[j] = (float)at;
+        tr[i].joint = (uint32_t)(i / 4);
+        tr[i].path = (tendon_track_path)path;
+        tr[i].interpolation = (tendon_interpolation)dg_below(&r, 3);
+        tr[i].width = path == 1 ? 4 : path == 3 ? 1 + dg_below(&r, 5) : 3;
+        tr[i].key_count = keys;
+        tr[i].times = i > 0 && i % 5 == 0 ? tr[i - 1].times : tm; /* some share a timeline */
+        if (tr[i].times != tm)
+            tr[i].key_count = tr[i - 1].key_count;
+        float *v = vals + i * MAXK * 12;
+        const size_t per = tr[i].width * (tr[i].interpolation == TENDON_INTERP_CUBICSPLINE ? 3 : 1);
+        for (size_t j = 0; j < tr[i].key_count * per; j += tr[i].width) {
+            if (path == 1) {
+                double q[4];
+                dg_random_unit(&r, q);
+                dg_store(q, v + j);
+                if (dg_below(&r, 7) == 0) /* a non-unit key */
+                    v[j + 3] *= 1.5f;
+            } else {
+                dg_vectors(&r, v + j, tr[i].width, -4.0, 4.0);
+            }
+        }
+        tr[i].values = v;
+    }
+    tendon_clip_desc d = {TRACKS / 4 + 1, TRACKS, tr};
+    if (tendon_clip_create(&d, &clip) != TENDON_OK)
+        goto done;
+    const size_t vc = tendon_clip_value_count(clip);
+    packed = malloc(vc * sizeof *packed);
+    if (!packed)
+        goto done;
+    for (int i = 0; i < 61; ++i) {
+        double t = i == 0 ? -__builtin_inf() : i == 1 ? __builtin_inf() : dg_range(&r, -1.0, 12.0);
+        if (i >= 2 && i < 12) /* exactly on a key */
+            t = (double)tr[(size_t)i * 5].times[dg_below(&r, (unsigned)tr[(size_t)i * 5].key_count)];
+        memset(packed, 0, vc * sizeof *packed);
+        tendon_clip_sample_table(k, clip, t, NULL, packed);
+        dg_hash_floats(s, packed, vc);
+    }
+    rc = 0;
+done:
+    tendon_clip_destroy(clip);
+    free(times), free(vals), free(packed);
+    return rc;
+}
+
 /* Every kernel the digest covers. A golden file has one line per entry. */
 static const struct dg_kernel {
     const char *name;
@@ -913,6 +1041,9 @@ static const struct dg_kernel {
     {"spring_batch", dg_spring_batch},
     {"spring_chain", dg_spring_chain},
     {"spring_chain_batch", dg_spring_chain_batch},
+    {"clip_lerp", dg_clip_lerp},
+    {"clip_sample", dg_clip_sample},
+    {"clip_hermite", dg_clip_hermite},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 

@@ -18,6 +18,9 @@ static const char USAGE[] =
     "  replay   JSON cases on stdin, the same cases with an `actual` result on stdout\n"
     "  digest   determinism hashes of every kernel on every ISA that can run here\n"
     "  bench    run the tendon-bench harness and print ns per item and speed-up over scalar\n"
+#ifdef TENDON_CLI_HAVE_GLTF
+    "  sample   a glTF model's skins, channels and skinned vertices at given times, as JSON\n"
+#endif
     "\n"
     "`tendon <command> --help` describes a command. `tendon --version` prints the version.\n"
     "Exit status: 0 done, 1 a problem found (differences, unusable ISA, harness failure),\n"
@@ -31,6 +34,9 @@ static const struct command {
     {"replay", cmd_replay},
     {"digest", cmd_digest},
     {"bench", cmd_bench},
+#ifdef TENDON_CLI_HAVE_GLTF
+    {"sample", cmd_sample},
+#endif
 };
 
 void cli_error(const char *cmd, const char *fmt, ...)

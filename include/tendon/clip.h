@@ -1,0 +1,205 @@
+/*
+ * tendon — animation clips: keyframed tracks sampled as a pure function of time, and root motion.
+ *
+ * Seeds: 000 README (`sampleClip(clip, seconds, out)`: a pure function of a time you supply,
+ * clamped at a track's ends, channels no track mentions left as found; root motion is two
+ * calls, `extractRootMotion` and `stripRootMotion`; loops accumulate), the `blend.js` comment
+ * (clip sampling slerps between keys with the same arithmetic as `blendPoses`) and 002 (which
+ * side names the other: see docs/clips.md — in tendon **tracks name their joints**).
+ *
+ * Interpolation follows glTF 2.0 (docs/clips.md):
+ *   key intervals are half-open, t_k ≤ t < t_k+1 (STEP at exactly t_k gives key k);
+ *   t ≤ t_0 gives key 0's value and t ≥ t_last the last key's value, copied bit for bit
+ *   (each track clamps at its own ends; a one-key track is constant);
+ *   LINEAR, translation / scale / weights:  a + (b − a)·u  in double, rounded once to float,
+ *   with u = (t − t_k) / (t_k+1 − t_k) in double;
+ *   LINEAR rotation: tendon_quat_slerp(a, b, u) — the blend kernels' slerp (seed arithmetic:
+ *   shortest arc, straight blend above dot 0.9995, result renormalised);
+ *   CUBICSPLINE: Hermite with the out-tangent of key k and the in-tangent of key k+1, both
+ *   multiplied by Δt = t_k+1 − t_k, in double; rotations normalised (4-component length).
+ * Every ISA gives the scalar reference's bits (the interpolation kernels are in the table:
+ * clip_lerp, clip_hermite, and quat_slerp for LINEAR rotations).
+ *
+ * A clip is immutable after creation: any number of threads may sample one at once. Sampling
+ * allocates nothing and keeps no state.
+ */
+#ifndef TENDON_CLIP_H
+#define TENDON_CLIP_H
+
+#include <stdint.h>
+
+#include "pose.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a track drives. */
+typedef enum tendon_track_path {
+    TENDON_PATH_TRANSLATION = 0, /**< 3 floats: the joint's translation (metres) */
+    TENDON_PATH_ROTATION = 1,    /**< 4 floats: the joint's rotation, x y z w */
+    TENDON_PATH_SCALE = 2,       /**< 3 floats: the joint's scale */
+    TENDON_PATH_WEIGHTS = 3      /**< `width` floats: morph target weights of a mesh */
+} tendon_track_path;
+
+/** How a track interpolates between keys (glTF 2.0 animation sampler interpolation). */
+typedef enum tendon_interpolation {
+    TENDON_INTERP_STEP = 0,
+    TENDON_INTERP_LINEAR = 1,
+    TENDON_INTERP_CUBICSPLINE = 2
+} tendon_interpolation;
+
+/** One track, as tendon_clip_create copies it. */
+typedef struct tendon_track_desc {
+    /** The joint it drives (< the clip's joint_count); for WEIGHTS, any caller-chosen id. */
+    uint32_t joint;
+    tendon_track_path path;
+    tendon_interpolation interpolation;
+    /** Floats per value: 3 (translation, scale), 4 (rotation), ≥ 1 for weights. */
+    size_t width;
+    /** ≥ 1 keys. */
+    size_t key_count;
+    /** [key_count] seconds, finite and strictly increasing. */
+    const float *times;
+    /**
+     * [key_count·width] values; CUBICSPLINE: [3·key_count·width], per key the in-tangent, the
+     * value and the out-tangent (the glTF layout).
+     */
+    const float *values;
+} tendon_track_desc;
+
+/** A clip: a set of tracks over one joint count. Opaque, immutable. */
+typedef struct tendon_clip tendon_clip;
+
+typedef struct tendon_clip_desc {
+    /** The joint count of the poses it is sampled into. */
+    size_t joint_count;
+    size_t track_count;
+    /** [track_count] tracks; may be NULL when track_count is 0. */
+    const tendon_track_desc *tracks;
+} tendon_clip_desc;
+
+/**
+ * Create a clip (everything is copied; desc and its arrays may be freed afterwards). Tracks
+ * whose `times` pointer and key count are equal share one key search when sampled.
+ * Allocates: call at set-up.
+ * Errors (the message names the track index and the rule):
+ *   TENDON_ERR_NULL      desc, out, tracks (track_count > 0), a track's times or values
+ *   TENDON_ERR_VALUE     an unknown path or interpolation; a width that does not fit the path;
+ *                        key_count 0; a time that is not finite; times not strictly increasing;
+ *                        two tracks driving the same path of the same joint
+ *   TENDON_ERR_RANGE     a TRS track's joint ≥ joint_count
+ *   TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM
+ * On error *out is NULL.
+ */
+TENDON_API tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out);
+
+/** Free a clip. NULL is a no-op. */
+TENDON_API void tendon_clip_destroy(tendon_clip *clip);
+
+/** The duration: the latest key time of any track, and at least 0 (a clip starts at 0). 0 for NULL. */
+TENDON_API double tendon_clip_duration(const tendon_clip *clip);
+/** Number of tracks; 0 for NULL. */
+TENDON_API size_t tendon_clip_track_count(const tendon_clip *clip);
+/** The joint count the clip was made for; 0 for NULL. */
+TENDON_API size_t tendon_clip_joint_count(const tendon_clip *clip);
+/**
+ * Floats of track `track`'s sampled value (its width), and its offset into the output of
+ * tendon_clip_sample_tracks; 0 when out of range.
+ */
+TENDON_API size_t tendon_clip_track_width(const tendon_clip *clip, size_t track);
+TENDON_API size_t tendon_clip_track_offset(const tendon_clip *clip, size_t track);
+/** Total floats written by tendon_clip_sample_tracks (Σ widths); 0 for NULL. */
+TENDON_API size_t tendon_clip_value_count(const tendon_clip *clip);
+/**
+ * Distinct timelines (tracks created with the same times pointer and key count share one): the
+ * number of entries of a cursor (tendon_clip_sample_cursor). 0 for NULL.
+ */
+TENDON_API size_t tendon_clip_timeline_count(const tendon_clip *clip);
+
+/**
+ * Sample every translation, rotation and scale track at `time_sec` into `pose` (seed
+ * `sampleClip`): a pure function of the time. The channels (joint, path) no track drives are
+ * left untouched; WEIGHTS tracks are not written here (tendon_clip_sample_tracks).
+ *
+ * time_sec: seconds on the clip's own axis, any finite value (each track clamps at its own
+ * first and last key; nothing loops here — wrap the time yourself). −∞ and +∞ clamp like any
+ * time before the first / after the last key. NaN is refused (TENDON_ERR_VALUE): there is no
+ * key it selects.
+ * pose: joint_count equal to the clip's.
+ * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (pose joint count differs), TENDON_ERR_VALUE (NaN
+ * time), TENDON_ERR_ISA. Nothing is written on error.
+ */
+TENDON_API tendon_status tendon_clip_sample(const tendon_clip *clip, double time_sec,
+                                            tendon_pose *pose);
+
+/**
+ * tendon_clip_sample with an optional caller-owned cursor that only speeds up forward play:
+ * cursor[cursor_count] holds, per timeline, the key interval found last; each search first
+ * tries that interval and the next one. **The result is tendon_clip_sample's, bit for bit,
+ * whatever the cursor holds** (zeroed, stale, from another time, garbage): the interval that
+ * contains a time is unique, so a wrong hint only costs the search it would have skipped. The
+ * cursor is the only thing written besides the pose; one cursor per playing instance (two
+ * threads must not share one).
+ * cursor_count: at least tendon_clip_timeline_count(clip); cursor may be NULL when that is 0.
+ * Errors: as tendon_clip_sample, plus TENDON_ERR_NULL (cursor) and TENDON_ERR_COUNT
+ * (cursor_count too small).
+ */
+TENDON_API tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, double time_sec,
+                                                   uint32_t *cursor, size_t cursor_count,
+                                                   tendon_pose *pose);
+
+/**
+ * Sample every track (weights included) at `time_sec` into out[value_count]: track i's value at
+ * out + tendon_clip_track_offset(clip, i), in track order. Same rules and bits as
+ * tendon_clip_sample. out must not overlap the clip (it cannot: the clip's data is private).
+ * Errors: TENDON_ERR_NULL (clip; out when value_count > 0), TENDON_ERR_COUNT (out_count
+ * smaller than tendon_clip_value_count), TENDON_ERR_VALUE (NaN time), TENDON_ERR_ISA.
+ */
+TENDON_API tendon_status tendon_clip_sample_tracks(const tendon_clip *clip, double time_sec,
+                                                   float *out, size_t out_count);
+
+/** Root motion over an interval: apply it as position += R·translation, R = R·rotation. */
+typedef struct tendon_root_motion {
+    float translation[3]; /**< metres, in the root's own frame at from_sec */
+    float rotation[4];    /**< x y z w, relative to the root's rotation at from_sec */
+} tendon_root_motion;
+
+/**
+ * How far the root joint travelled from `from_sec` to `to_sec` of the clip played as a **loop**
+ * (seed `extractRootMotion`), in the root's own frame at from_sec:
+ *
+ *   with R(t) = (T(t), Q(t)) the root's sampled translation and rotation on [0, D] (D the
+ *   duration) and Δ(a, b) = R(a)⁻¹ ∘ R(b) = (Q(a)⁻¹·(T(b) − T(a)), Q(a)⁻¹·Q(b)):
+ *   same loop:           Δ(pf, pt)
+ *   n loops later:       Δ(pf, D) ∘ Δ(0, D)^(n−1) ∘ Δ(0, pt)
+ *   where pf, pt are the phases (t − D·⌊t/D⌋) and n the number of wraps between them. Whole
+ *   loops are accumulated, never subtracted: a forward wrap answers a forward stride.
+ *   to < from: the inverse of the motion from to_sec to from_sec, expressed in from_sec's frame.
+ *   A clip of duration 0, or a root no track drives: identity. A root with a translation track
+ *   but no rotation track is taken to keep the identity rotation.
+ * Computed in double (composition by the seed's quaternion product), rounded once to float.
+ * n is computed by exponentiation by squaring, so any finite times take O(log n).
+ *
+ * **Extract without strip and the character moves twice**: the pose still carries the root's
+ * travel. Call tendon_root_motion_strip on every sampled pose you apply this motion to.
+ * Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE (root_joint ≥ joint_count), TENDON_ERR_VALUE
+ * (a time that is NaN or infinite).
+ */
+TENDON_API tendon_status tendon_root_motion_extract(const tendon_clip *clip, size_t root_joint,
+                                                    double from_sec, double to_sec,
+                                                    tendon_root_motion *out);
+
+/**
+ * Pin the root joint's translation and rotation in `pose` to the clip's values at time 0
+ * (seed `stripRootMotion`): the travel then comes only from tendon_root_motion_extract. A
+ * channel no track drives is left as it is. Scale is untouched.
+ * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (pose joint count differs), TENDON_ERR_RANGE.
+ */
+TENDON_API tendon_status tendon_root_motion_strip(const tendon_clip *clip, size_t root_joint,
+                                                  tendon_pose *pose);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,932 @@
+/*
+ * Clips: creation, sampling as a pure function of time, root motion (tendon/clip.h).
+ *
+ * Sampling, per call:
+ *   1. each track finds its key interval by a branchless binary search over its times (tracks
+ *      that share a timeline — the same times array — are ordered next to each other at creation
+ *      and reuse one search);
+ *   2. a track outside its keys, on a key exactly, or STEP, copies one key's value;
+ *   3. LINEAR tracks are gathered (their two bracketing keys, component by component, and the
+ *      double factor u) into stack chunks and interpolated W at a time by the table's kernels:
+ *      clip_lerp for translation / scale / weights, quat_slerp for rotations;
+ *   4. CUBICSPLINE tracks are gathered the same way, with their Hermite weights, into the
+ *      table's clip_hermite (the sum in double); rotations are then normalised, and every
+ *      value rounded once.
+ * Steps 1 and 2 are the same code for every ISA; the kernels of steps 3 and 4 are per ISA,
+ * bitwise equal to the scalar reference. Nothing allocates.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/kernels_internal.h"
+#include "common/quat_ref.h"
+
+typedef struct clip_track {
+    uint32_t joint;
+    uint32_t path;
+    uint32_t interp;
+    uint32_t width;
+    uint32_t timeline; /* tracks with equal timeline share times (same desc pointer and count) */
+    size_t key_count;
+    const float *times;
+    const float *values;
+    size_t offset; /* into tendon_clip_sample_tracks' output */
+    double guess;  /* (n − 1) / (t_last − t_0): the key a uniform spacing would put t at */
+} clip_track;
+
+struct tendon_clip {
+    size_t joint_count;
+    size_t track_count;
+    size_t value_count;
+    double duration;
+    clip_track *tracks;
+    /* track indices by kind, each ordered by timeline */
+    uint32_t *lin_vec, *lin_rot, *other;
+    size_t n_lin_vec, n_lin_rot, n_other;
+    size_t timeline_count;
+};
+
+static const char *path_name(uint32_t p)
+{
+    static const char *const names[] = {"translation", "rotation", "scale", "weights"};
+    return p < 4 ? names[p] : "?";
+}
+
+void tendon_clip_destroy(tendon_clip *clip) { free(clip); }
+
+double tendon_clip_duration(const tendon_clip *clip) { return clip ? clip->duration : 0.0; }
+size_t tendon_clip_track_count(const tendon_clip *clip) { return clip ? clip->track_count : 0; }
+size_t tendon_clip_joint_count(const tendon_clip *clip) { return clip ? clip->joint_count : 0; }
+size_t tendon_clip_value_count(const tendon_clip *clip) { return clip ? clip->value_count : 0; }
+size_t tendon_clip_timeline_count(const tendon_clip *clip) { return clip ? clip->timeline_count : 0; }
+size_t tendon_clip_track_width(const tendon_clip *clip, size_t track)
+{
+    return clip && track < clip->track_count ? clip->tracks[track].width : 0;
+}
+size_t tendon_clip_track_offset(const tendon_clip *clip, size_t track)
+{
+    return clip && track < clip->track_count ? clip->tracks[track].offset : 0;
+}
+
+/* Stable ordering by timeline: a counting sort (timelines are 0 .. timelines−1). */
+static void order_by_timeline(const clip_track *tracks, uint32_t *idx, size_t n, size_t timelines,
+                              uint32_t *scratch_counts)
+{
+    memset(scratch_counts, 0, (timelines + 1) * sizeof *scratch_counts);
+    for (size_t i = 0; i < n; ++i)
+        scratch_counts[tracks[idx[i]].timeline + 1]++;
+    for (size_t t = 0; t < timelines; ++t)
+        scratch_counts[t + 1] += scratch_counts[t];
+    uint32_t *tmp = scratch_counts + timelines + 1;
+    for (size_t i = 0; i < n; ++i)
+        tmp[scratch_counts[tracks[idx[i]].timeline]++] = idx[i];
+    memcpy(idx, tmp, n * sizeof *idx);
+}
+
+tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out)
+{
+    static const char fn[] = "tendon_clip_create";
+    if (!out)
+        return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
+    *out = NULL;
+    if (!desc)
+        return tendon_fail(TENDON_ERR_NULL, "%s: desc is NULL", fn);
+    const size_t n = desc->track_count;
+    if (n > 0 && !desc->tracks)
+        return tendon_fail(TENDON_ERR_NULL, "%s: desc->tracks is NULL with track_count %zu", fn, n);
+    if (n > UINT32_MAX / 4)
+        return tendon_fail(TENDON_ERR_OVERFLOW, "%s: track_count %zu is too large", fn, n);
+
+    /* validate, and size the copy */
+    size_t floats = 0, value_count = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const tendon_track_desc *t = &desc->tracks[i];
+        if (t->path > TENDON_PATH_WEIGHTS)
+            return tendon_fail(TENDON_ERR_VALUE, "%s: track %zu: path %d is not a tendon_track_path",
+                               fn, i, (int)t->path);
+        if (t->interpolation > TENDON_INTERP_CUBICSPLINE)
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: track %zu: interpolation %d is not a tendon_interpolation", fn,
+                               i, (int)t->interpolation);
+        const size_t want = t->path == TENDON_PATH_ROTATION ? 4 : 3;
+        if (t->path == TENDON_PATH_WEIGHTS ? (t->width < 1 || t->width > 65536)
+                                           : t->width != want)
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: track %zu (%s): width %zu, expected %s", fn, i,
+                               path_name(t->path), t->width,
+                               t->path == TENDON_PATH_WEIGHTS ? "1..65536"
+                               : want == 4                    ? "4"
+                                                              : "3");
+        if (t->path != TENDON_PATH_WEIGHTS && t->joint >= desc->joint_count)
+            return tendon_fail(TENDON_ERR_RANGE,
+                               "%s: track %zu (%s): joint %u is not below the joint count %zu", fn,
+                               i, path_name(t->path), (unsigned)t->joint, desc->joint_count);
+        if (t->key_count == 0)
+            return tendon_fail(TENDON_ERR_VALUE, "%s: track %zu (%s): no keys (key_count 0)", fn,
+                               i, path_name(t->path));
+        if (!t->times || !t->values)
+            return tendon_fail(TENDON_ERR_NULL, "%s: track %zu (%s): %s is NULL", fn, i,
+                               path_name(t->path), !t->times ? "times" : "values");
+        const size_t per_key = t->width * (t->interpolation == TENDON_INTERP_CUBICSPLINE ? 3 : 1);
+        if (t->key_count > (SIZE_MAX / sizeof(float) - floats) / (per_key + 1) / 2)
+            return tendon_fail(TENDON_ERR_OVERFLOW, "%s: track %zu: %zu keys overflow size_t", fn,
+                               i, t->key_count);
+        for (size_t k = 0; k < t->key_count; ++k) {
+            const float x = t->times[k];
+            if (!(x - x == 0.0f))
+                return tendon_fail(TENDON_ERR_VALUE,
+                                   "%s: track %zu (%s): time of key %zu is %g: times must be "
+                                   "finite",
+                                   fn, i, path_name(t->path), k, (double)x);
+            if (k > 0 && !(x > t->times[k - 1]))
+                return tendon_fail(TENDON_ERR_VALUE,
+                                   "%s: track %zu (%s): key %zu at %.9g s is not after key %zu at "
+                                   "%.9g s: times must be strictly increasing",
+                                   fn, i, path_name(t->path), k, (double)x, k - 1,
+                                   (double)t->times[k - 1]);
+        }
+        floats += t->key_count * (per_key + 1);
+        value_count += t->width;
+        if (t->path != TENDON_PATH_WEIGHTS)
+            for (size_t j = 0; j < i; ++j)
+                if (desc->tracks[j].joint == t->joint && desc->tracks[j].path == t->path)
+                    return tendon_fail(TENDON_ERR_VALUE,
+                                       "%s: tracks %zu and %zu both drive the %s of joint %u: one "
+                                       "track per channel",
+                                       fn, j, i, path_name(t->path), (unsigned)t->joint);
+    }
+
+    const size_t head = sizeof(tendon_clip);
+    const size_t tracks_bytes = n * sizeof(clip_track);
+    const size_t idx_bytes = 3 * n * sizeof(uint32_t) + 8;
+    size_t bytes = head + tracks_bytes + idx_bytes;
+    bytes = (bytes + 15) & ~(size_t)15;
+    const size_t float_off = bytes;
+    if (floats > (SIZE_MAX - bytes) / sizeof(float))
+        return tendon_fail(TENDON_ERR_OVERFLOW, "%s: the clip's size overflows size_t", fn);
+    bytes += floats * sizeof(float);
+    unsigned char *block = calloc(1, bytes);
+    uint32_t *scratch = malloc((2 * n + 2) * sizeof(uint32_t));
+    if (!block || !scratch) {
+        free(block);
+        free(scratch);
+        return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate %zu bytes", fn, bytes);
+    }
+    tendon_clip *clip = (tendon_clip *)block;
+    clip->joint_count = desc->joint_count;
+    clip->track_count = n;
+    clip->value_count = value_count;
+    clip->tracks = (clip_track *)(block + head);
+    clip->lin_vec = (uint32_t *)(block + head + tracks_bytes);
+    clip->lin_rot = clip->lin_vec + n;
+    clip->other = clip->lin_rot + n;
+    float *fp = (float *)(block + float_off);
+    double duration = 0.0;
+    size_t timelines = 0, offset = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const tendon_track_desc *t = &desc->tracks[i];
+        clip_track *c = &clip->tracks[i];
+        c->joint = t->joint;
+        c->path = (uint32_t)t->path;
+        c->interp = (uint32_t)t->interpolation;
+        c->width = (uint32_t)t->width;
+        c->key_count = t->key_count;
+        c->offset = offset;
+        offset += t->width;
+        /* a timeline is shared with an earlier track given the same times pointer and count */
+        c->timeline = UINT32_MAX;
+        for (size_t j = 0; j < i; ++j)
+            if (desc->tracks[j].times == t->times && desc->tracks[j].key_count == t->key_count) {
+                c->timeline = clip->tracks[j].timeline;
+                c->times = clip->tracks[j].times;
+                break;
+            }
+        if (c->timeline == UINT32_MAX) {
+            c->timeline = (uint32_t)timelines++;
+            memcpy(fp, t->times, t->key_count * sizeof(float));
+            c->times = fp;
+            fp += t->key_count;
+        }
+        const size_t nv = t->key_count * t->width * (c->interp == TENDON_INTERP_CUBICSPLINE ? 3 : 1);
+        memcpy(fp, t->values, nv * sizeof(float));
+        c->values = fp;
+        fp += nv;
+        const double last = (double)t->times[t->key_count - 1];
+        c->guess = t->key_count > 1 ? (double)(t->key_count - 1) / (last - (double)t->times[0]) : 0.0;
+        if (last > duration)
+            duration = last;
+        if (c->interp == TENDON_INTERP_LINEAR && c->path == TENDON_PATH_ROTATION)
+            clip->lin_rot[clip->n_lin_rot++] = (uint32_t)i;
+        else if (c->interp == TENDON_INTERP_LINEAR)
+            clip->lin_vec[clip->n_lin_vec++] = (uint32_t)i;
+        else
+            clip->other[clip->n_other++] = (uint32_t)i;
+    }
+    clip->duration = duration;
+    clip->timeline_count = timelines;
+    if (n > 0) {
+        uint32_t *counts = realloc(scratch, (timelines + 1 + n) * sizeof(uint32_t));
+        if (!counts) {
+            free(scratch);
+            free(block);
+            return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate a sort scratch", fn);
+        }
+        scratch = counts;
+        order_by_timeline(clip->tracks, clip->lin_vec, clip->n_lin_vec, timelines, scratch);
+        order_by_timeline(clip->tracks, clip->lin_rot, clip->n_lin_rot, timelines, scratch);
+        order_by_timeline(clip->tracks, clip->other, clip->n_other, timelines, scratch);
+    }
+    free(scratch);
+    *out = clip;
+    return TENDON_OK;
+}
+
+/* ---- locating a time among a track's keys ----------------------------------------------- */
+
+typedef struct keypos {
+    size_t k;
+    double u;  /* in (0, 1) when interp; unused when copy */
+    int copy;  /* 1: the value of key k as it is */
+} keypos;
+
+/*
+ * t ≤ t_0 (or one key): key 0. t ≥ t_last: the last key. Otherwise the k with
+ * t_k ≤ t < t_k+1 (half-open), found by a branchless binary search; t = t_k exactly copies key
+ * k, else u = (t − t_k) / (t_k+1 − t_k) in double. t is not NaN (refused before).
+ */
+static inline keypos locate(const float *times, size_t n, double guess, double t)
+{
+    keypos p;
+    if (n == 1 || !(t > (double)times[0])) {
+        p.k = 0, p.u = 0.0, p.copy = 1;
+        return p;
+    }
+    if (t >= (double)times[n - 1]) {
+        p.k = n - 1, p.u = 0.0, p.copy = 1;
+        return p;
+    }
+    /* times[0] < t < times[n−1], so t lies within float range. For a float x,
+       x ≤ t ⟺ x ≤ tf with tf the largest float ≤ t: the search compares floats, with no
+       conversion in its dependent chain. */
+    float tf = (float)t;
+    if ((double)tf > t) { /* rounded up: step one float down */
+        uint32_t bits;
+        memcpy(&bits, &tf, sizeof bits);
+        if (tf > 0.0f)
+            bits -= 1;
+        else if (tf < 0.0f)
+            bits += 1;
+        else
+            bits = 0x80000001u; /* −(smallest denormal), below a tiny negative t */
+        memcpy(&tf, &bits, sizeof tf);
+    }
+    /* First the interval a uniform spacing of the keys would give, and its neighbours (baked
+       clips are uniform: one probe); the interval holding t is unique, so a guess that misses
+       only costs the search. */
+    const double g = (t - (double)times[0]) * guess;
+    size_t k = g < (double)(n - 2) ? (size_t)g : n - 2;
+    if (times[k] <= tf && tf < times[k + 1]) {
+        /* found */
+    } else if (k > 0 && times[k - 1] <= tf && tf < times[k]) {
+        k -= 1;
+    } else if (k + 2 < n && times[k + 1] <= tf && tf < times[k + 2]) {
+        k += 1;
+    } else {
+        const float *base = times;
+        size_t len = n - 1; /* search times[0 .. n−2]; times[0] < t holds */
+        while (len > 1) {
+            const size_t half = len / 2;
+            base = (base[half] <= tf) ? base + half : base;
+            len -= half;
+        }
+        k = (size_t)(base - times);
+    }
+    p.k = k;
+    const double t0 = (double)times[p.k];
+    if (t == t0) {
+        p.u = 0.0, p.copy = 1;
+        return p;
+    }
+    p.u = (t - t0) / ((double)times[p.k + 1] - t0);
+    p.copy = 0;
+    return p;
+}
+
+/*
+ * locate() with a hint: key interval *hint, or the next one, is tried before the search; the
+ * interval containing t is unique (times strictly increase), so the answer is locate()'s
+ * whatever the hint holds. *hint is left at the interval found.
+ */
+static inline keypos locate_hinted(const float *times, size_t n, double guess, double t,
+                                   uint32_t *hint)
+{
+    keypos p;
+    if (n == 1 || !(t > (double)times[0])) {
+        p.k = 0, p.u = 0.0, p.copy = 1;
+        *hint = 0;
+        return p;
+    }
+    if (t >= (double)times[n - 1]) {
+        p.k = n - 1, p.u = 0.0, p.copy = 1;
+        *hint = (uint32_t)(n - 2);
+        return p;
+    }
+    size_t k = *hint;
+    if (k + 1 < n && (double)times[k] <= t && t < (double)times[k + 1]) {
+        /* the same interval */
+    } else if (k + 2 < n && (double)times[k + 1] <= t && t < (double)times[k + 2]) {
+        k = k + 1;
+    } else {
+        p = locate(times, n, guess, t);
+        *hint = (uint32_t)p.k;
+        return p;
+    }
+    *hint = (uint32_t)k;
+    p.k = k;
+    const double t0 = (double)times[k];
+    if (t == t0) {
+        p.u = 0.0, p.copy = 1;
+        return p;
+    }
+    p.u = (t - t0) / ((double)times[k + 1] - t0);
+    p.copy = 0;
+    return p;
+}
+
+static inline keypos locate_track(const clip_track *c, double t, uint32_t *hints)
+{
+    return hints ? locate_hinted(c->times, c->key_count, c->guess, t, &hints[c->timeline])
+                 : locate(c->times, c->key_count, c->guess, t);
+}
+
+/* Where a track's value goes: the pose's channel, or the packed output. NULL: skip. */
+typedef struct sink {
+    tendon_pose *pose;
+    float *packed;
+} sink;
+
+static inline float *dest_of(const clip_track *c, const sink *s)
+{
+    if (s->packed)
+        return s->packed + c->offset;
+    switch (c->path) {
+    case TENDON_PATH_TRANSLATION: return s->pose->translation + 3 * (size_t)c->joint;
+    case TENDON_PATH_ROTATION: return s->pose->rotation + 4 * (size_t)c->joint;
+    case TENDON_PATH_SCALE: return s->pose->scale + 3 * (size_t)c->joint;
+    default: return NULL;
+    }
+}
+
+/* The value of key k (the middle slot for CUBICSPLINE). */
+static inline const float *key_value(const clip_track *c, size_t k)
+{
+    const size_t w = c->width;
+    return c->interp == TENDON_INTERP_CUBICSPLINE ? c->values + (3 * k + 1) * w
+                                                  : c->values + k * w;
+}
+
+/*
+ * CUBICSPLINE between keys k and k+1 (glTF 2.0 Appendix C), in double:
+ *   s = u, td = t_k+1 − t_k, s² = s·s, s³ = s²·s
+ *   h00 = (2·s³ − 3·s²) + 1, h10 = (s³ − 2·s²) + s, h01 = 3·s² − 2·s³, h11 = s³ − s²
+ *   p = ((h00·v_k + (h10·td)·b_k) + h01·v_k+1) + (h11·td)·a_k+1   (the clip_hermite kernel)
+ * with b_k the out-tangent of key k and a_k+1 the in-tangent of key k+1. Rotations are then
+ * normalised by their 4-component length (tendon_ref_normalize). Rounded once to float.
+ */
+static void cubic_coeffs(const clip_track *c, keypos p, double h[4])
+{
+    const size_t k = p.k;
+    const double s = p.u, s2 = s * s, s3 = s2 * s;
+    const double td = (double)c->times[k + 1] - (double)c->times[k];
+    h[0] = (2.0 * s3 - 3.0 * s2) + 1.0;
+    h[1] = ((s3 - 2.0 * s2) + s) * td;
+    h[2] = 3.0 * s2 - 2.0 * s3;
+    h[3] = (s3 - s2) * td;
+}
+
+/* The Hermite sums (double) of one track → its value: normalised for a rotation, rounded once. */
+static void cubic_store(const clip_track *c, const double *sum, float *dst)
+{
+    if (c->path == TENDON_PATH_ROTATION) {
+        double q[4] = {sum[0], sum[1], sum[2], sum[3]};
+        tendon_ref_normalize(q);
+        tendon_ref_store4(q, dst);
+        return;
+    }
+    for (size_t e = 0; e < c->width; ++e)
+        dst[e] = (float)sum[e];
+}
+
+/* One CUBICSPLINE track of width ≤ 4 through the scalar kernel (root motion). */
+static void cubic_one(const clip_track *c, keypos p, float *dst)
+{
+    const size_t w = c->width, k = p.k;
+    double hc[4], h[16], sum[4];
+    cubic_coeffs(c, p, hc);
+    for (size_t j = 0; j < 4; ++j)
+        for (size_t e = 0; e < w; ++e)
+            h[j * w + e] = hc[j];
+    tendon_clip_hermite_scalar(c->values + (3 * k + 1) * w, c->values + (3 * k + 2) * w,
+                               c->values + (3 * k + 4) * w, c->values + (3 * k + 3) * w, h, w,
+                               sum);
+    cubic_store(c, sum, dst);
+}
+
+/* Chunk sizes of the gathers (stack: ~13 KiB). */
+enum { LERP_CHUNK = 256, SLERP_CHUNK = 128, CUBIC_CHUNK = 64 };
+
+/* CUBICSPLINE tracks gathered component by component for clip_hermite. */
+typedef struct cubic_gather {
+    float v0[CUBIC_CHUNK], b0[CUBIC_CHUNK], v1[CUBIC_CHUNK], a1[CUBIC_CHUNK];
+    double h[4 * CUBIC_CHUNK], sum[CUBIC_CHUNK];
+    const clip_track *track[CUBIC_CHUNK];
+    float *dst[CUBIC_CHUNK];
+    size_t nc, nt;
+} cubic_gather;
+
+static void cubic_flush(const tendon_kernels *kt, cubic_gather *g)
+{
+    if (g->nc == 0)
+        return;
+    /* the planes are CUBIC_CHUNK apart; the kernel wants them `count` apart: close the gaps */
+    const size_t n = g->nc;
+    if (n < CUBIC_CHUNK)
+        for (size_t j = 1; j < 4; ++j)
+            memmove(g->h + j * n, g->h + j * CUBIC_CHUNK, n * sizeof(double));
+    kt->clip_hermite(g->v0, g->b0, g->v1, g->a1, g->h, n, g->sum);
+    size_t e = 0;
+    for (size_t i = 0; i < g->nt; ++i) {
+        cubic_store(g->track[i], g->sum + e, g->dst[i]);
+        e += g->track[i]->width;
+    }
+    g->nc = g->nt = 0;
+}
+
+/* Gather components [e0, e0 + m) of a CUBICSPLINE track between keys p.k and p.k + 1. */
+static void cubic_add(cubic_gather *g, const clip_track *c, keypos p, const double hc[4],
+                      size_t e0, size_t m)
+{
+    const size_t w = c->width, k = p.k;
+    const float *v0 = c->values + (3 * k + 1) * w + e0, *b0 = c->values + (3 * k + 2) * w + e0;
+    const float *a1 = c->values + (3 * k + 3) * w + e0, *v1 = c->values + (3 * k + 4) * w + e0;
+    for (size_t e = 0; e < m; ++e) {
+        const size_t i = g->nc + e;
+        g->v0[i] = v0[e], g->b0[i] = b0[e], g->v1[i] = v1[e], g->a1[i] = a1[e];
+        for (size_t j = 0; j < 4; ++j)
+            g->h[j * CUBIC_CHUNK + i] = hc[j];
+    }
+    g->nc += m;
+}
+
+static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double t, const sink *s,
+                       uint32_t *hints)
+{
+    const clip_track *tracks = clip->tracks;
+    uint32_t last_tl = UINT32_MAX;
+    keypos p = {0, 0.0, 1};
+
+    /* STEP (a copy) and CUBICSPLINE (gathered for clip_hermite) */
+    {
+        cubic_gather g;
+        g.nc = g.nt = 0;
+        for (size_t i = 0; i < clip->n_other; ++i) {
+            const clip_track *c = &tracks[clip->other[i]];
+            float *dst = dest_of(c, s);
+            if (!dst)
+                continue;
+            if (c->timeline != last_tl) {
+                p = locate_track(c, t, hints);
+                last_tl = c->timeline;
+            }
+            if (p.copy || c->interp == TENDON_INTERP_STEP) {
+                memcpy(dst, key_value(c, p.k), c->width * sizeof(float));
+                continue;
+            }
+            double hc[4];
+            cubic_coeffs(c, p, hc);
+            if (c->width > CUBIC_CHUNK) { /* a wide weights track: in slices, on its own */
+                cubic_flush(kt, &g);
+                for (size_t e0 = 0; e0 < c->width; e0 += CUBIC_CHUNK) {
+                    const size_t m = c->width - e0 < CUBIC_CHUNK ? c->width - e0 : CUBIC_CHUNK;
+                    cubic_add(&g, c, p, hc, e0, m);
+                    const size_t n = g.nc;
+                    if (n < CUBIC_CHUNK)
+                        for (size_t j = 1; j < 4; ++j)
+                            memmove(g.h + j * n, g.h + j * CUBIC_CHUNK, n * sizeof(double));
+                    kt->clip_hermite(g.v0, g.b0, g.v1, g.a1, g.h, n, g.sum);
+                    for (size_t e = 0; e < m; ++e)
+                        dst[e0 + e] = (float)g.sum[e];
+                    g.nc = 0;
+                }
+                continue;
+            }
+            if (g.nc + c->width > CUBIC_CHUNK)
+                cubic_flush(kt, &g);
+            cubic_add(&g, c, p, hc, 0, c->width);
+            g.track[g.nt] = c;
+            g.dst[g.nt++] = dst;
+        }
+        cubic_flush(kt, &g);
+    }
+
+    /* LINEAR translation / scale / weights: gather components, clip_lerp */
+    {
+        float a[LERP_CHUNK], b[LERP_CHUNK], o[LERP_CHUNK];
+        double u[LERP_CHUNK];
+        float *dsts[LERP_CHUNK];
+        uint32_t widths[LERP_CHUNK];
+        size_t nc = 0, nt = 0;
+        last_tl = UINT32_MAX;
+        for (size_t i = 0; i <= clip->n_lin_vec; ++i) {
+            const clip_track *c = i < clip->n_lin_vec ? &tracks[clip->lin_vec[i]] : NULL;
+            if (!c || nc + c->width > LERP_CHUNK) {
+                if (nc > 0) {
+                    kt->clip_lerp(a, b, u, nc, o);
+                    size_t e = 0;
+                    for (size_t j = 0; j < nt; ++j) {
+                        memcpy(dsts[j], o + e, widths[j] * sizeof(float));
+                        e += widths[j];
+                    }
+                }
+                nc = nt = 0;
+                if (!c)
+                    break;
+            }
+            float *dst = dest_of(c, s);
+            if (!dst)
+                continue;
+            if (c->timeline != last_tl) {
+                p = locate_track(c, t, hints);
+                last_tl = c->timeline;
+            }
+            if (p.copy) {
+                memcpy(dst, c->values + p.k * c->width, c->width * sizeof(float));
+                continue;
+            }
+            const size_t w = c->width;
+            if (w > LERP_CHUNK) { /* a very wide weights track: on its own, in slices */
+                const float *va = c->values + p.k * w, *vb = va + w;
+                for (size_t e0 = 0; e0 < w; e0 += LERP_CHUNK) {
+                    const size_t m = w - e0 < LERP_CHUNK ? w - e0 : LERP_CHUNK;
+                    for (size_t e = 0; e < m; ++e)
+                        u[e] = p.u;
+                    kt->clip_lerp(va + e0, vb + e0, u, m, dst + e0);
+                }
+                continue;
+            }
+            const float *va = c->values + p.k * w;
+            for (size_t e = 0; e < w; ++e) {
+                a[nc + e] = va[e];
+                b[nc + e] = va[w + e];
+                u[nc + e] = p.u;
+            }
+            nc += w;
+            dsts[nt] = dst;
+            widths[nt++] = (uint32_t)w;
+        }
+    }
+
+    /* LINEAR rotations: gather quaternions, the staged slerp */
+    {
+        float a[4 * SLERP_CHUNK], b[4 * SLERP_CHUNK], o[4 * SLERP_CHUNK];
+        double u[SLERP_CHUNK];
+        float *dsts[SLERP_CHUNK];
+        size_t nq = 0;
+        last_tl = UINT32_MAX;
+        for (size_t i = 0; i <= clip->n_lin_rot; ++i) {
+            const clip_track *c = i < clip->n_lin_rot ? &tracks[clip->lin_rot[i]] : NULL;
+            if (!c || nq == SLERP_CHUNK) {
+                if (nq > 0) {
+                    kt->quat_slerp(a, b, u, nq, o);
+                    for (size_t j = 0; j < nq; ++j)
+                        memcpy(dsts[j], o + 4 * j, 4 * sizeof(float));
+                }
+                nq = 0;
+                if (!c)
+                    break;
+            }
+            float *dst = dest_of(c, s);
+            if (!dst)
+                continue;
+            if (c->timeline != last_tl) {
+                p = locate_track(c, t, hints);
+                last_tl = c->timeline;
+            }
+            const float *va = c->values + 4 * p.k;
+            if (p.copy) {
+                memcpy(dst, va, 4 * sizeof(float));
+                continue;
+            }
+            memcpy(a + 4 * nq, va, 4 * sizeof(float));
+            memcpy(b + 4 * nq, va + 4, 4 * sizeof(float));
+            u[nq] = p.u;
+            dsts[nq++] = dst;
+        }
+    }
+}
+
+void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip, double time_sec,
+                              tendon_pose *pose, float *packed)
+{
+    const sink s = {pose, packed};
+    sample_all(kt, clip, time_sec, &s, NULL);
+}
+
+void tendon_clip_sample_table_cursor(const tendon_kernels *kt, const tendon_clip *clip,
+                                     double time_sec, uint32_t *cursor, tendon_pose *pose)
+{
+    const sink s = {pose, NULL};
+    sample_all(kt, clip, time_sec, &s, cursor);
+}
+
+tendon_status tendon_clip_sample(const tendon_clip *clip, double time_sec, tendon_pose *pose)
+{
+    static const char fn[] = "tendon_clip_sample";
+    if (!clip)
+        return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
+    tendon_status st = tendon_check_pose(fn, "pose", pose);
+    if (st != TENDON_OK)
+        return st;
+    if (pose->joint_count != clip->joint_count)
+        return tendon_fail(TENDON_ERR_COUNT,
+                           "%s: pose has %zu joints, the clip was made for %zu", fn,
+                           pose->joint_count, clip->joint_count);
+    if (time_sec != time_sec)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: time_sec is NaN: a clip is sampled at a number of seconds", fn);
+    const tendon_kernels *kt;
+    if ((st = tendon_active_kernels(&kt)) != TENDON_OK)
+        return st;
+    const sink s = {pose, NULL};
+    sample_all(kt, clip, time_sec, &s, NULL);
+    return TENDON_OK;
+}
+
+tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, double time_sec, uint32_t *cursor,
+                                        size_t cursor_count, tendon_pose *pose)
+{
+    static const char fn[] = "tendon_clip_sample_cursor";
+    if (!clip)
+        return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
+    if (cursor_count < clip->timeline_count)
+        return tendon_fail(TENDON_ERR_COUNT,
+                           "%s: the cursor holds %zu entries, the clip has %zu timelines "
+                           "(tendon_clip_timeline_count)",
+                           fn, cursor_count, clip->timeline_count);
+    if (clip->timeline_count > 0 && !cursor)
+        return tendon_fail(TENDON_ERR_NULL, "%s: cursor is NULL", fn);
+    tendon_status st = tendon_check_pose(fn, "pose", pose);
+    if (st != TENDON_OK)
+        return st;
+    if (pose->joint_count != clip->joint_count)
+        return tendon_fail(TENDON_ERR_COUNT,
+                           "%s: pose has %zu joints, the clip was made for %zu", fn,
+                           pose->joint_count, clip->joint_count);
+    if (time_sec != time_sec)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: time_sec is NaN: a clip is sampled at a number of seconds", fn);
+    const tendon_kernels *kt;
+    if ((st = tendon_active_kernels(&kt)) != TENDON_OK)
+        return st;
+    const sink s = {pose, NULL};
+    sample_all(kt, clip, time_sec, &s, cursor);
+    return TENDON_OK;
+}
+
+tendon_status tendon_clip_sample_tracks(const tendon_clip *clip, double time_sec, float *out,
+                                        size_t out_count)
+{
+    static const char fn[] = "tendon_clip_sample_tracks";
+    if (!clip)
+        return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
+    if (out_count < clip->value_count)
+        return tendon_fail(TENDON_ERR_COUNT,
+                           "%s: out holds %zu floats, the clip's tracks need %zu", fn, out_count,
+                           clip->value_count);
+    if (time_sec != time_sec)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: time_sec is NaN: a clip is sampled at a number of seconds", fn);
+    if (clip->value_count == 0)
+        return TENDON_OK;
+    tendon_status st = tendon_check_array(fn, "out", out, clip->value_count, 1);
+    if (st != TENDON_OK)
+        return st;
+    const tendon_kernels *kt;
+    if ((st = tendon_active_kernels(&kt)) != TENDON_OK)
+        return st;
+    const sink s = {NULL, out};
+    sample_all(kt, clip, time_sec, &s, NULL);
+    return TENDON_OK;
+}
+
+/* ---- root motion --------------------------------------------------------------------------- */
+
+/* One track at one time, through the scalar reference (the same bits as any ISA's sampler). */
+static void sample_one(const clip_track *c, double t, float *dst)
+{
+    const keypos p = locate(c->times, c->key_count, c->guess, t);
+    if (p.copy || c->interp == TENDON_INTERP_STEP) {
+        memcpy(dst, key_value(c, p.k), c->width * sizeof(float));
+    } else if (c->interp == TENDON_INTERP_CUBICSPLINE) {
+        cubic_one(c, p, dst);
+    } else if (c->path == TENDON_PATH_ROTATION) {
+        tendon_quat_slerp_scalar(c->values + 4 * p.k, c->values + 4 * p.k + 4, &p.u, 1, dst);
+    } else {
+        for (size_t e = 0; e < c->width; ++e) {
+            const double uu = p.u;
+            tendon_clip_lerp_scalar(c->values + p.k * c->width + e,
+                                    c->values + (p.k + 1) * c->width + e, &uu, 1, dst + e);
+        }
+    }
+}
+
+/* A rigid transform in double: translation and rotation (x y z w). */
+typedef struct rigid {
+    double t[3];
+    double q[4];
+} rigid;
+
+static void quat_rotate(const double q[4], const double v[3], double out[3])
+{
+    /* q ⊗ (v, 0) ⊗ q*, by two products in the seed's order */
+    const double p[4] = {v[0], v[1], v[2], 0.0};
+    const double qc[4] = {-q[0], -q[1], -q[2], q[3]};
+    double a[4], b[4];
+    tendon_ref_multiply(q, p, a);
+    tendon_ref_multiply(a, qc, b);
+    out[0] = b[0], out[1] = b[1], out[2] = b[2];
+}
+
+/* x ∘ y: first x, then y in x's frame: (tx + qx·ty, qx ⊗ qy). */
+static rigid rigid_compose(const rigid *x, const rigid *y)
+{
+    rigid r;
+    double v[3];
+    quat_rotate(x->q, y->t, v);
+    for (int c = 0; c < 3; ++c)
+        r.t[c] = x->t[c] + v[c];
+    tendon_ref_multiply(x->q, y->q, r.q);
+    return r;
+}
+
+/* The inverse of a rigid transform whose rotation is unit: (−q*·t, q*). */
+static rigid rigid_inverse(const rigid *x)
+{
+    rigid r;
+    const double qc[4] = {-x->q[0], -x->q[1], -x->q[2], x->q[3]};
+    double v[3];
+    quat_rotate(qc, x->t, v);
+    for (int c = 0; c < 3; ++c)
+        r.t[c] = -v[c];
+    memcpy(r.q, qc, sizeof qc);
+    return r;
+}
+
+static rigid rigid_identity(void)
+{
+    rigid r = {{0, 0, 0}, {0, 0, 0, 1}};
+    return r;
+}
+
+typedef struct root_tracks {
+    const clip_track *t, *r;
+} root_tracks;
+
+/* The root's transform at phase t (its rotation normalised in double, so the inverse holds). */
+static rigid root_at(const root_tracks *rt, double t)
+{
+    rigid x = rigid_identity();
+    float v[4];
+    if (rt->t) {
+        sample_one(rt->t, t, v);
+        x.t[0] = v[0], x.t[1] = v[1], x.t[2] = v[2];
+    }
+    if (rt->r) {
+        sample_one(rt->r, t, v);
+        tendon_ref_load4(v, x.q);
+        tendon_ref_normalize(x.q);
+    }
+    return x;
+}
+
+/* Δ(a, b) = R(a)⁻¹ ∘ R(b) */
+static rigid root_delta(const root_tracks *rt, double a, double b)
+{
+    const rigid ra = root_at(rt, a), rb = root_at(rt, b);
+    const rigid inv = rigid_inverse(&ra);
+    return rigid_compose(&inv, &rb);
+}
+
+static tendon_status root_tracks_of(const char *fn, const tendon_clip *clip, size_t root,
+                                    root_tracks *rt)
+{
+    if (root >= clip->joint_count)
+        return tendon_fail(TENDON_ERR_RANGE, "%s: root_joint %zu is not below the joint count %zu",
+                           fn, root, clip->joint_count);
+    rt->t = rt->r = NULL;
+    for (size_t i = 0; i < clip->track_count; ++i) {
+        const clip_track *c = &clip->tracks[i];
+        if (c->joint != root)
+            continue;
+        if (c->path == TENDON_PATH_TRANSLATION)
+            rt->t = c;
+        else if (c->path == TENDON_PATH_ROTATION)
+            rt->r = c;
+    }
+    return TENDON_OK;
+}
+
+/* ⌊x⌋ for finite x, exact, without libm. */
+static double floor_exact(double x)
+{
+    if (!(x > -4503599627370496.0 && x < 4503599627370496.0))
+        return x; /* |x| ≥ 2^52: already an integer */
+    const double i = (double)(int64_t)x; /* truncation toward zero */
+    return i > x ? i - 1.0 : i;
+}
+
+/* Motion from a to b, a ≤ b, looping with period d > 0. */
+static rigid motion_forward(const root_tracks *rt, double d, double a, double b)
+{
+    const double ca = floor_exact(a / d);
+    const double cb = floor_exact(b / d);
+    double pa = a - ca * d, pb = b - cb * d;
+    /* guard the rounding of the phase into [0, d] */
+    if (pa < 0.0)
+        pa = 0.0;
+    if (pa > d)
+        pa = d;
+    if (pb < 0.0)
+        pb = 0.0;
+    if (pb > d)
+        pb = d;
+    double wraps = cb - ca;
+    if (wraps <= 0.0)
+        return root_delta(rt, pa, pb);
+    const rigid head = root_delta(rt, pa, d), tail = root_delta(rt, 0.0, pb);
+    rigid loop = root_delta(rt, 0.0, d), acc = rigid_identity();
+    double m = wraps - 1.0; /* whole loops between: loop^m by squaring */
+    while (m >= 1.0) {
+        const double half = floor_exact(m / 2.0);
+        if (m - 2.0 * half == 1.0)
+            acc = rigid_compose(&acc, &loop);
+        loop = rigid_compose(&loop, &loop);
+        m = half;
+    }
+    rigid r = rigid_compose(&head, &acc);
+    return rigid_compose(&r, &tail);
+}
+
+tendon_status tendon_root_motion_extract(const tendon_clip *clip, size_t root_joint,
+                                         double from_sec, double to_sec, tendon_root_motion *out)
+{
+    static const char fn[] = "tendon_root_motion_extract";
+    if (!clip || !out)
+        return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn, !clip ? "clip" : "out");
+    if (!(from_sec - from_sec == 0.0) || !(to_sec - to_sec == 0.0))
+        return tendon_fail(TENDON_ERR_VALUE, "%s: %s is %g: times must be finite", fn,
+                           !(from_sec - from_sec == 0.0) ? "from_sec" : "to_sec",
+                           !(from_sec - from_sec == 0.0) ? from_sec : to_sec);
+    root_tracks rt = {NULL, NULL};
+    tendon_status st = root_tracks_of(fn, clip, root_joint, &rt);
+    if (st != TENDON_OK)
+        return st;
+    rigid m = rigid_identity();
+    const double d = clip->duration;
+    if (d > 0.0 && (rt.t || rt.r) && from_sec != to_sec) {
+        if (to_sec > from_sec) {
+            m = motion_forward(&rt, d, from_sec, to_sec);
+        } else {
+            const rigid back = motion_forward(&rt, d, to_sec, from_sec);
+            m = rigid_inverse(&back);
+        }
+    }
+    for (int c = 0; c < 3; ++c)
+        out->translation[c] = (float)m.t[c];
+    tendon_ref_normalize(m.q);
+    tendon_ref_store4(m.q, out->rotation);
+    return TENDON_OK;
+}
+
+tendon_status tendon_root_motion_strip(const tendon_clip *clip, size_t root_joint,
+                                       tendon_pose *pose)
+{
+    static const char fn[] = "tendon_root_motion_strip";
+    if (!clip)
+        return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
+    tendon_status st = tendon_check_pose(fn, "pose", pose);
+    if (st != TENDON_OK)
+        return st;
+    if (pose->joint_count != clip->joint_count)
+        return tendon_fail(TENDON_ERR_COUNT, "%s: pose has %zu joints, the clip was made for %zu",
+                           fn, pose->joint_count, clip->joint_count);
+    root_tracks rt = {NULL, NULL};
+    if ((st = root_tracks_of(fn, clip, root_joint, &rt)) != TENDON_OK)
+        return st;
+    if (rt.t)
+        sample_one(rt.t, 0.0, pose->translation + 3 * root_joint);
+    if (rt.r)
+        sample_one(rt.r, 0.0, pose->rotation + 4 * root_joint);
+    return TENDON_OK;
+}

@@ -1,0 +1,1531 @@
+/*
+ * glTF 2.0 import (tendon/gltf.h): JSON through jansson, everything else — GLB chunks, base64
+ * data: URIs, buffers, bounds-checked accessors (byteOffset, byteStride, count, componentType,
+ * normalized, sparse) — here. docs/gltf.md has the decisions.
+ *
+ * Every index read from the file is checked against its array before use, every byte range
+ * against its buffer view and buffer (overflow-safe), so a malformed file is an error with the
+ * file, the object and the rule, never an out-of-bounds read.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <math.h> /* sqrt: set-up time only (matrix decomposition), not a kernel */
+
+#include "common/kernels_internal.h"
+#include "tendon/gltf.h"
+
+/* The library's thread-local message (tendon_error_message). tendon_gltf links tendon_static. */
+#define tendon_gltf_set_error tendon_fail
+
+/* ---- the model ---------------------------------------------------------------------------- */
+
+typedef struct prim_data {
+    size_t n;
+    float *pos, *nrm, *weights;
+    uint16_t *joints;
+    size_t ntargets;
+    float **targets;
+    float *defw;
+} prim_data;
+
+typedef struct mesh_data {
+    size_t prim_count;
+    prim_data *prims;
+} mesh_data;
+
+struct tendon_gltf {
+    char *notes;
+    size_t notes_len;
+    tendon_skeleton *skeleton;
+    size_t node_count;
+    int32_t *node_joint, *joint_node, *node_mesh, *node_skin;
+    char **node_names;
+    size_t skin_count;
+    tendon_skin_binding **skins;
+    uint32_t **skin_nodes;
+    char **skin_names;
+    size_t anim_count;
+    tendon_clip **clips;
+    char **anim_names;
+    tendon_gltf_channel **chans;
+    size_t *chan_counts;
+    size_t mesh_count;
+    mesh_data *meshes;
+};
+
+static void free_strings(char **s, size_t n)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < n; ++i)
+        free(s[i]);
+    free(s);
+}
+
+void tendon_gltf_destroy(tendon_gltf *g)
+{
+    if (!g)
+        return;
+    free(g->notes);
+    tendon_skeleton_destroy(g->skeleton);
+    free(g->node_joint);
+    free(g->joint_node);
+    free(g->node_mesh);
+    free(g->node_skin);
+    free_strings(g->node_names, g->node_count);
+    for (size_t i = 0; g->skins && i < g->skin_count; ++i) {
+        tendon_skin_binding_destroy(g->skins[i]);
+        free(g->skin_nodes[i]);
+    }
+    free(g->skins);
+    free(g->skin_nodes);
+    free_strings(g->skin_names, g->skin_count);
+    for (size_t i = 0; g->clips && i < g->anim_count; ++i) {
+        tendon_clip_destroy(g->clips[i]);
+        free(g->chans[i]);
+    }
+    free(g->clips);
+    free(g->chans);
+    free(g->chan_counts);
+    free_strings(g->anim_names, g->anim_count);
+    for (size_t m = 0; g->meshes && m < g->mesh_count; ++m) {
+        for (size_t p = 0; p < g->meshes[m].prim_count; ++p) {
+            prim_data *d = &g->meshes[m].prims[p];
+            free(d->pos);
+            free(d->nrm);
+            free(d->weights);
+            free(d->joints);
+            for (size_t t = 0; d->targets && t < d->ntargets; ++t)
+                free(d->targets[t]);
+            free(d->targets);
+            free(d->defw);
+        }
+        free(g->meshes[m].prims);
+    }
+    free(g->meshes);
+    free(g);
+}
+
+/* ---- the loading context -------------------------------------------------------------------- */
+
+typedef struct ctx {
+    const char *file;
+    const char *base_dir;
+    json_t *root;
+    size_t nbuf;
+    unsigned char **buf;
+    size_t *buf_len;
+    const unsigned char *glb_bin;
+    size_t glb_bin_len;
+    int is_glb;
+    tendon_gltf *g;
+    /* counts of the top-level arrays */
+    size_t n_nodes, n_accessors, n_views, n_meshes, n_skins;
+} ctx;
+
+/* TENDON_ERR_FORMAT: "<file>: <object>: <rule>" */
+static tendon_status ferr(const ctx *c, const char *object, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static tendon_status ferr(const ctx *c, const char *object, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return tendon_gltf_set_error(TENDON_ERR_FORMAT, "%s: %s: %s", c->file, object, msg);
+}
+
+static tendon_status nomem(const ctx *c)
+{
+    return tendon_gltf_set_error(TENDON_ERR_NOMEM, "%s: out of memory", c->file);
+}
+
+static void note(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(ctx *c, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof line)
+        n = (int)sizeof line - 1;
+    char *grown = realloc(c->g->notes, c->g->notes_len + (size_t)n + 2);
+    if (!grown)
+        return;
+    c->g->notes = grown;
+    memcpy(grown + c->g->notes_len, line, (size_t)n);
+    c->g->notes_len += (size_t)n;
+    grown[c->g->notes_len++] = '\n';
+    grown[c->g->notes_len] = '\0';
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    if (n == 0)
+        n = 1;
+    return calloc(n, size);
+}
+
+/* ---- JSON helpers ------------------------------------------------------------------------- */
+
+static size_t array_len(const json_t *root, const char *key)
+{
+    const json_t *a = json_object_get(root, key);
+    return json_is_array(a) ? json_array_size(a) : 0;
+}
+
+/* An optional array member: absent is fine (NULL), present must be an array. */
+static tendon_status opt_array(const ctx *c, const json_t *obj, const char *key, const char *where,
+                               json_t **out)
+{
+    json_t *a = json_object_get(obj, key);
+    *out = NULL;
+    if (a && !json_is_array(a))
+        return ferr(c, where, "`%s` must be an array", key);
+    *out = a;
+    return TENDON_OK;
+}
+
+/* A non-negative integer member below `limit`; absent: *out = dflt (dflt SIZE_MAX = required). */
+static tendon_status get_index(const ctx *c, const json_t *obj, const char *key, size_t limit,
+                               size_t dflt, const char *where, size_t *out)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v) {
+        if (dflt == SIZE_MAX)
+            return ferr(c, where, "`%s` is required", key);
+        *out = dflt;
+        return TENDON_OK;
+    }
+    if (!json_is_number(v))
+        return ferr(c, where, "`%s` must be a number", key);
+    const double d = json_number_value(v);
+    if (!(d >= 0.0) || d >= 9007199254740992.0 || d != (double)(uint64_t)d)
+        return ferr(c, where, "`%s` is %g: must be a non-negative integer", key, d);
+    if ((uint64_t)d >= (uint64_t)limit)
+        return ferr(c, where, "`%s` is %.0f: out of range (must be below %zu)", key, d, limit);
+    *out = (size_t)d;
+    return TENDON_OK;
+}
+
+static tendon_status get_numbers(const ctx *c, const json_t *obj, const char *key, size_t n,
+                                 const char *where, double *out, int *present)
+{
+    const json_t *a = json_object_get(obj, key);
+    *present = 0;
+    if (!a)
+        return TENDON_OK;
+    if (!json_is_array(a) || json_array_size(a) != n)
+        return ferr(c, where, "`%s` must be an array of %zu numbers", key, n);
+    for (size_t i = 0; i < n; ++i) {
+        const json_t *v = json_array_get(a, i);
+        if (!json_is_number(v))
+            return ferr(c, where, "`%s`[%zu] is not a number", key, i);
+        out[i] = json_number_value(v);
+    }
+    *present = 1;
+    return TENDON_OK;
+}
+
+static char *dup_name(const json_t *obj)
+{
+    const char *s = json_string_value(json_object_get(obj, "name"));
+    return s ? strdup(s) : NULL;
+}
+
+/* ---- buffers ------------------------------------------------------------------------------- */
+
+static int b64_value(unsigned char ch)
+{
+    if (ch >= 'A' && ch <= 'Z')
+        return ch - 'A';
+    if (ch >= 'a' && ch <= 'z')
+        return ch - 'a' + 26;
+    if (ch >= '0' && ch <= '9')
+        return ch - '0' + 52;
+    if (ch == '+' || ch == '-')
+        return 62;
+    if (ch == '/' || ch == '_')
+        return 63;
+    return -1;
+}
+
+/* Decode base64 (standard or URL alphabet, '=' padding optional); -1 on a bad character. */
+static long b64_decode(const char *in, size_t len, unsigned char *out)
+{
+    uint32_t acc = 0;
+    int bits = 0;
+    size_t o = 0;
+    for (size_t i = 0; i < len; ++i) {
+        const unsigned char ch = (unsigned char)in[i];
+        if (ch == '=')
+            break;
+        const int v = b64_value(ch);
+        if (v < 0)
+            return -1;
+        acc = (acc << 6) | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (unsigned char)(acc >> bits);
+        }
+    }
+    return (long)o;
+}
+
+static int hexval(char h)
+{
+    return h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                                         : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                                                : -1;
+}
+
+static tendon_status read_file(const char *path, unsigned char **data, size_t *len, int *err)
+{
+    FILE *f = fopen(path, "rb");
+    *data = NULL;
+    *len = 0;
+    if (!f) {
+        *err = errno;
+        return TENDON_ERR_IO;
+    }
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf) {
+        const size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) {
+            if (ferror(f)) {
+                *err = errno ? errno : EIO;
+                free(buf);
+                fclose(f);
+                return TENDON_ERR_IO;
+            }
+            break;
+        }
+        if (cap > SIZE_MAX / 2) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        unsigned char *g = realloc(buf, cap * 2);
+        if (!g) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = g;
+        cap *= 2;
+    }
+    fclose(f);
+    if (!buf) {
+        *err = ENOMEM;
+        return TENDON_ERR_NOMEM;
+    }
+    *data = buf;
+    *len = n;
+    return TENDON_OK;
+}
+
+static tendon_status load_buffers(ctx *c)
+{
+    json_t *bufs;
+    tendon_status st = opt_array(c, c->root, "buffers", "buffers", &bufs);
+    if (st)
+        return st;
+    c->nbuf = bufs ? json_array_size(bufs) : 0;
+    c->buf = xcalloc(c->nbuf, sizeof *c->buf);
+    c->buf_len = xcalloc(c->nbuf, sizeof *c->buf_len);
+    if (!c->buf || !c->buf_len)
+        return nomem(c);
+    for (size_t i = 0; i < c->nbuf; ++i) {
+        char where[48];
+        snprintf(where, sizeof where, "buffers[%zu]", i);
+        const json_t *b = json_array_get(bufs, i);
+        if (!json_is_object(b))
+            return ferr(c, where, "must be an object");
+        size_t blen;
+        if ((st = get_index(c, b, "byteLength", (size_t)1 << 40, SIZE_MAX, where, &blen)))
+            return st;
+        const json_t *uri = json_object_get(b, "uri");
+        if (!uri) {
+            if (!c->is_glb || i != 0)
+                return ferr(c, where, "has no `uri`: only the first buffer of a .glb may use the "
+                                      "BIN chunk");
+            if (!c->glb_bin)
+                return ferr(c, where, "refers to the GLB BIN chunk, which the file does not have");
+            if (c->glb_bin_len < blen)
+                return ferr(c, where,
+                            "byteLength %zu is larger than the GLB BIN chunk (%zu bytes): "
+                            "truncated",
+                            blen, c->glb_bin_len);
+            c->buf[i] = malloc(blen ? blen : 1);
+            if (!c->buf[i])
+                return nomem(c);
+            memcpy(c->buf[i], c->glb_bin, blen);
+            c->buf_len[i] = blen;
+            continue;
+        }
+        const char *u = json_string_value(uri);
+        if (!u)
+            return ferr(c, where, "`uri` must be a string");
+        if (strncmp(u, "data:", 5) == 0) {
+            const char *comma = strchr(u, ',');
+            if (!comma || comma - u < 12 || strncmp(comma - 7, ";base64", 7) != 0)
+                return ferr(c, where, "a data: URI must be base64 (`data:<type>;base64,…`)");
+            const size_t enc = strlen(comma + 1);
+            unsigned char *data = malloc(enc / 4 * 3 + 4);
+            if (!data)
+                return nomem(c);
+            const long got = b64_decode(comma + 1, enc, data);
+            if (got < 0) {
+                free(data);
+                return ferr(c, where, "the data: URI is not valid base64");
+            }
+            if ((size_t)got < blen) {
+                free(data);
+                return ferr(c, where, "the data: URI holds %ld bytes, byteLength says %zu: truncated",
+                            got, blen);
+            }
+            c->buf[i] = data;
+            c->buf_len[i] = blen;
+            continue;
+        }
+        if (!c->base_dir)
+            return ferr(c, where, "refers to the file \"%.200s\", and this model was loaded from "
+                                  "memory with no base directory", u);
+        /* a relative URI: percent-decoded, joined to the .gltf's directory */
+        const size_t ul = strlen(u), bl = strlen(c->base_dir);
+        char *path = malloc(bl + ul + 2);
+        if (!path)
+            return nomem(c);
+        memcpy(path, c->base_dir, bl);
+        size_t p = bl;
+        if (bl > 0 && path[bl - 1] != '/')
+            path[p++] = '/';
+        for (size_t k = 0; k < ul; ++k) {
+            if (u[k] == '%' && k + 2 < ul && hexval(u[k + 1]) >= 0 && hexval(u[k + 2]) >= 0) {
+                path[p++] = (char)(hexval(u[k + 1]) * 16 + hexval(u[k + 2]));
+                k += 2;
+            } else {
+                path[p++] = u[k];
+            }
+        }
+        path[p] = '\0';
+        unsigned char *data;
+        size_t dlen;
+        int err = 0;
+        st = read_file(path, &data, &dlen, &err);
+        if (st) {
+            tendon_gltf_set_error(st, "%s: %s: cannot read \"%s\": %s", c->file, where, path,
+                                  strerror(err));
+            free(path);
+            return st;
+        }
+        free(path);
+        if (dlen < blen) {
+            free(data);
+            return ferr(c, where, "the file \"%.200s\" holds %zu bytes, byteLength says %zu: "
+                                  "truncated", u, dlen, blen);
+        }
+        c->buf[i] = data;
+        c->buf_len[i] = blen;
+    }
+    return TENDON_OK;
+}
+
+/* ---- accessors ---------------------------------------------------------------------------- */
+
+enum { CT_I8 = 5120, CT_U8 = 5121, CT_I16 = 5122, CT_U16 = 5123, CT_U32 = 5125, CT_F32 = 5126 };
+
+static size_t ct_size(int ct)
+{
+    switch (ct) {
+    case CT_I8:
+    case CT_U8: return 1;
+    case CT_I16:
+    case CT_U16: return 2;
+    case CT_U32:
+    case CT_F32: return 4;
+    default: return 0;
+    }
+}
+
+static int type_comps(const char *t)
+{
+    static const struct {
+        const char *name;
+        int n;
+    } T[] = {{"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4},
+             {"MAT2", 4},   {"MAT3", 9}, {"MAT4", 16}};
+    for (size_t i = 0; t && i < sizeof T / sizeof T[0]; ++i)
+        if (strcmp(t, T[i].name) == 0)
+            return T[i].n;
+    return 0;
+}
+
+typedef struct acc_view {
+    const unsigned char *base; /* first element; NULL: no bufferView (zeros) */
+    size_t stride;
+} acc_view;
+
+typedef struct acc {
+    size_t count;
+    int comps;
+    int ct;
+    int normalized;
+    acc_view v;
+    const json_t *sparse;
+    char where[48];
+} acc;
+
+/* A range of `count` elements of `elem` bytes, `stride` apart, at `offset` in buffer view
+   `view`: checked against the view and its buffer. */
+static tendon_status view_range(const ctx *c, size_t view, size_t offset, size_t count,
+                                size_t elem, size_t stride_req, const char *where, acc_view *out)
+{
+    const json_t *bv = json_array_get(json_object_get(c->root, "bufferViews"), view);
+    char vw[48];
+    snprintf(vw, sizeof vw, "bufferViews[%zu]", view);
+    if (!json_is_object(bv))
+        return ferr(c, vw, "must be an object");
+    size_t buffer, boff, blen, bstride;
+    tendon_status st;
+    if ((st = get_index(c, bv, "buffer", c->nbuf, SIZE_MAX, vw, &buffer)) ||
+        (st = get_index(c, bv, "byteOffset", (size_t)1 << 40, 0, vw, &boff)) ||
+        (st = get_index(c, bv, "byteLength", (size_t)1 << 40, SIZE_MAX, vw, &blen)) ||
+        (st = get_index(c, bv, "byteStride", 253, 0, vw, &bstride)))
+        return st;
+    if (boff + blen > c->buf_len[buffer])
+        return ferr(c, vw, "byteOffset %zu + byteLength %zu runs past the end of buffers[%zu] "
+                           "(%zu bytes)", boff, blen, buffer, c->buf_len[buffer]);
+    size_t stride = bstride ? bstride : elem;
+    if (stride_req)
+        stride = stride_req;
+    if (bstride && bstride < elem)
+        return ferr(c, vw, "byteStride %zu is smaller than the element size %zu of %s", bstride,
+                    elem, where);
+    if (count > 0) {
+        /* offset + (count − 1)·stride + elem ≤ blen, without overflow (all below 2^40) */
+        if (offset > blen || count - 1 > (blen - offset) / (stride ? stride : 1) ||
+            offset + (count - 1) * stride + elem > blen)
+            return ferr(c, where,
+                        "%zu elements of %zu bytes, %zu apart, from byte %zu run past the end of "
+                        "bufferViews[%zu] (%zu bytes)",
+                        count, elem, stride, offset, view, blen);
+    }
+    out->base = c->buf[buffer] + boff + offset;
+    out->stride = stride;
+    return TENDON_OK;
+}
+
+static tendon_status acc_open(const ctx *c, size_t index, acc *a)
+{
+    snprintf(a->where, sizeof a->where, "accessors[%zu]", index);
+    const json_t *o = json_array_get(json_object_get(c->root, "accessors"), index);
+    if (!json_is_object(o))
+        return ferr(c, a->where, "must be an object");
+    size_t ct, count, off, view;
+    tendon_status st;
+    if ((st = get_index(c, o, "componentType", 5127, SIZE_MAX, a->where, &ct)) ||
+        (st = get_index(c, o, "count", (size_t)1 << 32, SIZE_MAX, a->where, &count)) ||
+        (st = get_index(c, o, "byteOffset", (size_t)1 << 40, 0, a->where, &off)) ||
+        (st = get_index(c, o, "bufferView", c->n_views, SIZE_MAX - 1, a->where, &view)))
+        return st;
+    if (!ct_size((int)ct))
+        return ferr(c, a->where, "componentType %zu is not one of 5120 5121 5122 5123 5125 5126", ct);
+    a->ct = (int)ct;
+    a->comps = type_comps(json_string_value(json_object_get(o, "type")));
+    if (!a->comps)
+        return ferr(c, a->where, "`type` must be SCALAR, VEC2, VEC3, VEC4, MAT2, MAT3 or MAT4");
+    if (count == 0)
+        return ferr(c, a->where, "`count` must be at least 1");
+    const json_t *norm = json_object_get(o, "normalized");
+    a->normalized = json_is_true(norm);
+    if (norm && !json_is_boolean(norm))
+        return ferr(c, a->where, "`normalized` must be a boolean");
+    if (a->normalized && (a->ct == CT_F32 || a->ct == CT_U32))
+        return ferr(c, a->where, "`normalized` is only for byte and short components");
+    a->count = count;
+    a->sparse = json_object_get(o, "sparse");
+    a->v.base = NULL;
+    a->v.stride = 0;
+    if (view != SIZE_MAX - 1) {
+        const size_t elem = (size_t)a->comps * ct_size(a->ct);
+        if ((st = view_range(c, view, off, count, elem, 0, a->where, &a->v)))
+            return st;
+    } else if (!a->sparse) {
+        return ferr(c, a->where, "has neither a bufferView nor sparse values");
+    }
+    return TENDON_OK;
+}
+
+static double comp_value(const unsigned char *p, int ct, int normalized)
+{
+    switch (ct) {
+    case CT_I8: {
+        const double v = (double)*(const int8_t *)p;
+        return normalized ? (v / 127.0 < -1.0 ? -1.0 : v / 127.0) : v;
+    }
+    case CT_U8: return normalized ? (double)*p / 255.0 : (double)*p;
+    case CT_I16: {
+        int16_t x;
+        memcpy(&x, p, 2);
+        return normalized ? ((double)x / 32767.0 < -1.0 ? -1.0 : (double)x / 32767.0) : (double)x;
+    }
+    case CT_U16: {
+        uint16_t x;
+        memcpy(&x, p, 2);
+        return normalized ? (double)x / 65535.0 : (double)x;
+    }
+    case CT_U32: {
+        uint32_t x;
+        memcpy(&x, p, 4);
+        return (double)x;
+    }
+    default: {
+        float x;
+        memcpy(&x, p, 4);
+        return (double)x;
+    }
+    }
+}
+
+/* Apply a.sparse to out[count·comps] (as doubles through `store`). */
+static tendon_status apply_sparse(const ctx *c, const acc *a, float *outf, uint16_t *outu)
+{
+    const json_t *s = a->sparse;
+    char where[64];
+    snprintf(where, sizeof where, "%s.sparse", a->where);
+    if (!json_is_object(s))
+        return ferr(c, where, "must be an object");
+    size_t n;
+    tendon_status st;
+    if ((st = get_index(c, s, "count", a->count + 1, SIZE_MAX, where, &n)))
+        return st;
+    if (n == 0)
+        return ferr(c, where, "`count` must be at least 1");
+    const json_t *ix = json_object_get(s, "indices"), *vx = json_object_get(s, "values");
+    if (!json_is_object(ix) || !json_is_object(vx))
+        return ferr(c, where, "`indices` and `values` are required objects");
+    size_t iview, ioff, ict, vview, voff;
+    char wi[80], wv[80];
+    snprintf(wi, sizeof wi, "%s.indices", where);
+    snprintf(wv, sizeof wv, "%s.values", where);
+    if ((st = get_index(c, ix, "bufferView", c->n_views, SIZE_MAX, wi, &iview)) ||
+        (st = get_index(c, ix, "byteOffset", (size_t)1 << 40, 0, wi, &ioff)) ||
+        (st = get_index(c, ix, "componentType", 5126, SIZE_MAX, wi, &ict)) ||
+        (st = get_index(c, vx, "bufferView", c->n_views, SIZE_MAX, wv, &vview)) ||
+        (st = get_index(c, vx, "byteOffset", (size_t)1 << 40, 0, wv, &voff)))
+        return st;
+    if (ict != CT_U8 && ict != CT_U16 && ict != CT_U32)
+        return ferr(c, wi, "componentType %zu: indices must be 5121, 5123 or 5125", ict);
+    const size_t isz = ct_size((int)ict), elem = (size_t)a->comps * ct_size(a->ct);
+    acc_view iv, vv;
+    if ((st = view_range(c, iview, ioff, n, isz, isz, wi, &iv)) ||
+        (st = view_range(c, vview, voff, n, elem, elem, wv, &vv)))
+        return st;
+    size_t prev = 0;
+    for (size_t k = 0; k < n; ++k) {
+        const double d = comp_value(iv.base + k * isz, (int)ict, 0);
+        const size_t i = (size_t)d;
+        if (i >= a->count)
+            return ferr(c, wi, "index %zu (entry %zu) is not below the accessor's count %zu", i, k,
+                        a->count);
+        if (k > 0 && i <= prev)
+            return ferr(c, wi, "indices must be strictly increasing (entry %zu)", k);
+        prev = i;
+        for (int e = 0; e < a->comps; ++e) {
+            const double v = comp_value(vv.base + k * elem + (size_t)e * ct_size(a->ct), a->ct,
+                                        a->normalized);
+            if (outf)
+                outf[i * (size_t)a->comps + (size_t)e] = (float)v;
+            else
+                outu[i * (size_t)a->comps + (size_t)e] = (uint16_t)v;
+        }
+    }
+    return TENDON_OK;
+}
+
+/*
+ * Accessor `index` as floats: its type must have `comps` components (0: any), its component
+ * type be float or (allow_norm) a normalised integer. *out: malloc'd [count·comps].
+ */
+static tendon_status read_floats(const ctx *c, size_t index, int comps, int allow_norm,
+                                 const char *what, float **out, size_t *count)
+{
+    acc a;
+    tendon_status st = acc_open(c, index, &a);
+    *out = NULL;
+    if (st)
+        return st;
+    if (comps && a.comps != comps)
+        return ferr(c, a.where, "%s needs %d components per element, the accessor has %d", what,
+                    comps, a.comps);
+    if (a.ct != CT_F32 && !(allow_norm && a.normalized))
+        return ferr(c, a.where, "%s must be float%s (componentType %d%s)", what,
+                    allow_norm ? " or normalised integers" : "", a.ct,
+                    a.normalized ? "" : ", not normalised");
+    const size_t n = a.count * (size_t)a.comps;
+    float *f = xcalloc(n, sizeof(float));
+    if (!f)
+        return nomem(c);
+    const size_t csz = ct_size(a.ct);
+    if (a.v.base)
+        for (size_t i = 0; i < a.count; ++i)
+            for (int e = 0; e < a.comps; ++e)
+                f[i * (size_t)a.comps + (size_t)e] =
+                    (float)comp_value(a.v.base + i * a.v.stride + (size_t)e * csz, a.ct,
+                                      a.normalized);
+    if (a.sparse && (st = apply_sparse(c, &a, f, NULL))) {
+        free(f);
+        return st;
+    }
+    *out = f;
+    *count = a.count;
+    return TENDON_OK;
+}
+
+/* JOINTS_0: VEC4 of unsigned byte or short, not normalised → uint16. */
+static tendon_status read_joints(const ctx *c, size_t index, uint16_t **out, size_t *count)
+{
+    acc a;
+    tendon_status st = acc_open(c, index, &a);
+    *out = NULL;
+    if (st)
+        return st;
+    if (a.comps != 4 || (a.ct != CT_U8 && a.ct != CT_U16) || a.normalized)
+        return ferr(c, a.where, "JOINTS_0 must be VEC4 of unsigned byte or unsigned short");
+    uint16_t *u = xcalloc(a.count * 4, sizeof(uint16_t));
+    if (!u)
+        return nomem(c);
+    const size_t csz = ct_size(a.ct);
+    if (a.v.base)
+        for (size_t i = 0; i < a.count; ++i)
+            for (size_t e = 0; e < 4; ++e)
+                u[i * 4 + e] = (uint16_t)comp_value(a.v.base + i * a.v.stride + e * csz, a.ct, 0);
+    if (a.sparse && (st = apply_sparse(c, &a, NULL, u))) {
+        free(u);
+        return st;
+    }
+    *out = u;
+    *count = a.count;
+    return TENDON_OK;
+}
+
+/* ---- nodes → skeleton --------------------------------------------------------------------------- */
+
+/* three.js Matrix4.decompose, in double: T, S (column lengths, sx negated when det < 0), R. */
+static void decompose(const double m[16], double t[3], double q[4], double s[3])
+{
+    double sx = 0, sy = 0, sz = 0;
+    for (int r = 0; r < 3; ++r) {
+        sx += m[r] * m[r];
+        sy += m[4 + r] * m[4 + r];
+        sz += m[8 + r] * m[8 + r];
+    }
+    sx = sqrt(sx), sy = sqrt(sy), sz = sqrt(sz);
+    const double det = m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) +
+                       m[8] * (m[1] * m[6] - m[5] * m[2]);
+    if (det < 0)
+        sx = -sx;
+    t[0] = m[12], t[1] = m[13], t[2] = m[14];
+    s[0] = sx, s[1] = sy, s[2] = sz;
+    const double ix = sx != 0 ? 1 / sx : 0, iy = sy != 0 ? 1 / sy : 0, iz = sz != 0 ? 1 / sz : 0;
+    /* rotation matrix rows/cols: r[row][col] */
+    const double m11 = m[0] * ix, m21 = m[1] * ix, m31 = m[2] * ix;
+    const double m12 = m[4] * iy, m22 = m[5] * iy, m32 = m[6] * iy;
+    const double m13 = m[8] * iz, m23 = m[9] * iz, m33 = m[10] * iz;
+    const double trace = m11 + m22 + m33;
+    if (trace > 0) {
+        const double k = 0.5 / sqrt(trace + 1.0);
+        q[3] = 0.25 / k, q[0] = (m32 - m23) * k, q[1] = (m13 - m31) * k, q[2] = (m21 - m12) * k;
+    } else if (m11 > m22 && m11 > m33) {
+        const double k = 2.0 * sqrt(1.0 + m11 - m22 - m33);
+        q[3] = (m32 - m23) / k, q[0] = 0.25 * k, q[1] = (m12 + m21) / k, q[2] = (m13 + m31) / k;
+    } else if (m22 > m33) {
+        const double k = 2.0 * sqrt(1.0 + m22 - m11 - m33);
+        q[3] = (m13 - m31) / k, q[0] = (m12 + m21) / k, q[1] = 0.25 * k, q[2] = (m23 + m32) / k;
+    } else {
+        const double k = 2.0 * sqrt(1.0 + m33 - m11 - m22);
+        q[3] = (m21 - m12) / k, q[0] = (m13 + m31) / k, q[1] = (m23 + m32) / k, q[2] = 0.25 * k;
+    }
+}
+
+static tendon_status load_nodes(ctx *c)
+{
+    tendon_gltf *g = c->g;
+    json_t *nodes;
+    tendon_status st = opt_array(c, c->root, "nodes", "nodes", &nodes);
+    if (st)
+        return st;
+    const size_t n = c->n_nodes;
+    if (n > (size_t)INT32_MAX / 2)
+        return ferr(c, "nodes", "%zu nodes: too many", n);
+    g->node_count = n;
+    g->node_joint = xcalloc(n, sizeof(int32_t));
+    g->joint_node = xcalloc(n, sizeof(int32_t));
+    g->node_mesh = xcalloc(n, sizeof(int32_t));
+    g->node_skin = xcalloc(n, sizeof(int32_t));
+    g->node_names = xcalloc(n, sizeof(char *));
+    int32_t *parent = xcalloc(n, sizeof(int32_t));
+    int32_t *jparents = xcalloc(n, sizeof(int32_t));
+    size_t *stack = xcalloc(n, sizeof(size_t));
+    tendon_pose rest = {0};
+    if (!g->node_joint || !g->joint_node || !g->node_mesh || !g->node_skin || !g->node_names ||
+        !parent || !jparents || !stack || tendon_pose_create(n, &rest) != TENDON_OK) {
+        st = nomem(c);
+        goto done;
+    }
+    for (size_t i = 0; i < n; ++i)
+        parent[i] = -1, g->node_joint[i] = -1, g->node_mesh[i] = -1, g->node_skin[i] = -1;
+    for (size_t i = 0; i < n; ++i) {
+        char where[32];
+        snprintf(where, sizeof where, "nodes[%zu]", i);
+        const json_t *nd = json_array_get(nodes, i);
+        if (!json_is_object(nd)) {
+            st = ferr(c, where, "must be an object");
+            goto done;
+        }
+        g->node_names[i] = dup_name(nd);
+        json_t *children;
+        if ((st = opt_array(c, nd, "children", where, &children)))
+            goto done;
+        for (size_t k = 0; children && k < json_array_size(children); ++k) {
+            const json_t *ch = json_array_get(children, k);
+            const double d = json_is_number(ch) ? json_number_value(ch) : -1;
+            if (!(d >= 0) || d >= (double)n || d != (double)(size_t)d) {
+                st = ferr(c, where, "children[%zu] is not a node index below %zu", k, n);
+                goto done;
+            }
+            const size_t child = (size_t)d;
+            if (child == i) {
+                st = ferr(c, where, "lists itself as a child: a cycle in the node graph");
+                goto done;
+            }
+            if (parent[child] >= 0) {
+                st = ferr(c, where,
+                          "child node %zu already has parent node %d: a node has at most one "
+                          "parent",
+                          child, parent[child]);
+                goto done;
+            }
+            parent[child] = (int32_t)i;
+        }
+        size_t mesh, skin;
+        if ((st = get_index(c, nd, "mesh", c->n_meshes, SIZE_MAX - 1, where, &mesh)) ||
+            (st = get_index(c, nd, "skin", c->n_skins, SIZE_MAX - 1, where, &skin)))
+            goto done;
+        g->node_mesh[i] = mesh == SIZE_MAX - 1 ? -1 : (int32_t)mesh;
+        g->node_skin[i] = skin == SIZE_MAX - 1 ? -1 : (int32_t)skin;
+        double m[16], t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1};
+        int has_m, has_t, has_r, has_s;
+        if ((st = get_numbers(c, nd, "matrix", 16, where, m, &has_m)) ||
+            (st = get_numbers(c, nd, "translation", 3, where, t, &has_t)) ||
+            (st = get_numbers(c, nd, "rotation", 4, where, r, &has_r)) ||
+            (st = get_numbers(c, nd, "scale", 3, where, s, &has_s)))
+            goto done;
+        if (has_m)
+            decompose(m, t, r, s);
+        /* stored by node index for now; permuted into joint order below */
+        for (int e = 0; e < 3; ++e)
+            rest.translation[3 * i + (size_t)e] = (float)t[e], rest.scale[3 * i + (size_t)e] = (float)s[e];
+        for (int e = 0; e < 4; ++e)
+            rest.rotation[4 * i + (size_t)e] = (float)r[e];
+    }
+    /* DFS pre-order: the scene's roots, then every other parentless node */
+    size_t order = 0;
+    const json_t *scenes = json_object_get(c->root, "scenes");
+    size_t scene = SIZE_MAX;
+    if (json_is_array(scenes) && json_array_size(scenes) > 0) {
+        if ((st = get_index(c, c->root, "scene", json_array_size(scenes), 0, "scene", &scene)))
+            goto done;
+    }
+    json_t *roots = NULL;
+    if (scene != SIZE_MAX) {
+        char where[32];
+        snprintf(where, sizeof where, "scenes[%zu]", scene);
+        const json_t *sc = json_array_get(scenes, scene);
+        if (!json_is_object(sc)) {
+            st = ferr(c, where, "must be an object");
+            goto done;
+        }
+        if ((st = opt_array(c, sc, "nodes", where, &roots)))
+            goto done;
+    }
+    const size_t nroots = roots ? json_array_size(roots) : 0;
+    for (size_t pass = 0; pass < 2; ++pass) {
+        const size_t lim = pass == 0 ? nroots : n;
+        for (size_t k = 0; k < lim; ++k) {
+            size_t rnode = k;
+            if (pass == 0) {
+                const json_t *v = json_array_get(roots, k);
+                const double d = json_is_number(v) ? json_number_value(v) : -1;
+                if (!(d >= 0) || d >= (double)n || d != (double)(size_t)d) {
+                    st = ferr(c, "scene", "nodes[%zu] is not a node index below %zu", k, n);
+                    goto done;
+                }
+                rnode = (size_t)d;
+                if (parent[rnode] >= 0) {
+                    st = ferr(c, "scene", "node %zu is listed as a root but is a child of node %d",
+                              rnode, parent[rnode]);
+                    goto done;
+                }
+                if (g->node_joint[rnode] >= 0) {
+                    st = ferr(c, "scene", "node %zu is listed twice", rnode);
+                    goto done;
+                }
+            } else if (parent[rnode] >= 0 || g->node_joint[rnode] >= 0) {
+                continue;
+            }
+            size_t sp = 0;
+            stack[sp++] = rnode;
+            while (sp > 0) {
+                const size_t x = stack[--sp];
+                g->node_joint[x] = (int32_t)order;
+                g->joint_node[order] = (int32_t)x;
+                jparents[order] = parent[x] < 0 ? -1 : g->node_joint[parent[x]];
+                ++order;
+                const json_t *ch = json_object_get(json_array_get(nodes, x), "children");
+                for (size_t m = json_array_size(ch); m-- > 0;) {
+                    const size_t child = (size_t)json_number_value(json_array_get(ch, m));
+                    if (sp >= n) { /* cannot happen with one parent per node; guard anyway */
+                        st = ferr(c, "nodes", "the node graph is not a forest");
+                        goto done;
+                    }
+                    stack[sp++] = child;
+                }
+            }
+        }
+    }
+    if (order != n) {
+        for (size_t i = 0; i < n; ++i)
+            if (g->node_joint[i] < 0) {
+                char where[32];
+                snprintf(where, sizeof where, "nodes[%zu]", i);
+                st = ferr(c, where, "is on a cycle in the node graph (no root above it)");
+                goto done;
+            }
+    }
+    {
+        tendon_pose jr = {0};
+        if (tendon_pose_create(n, &jr) != TENDON_OK) {
+            st = nomem(c);
+            goto done;
+        }
+        for (size_t j = 0; j < n; ++j) {
+            const size_t i = (size_t)g->joint_node[j];
+            memcpy(jr.translation + 3 * j, rest.translation + 3 * i, 12);
+            memcpy(jr.rotation + 4 * j, rest.rotation + 4 * i, 16);
+            memcpy(jr.scale + 3 * j, rest.scale + 3 * i, 12);
+        }
+        tendon_skeleton_desc d = {n, jparents, NULL, &jr};
+        st = tendon_skeleton_create(&d, &g->skeleton);
+        tendon_pose_destroy(&jr);
+    }
+done:
+    tendon_pose_destroy(&rest);
+    free(parent);
+    free(jparents);
+    free(stack);
+    return st;
+}
+
+/* ---- skins ----------------------------------------------------------------------------------- */
+
+static tendon_status load_skins(ctx *c)
+{
+    tendon_gltf *g = c->g;
+    const json_t *skins = json_object_get(c->root, "skins");
+    g->skin_count = c->n_skins;
+    g->skins = xcalloc(c->n_skins, sizeof *g->skins);
+    g->skin_nodes = xcalloc(c->n_skins, sizeof *g->skin_nodes);
+    g->skin_names = xcalloc(c->n_skins, sizeof *g->skin_names);
+    if (!g->skins || !g->skin_nodes || !g->skin_names)
+        return nomem(c);
+    for (size_t s = 0; s < c->n_skins; ++s) {
+        char where[32];
+        snprintf(where, sizeof where, "skins[%zu]", s);
+        const json_t *sk = json_array_get(skins, s);
+        if (!json_is_object(sk))
+            return ferr(c, where, "must be an object");
+        g->skin_names[s] = dup_name(sk);
+        const json_t *joints = json_object_get(sk, "joints");
+        if (!json_is_array(joints) || json_array_size(joints) == 0)
+            return ferr(c, where, "`joints` must be a non-empty array of node indices");
+        const size_t nj = json_array_size(joints);
+        uint32_t *jof = xcalloc(nj, sizeof(uint32_t));
+        g->skin_nodes[s] = xcalloc(nj, sizeof(uint32_t));
+        if (!jof || !g->skin_nodes[s]) {
+            free(jof);
+            return nomem(c);
+        }
+        for (size_t k = 0; k < nj; ++k) {
+            const json_t *v = json_array_get(joints, k);
+            const double d = json_is_number(v) ? json_number_value(v) : -1;
+            if (!(d >= 0) || d >= (double)c->n_nodes || d != (double)(size_t)d) {
+                free(jof);
+                return ferr(c, where, "joints[%zu] is not a node index below %zu", k, c->n_nodes);
+            }
+            g->skin_nodes[s][k] = (uint32_t)d;
+            jof[k] = (uint32_t)g->node_joint[(size_t)d];
+        }
+        size_t ibm_acc;
+        float *ibm = NULL;
+        size_t ibm_count = 0;
+        tendon_status st = get_index(c, sk, "inverseBindMatrices", c->n_accessors, SIZE_MAX - 1,
+                                     where, &ibm_acc);
+        if (!st && ibm_acc != SIZE_MAX - 1) {
+            st = read_floats(c, ibm_acc, 16, 0, "inverseBindMatrices", &ibm, &ibm_count);
+            if (!st && ibm_count < nj)
+                st = ferr(c, where, "inverseBindMatrices has %zu matrices for %zu joints",
+                          ibm_count, nj);
+        } else if (!st) {
+            ibm = xcalloc(16 * nj, sizeof(float));
+            if (!ibm)
+                st = nomem(c);
+            for (size_t k = 0; ibm && k < nj; ++k)
+                ibm[16 * k] = ibm[16 * k + 5] = ibm[16 * k + 10] = ibm[16 * k + 15] = 1.0f;
+        }
+        if (!st) {
+            st = tendon_skin_binding_create(g->skeleton, jof, ibm, nj, &g->skins[s]);
+            if (st) {
+                char msg[512];
+                snprintf(msg, sizeof msg, "%s", tendon_error_message());
+                st = tendon_gltf_set_error(st, "%s: %s: %s", c->file, where, msg);
+            }
+        }
+        free(ibm);
+        free(jof);
+        if (st)
+            return st;
+    }
+    return TENDON_OK;
+}
+
+/* ---- animations ------------------------------------------------------------------------------- */
+
+static tendon_status load_animations(ctx *c)
+{
+    tendon_gltf *g = c->g;
+    json_t *anims;
+    tendon_status st = opt_array(c, c->root, "animations", "animations", &anims);
+    if (st)
+        return st;
+    const size_t na = anims ? json_array_size(anims) : 0;
+    g->anim_count = na;
+    g->clips = xcalloc(na, sizeof *g->clips);
+    g->anim_names = xcalloc(na, sizeof *g->anim_names);
+    g->chans = xcalloc(na, sizeof *g->chans);
+    g->chan_counts = xcalloc(na, sizeof *g->chan_counts);
+    /* accessors read once per animation: inputs at [i], outputs at [n + i] (an accessor may
+       serve as both, with different rules), with the components an output was read with */
+    const size_t na2 = 2 * c->n_accessors;
+    float **cache = xcalloc(na2, sizeof(float *));
+    size_t *cache_n = xcalloc(na2, sizeof(size_t));
+    int *cache_comps = xcalloc(na2, sizeof(int));
+    if (!g->clips || !g->anim_names || !g->chans || !g->chan_counts || !cache || !cache_n ||
+        !cache_comps) {
+        free(cache);
+        free(cache_n);
+        free(cache_comps);
+        return nomem(c);
+    }
+    tendon_track_desc *tracks = NULL;
+    for (size_t a = 0; a < na && !st; ++a) {
+        char where[48];
+        snprintf(where, sizeof where, "animations[%zu]", a);
+        const json_t *an = json_array_get(anims, a);
+        if (!json_is_object(an)) {
+            st = ferr(c, where, "must be an object");
+            break;
+        }
+        g->anim_names[a] = dup_name(an);
+        const json_t *channels = json_object_get(an, "channels");
+        const json_t *samplers = json_object_get(an, "samplers");
+        if (!json_is_array(channels) || !json_is_array(samplers)) {
+            st = ferr(c, where, "`channels` and `samplers` must be arrays");
+            break;
+        }
+        const size_t nc = json_array_size(channels), ns = json_array_size(samplers);
+        free(tracks);
+        tracks = xcalloc(nc, sizeof *tracks);
+        g->chans[a] = xcalloc(nc, sizeof(tendon_gltf_channel));
+        if (!tracks || !g->chans[a]) {
+            st = nomem(c);
+            break;
+        }
+        size_t nt = 0;
+        for (size_t k = 0; k < nc && !st; ++k) {
+            char cw[80];
+            snprintf(cw, sizeof cw, "%s.channels[%zu]", where, k);
+            const json_t *ch = json_array_get(channels, k);
+            const json_t *target = json_object_get(ch, "target");
+            if (!json_is_object(ch) || !json_is_object(target)) {
+                st = ferr(c, cw, "must be an object with a `target` object");
+                break;
+            }
+            size_t sampler, node;
+            if ((st = get_index(c, ch, "sampler", ns, SIZE_MAX, cw, &sampler)) ||
+                (st = get_index(c, target, "node", c->n_nodes, SIZE_MAX - 1, cw, &node)))
+                break;
+            const char *path = json_string_value(json_object_get(target, "path"));
+            if (!path) {
+                st = ferr(c, cw, "target.path is required");
+                break;
+            }
+            tendon_track_path tp;
+            if (strcmp(path, "translation") == 0)
+                tp = TENDON_PATH_TRANSLATION;
+            else if (strcmp(path, "rotation") == 0)
+                tp = TENDON_PATH_ROTATION;
+            else if (strcmp(path, "scale") == 0)
+                tp = TENDON_PATH_SCALE;
+            else if (strcmp(path, "weights") == 0)
+                tp = TENDON_PATH_WEIGHTS;
+            else {
+                note(c, "%s: %s: target.path \"%.40s\" is not animated here: skipped", c->file, cw,
+                     path);
+                continue;
+            }
+            if (node == SIZE_MAX - 1) {
+                note(c, "%s: %s: no target node: skipped", c->file, cw);
+                continue;
+            }
+            char sw[80];
+            snprintf(sw, sizeof sw, "%s.samplers[%zu]", where, sampler);
+            const json_t *sm = json_array_get(samplers, sampler);
+            if (!json_is_object(sm)) {
+                st = ferr(c, sw, "must be an object");
+                break;
+            }
+            size_t in_acc, out_acc;
+            if ((st = get_index(c, sm, "input", c->n_accessors, SIZE_MAX, sw, &in_acc)) ||
+                (st = get_index(c, sm, "output", c->n_accessors, SIZE_MAX, sw, &out_acc)))
+                break;
+            const json_t *ij = json_object_get(sm, "interpolation");
+            const char *interp = ij ? json_string_value(ij) : "LINEAR";
+            tendon_interpolation ti;
+            if (interp && strcmp(interp, "LINEAR") == 0)
+                ti = TENDON_INTERP_LINEAR;
+            else if (interp && strcmp(interp, "STEP") == 0)
+                ti = TENDON_INTERP_STEP;
+            else if (interp && strcmp(interp, "CUBICSPLINE") == 0)
+                ti = TENDON_INTERP_CUBICSPLINE;
+            else {
+                st = ferr(c, sw, "interpolation must be LINEAR, STEP or CUBICSPLINE");
+                break;
+            }
+            if (!cache[in_acc] &&
+                (st = read_floats(c, in_acc, 1, 0, "an animation input", &cache[in_acc],
+                                  &cache_n[in_acc])))
+                break;
+            const int comps = tp == TENDON_PATH_ROTATION ? 4 : tp == TENDON_PATH_WEIGHTS ? 1 : 3;
+            /* outputs are cached by accessor; a rotation needs VEC4, T/S VEC3, weights SCALAR */
+            out_acc += c->n_accessors;
+            if (cache[out_acc] && cache_comps[out_acc] != comps) {
+                char aw[48];
+                snprintf(aw, sizeof aw, "accessors[%zu]", out_acc - c->n_accessors);
+                st = ferr(c, aw, "this channel's output needs %d components per element, the "
+                                 "accessor has %d", comps, cache_comps[out_acc]);
+                break;
+            }
+            if (!cache[out_acc] &&
+                (st = read_floats(c, out_acc - c->n_accessors, comps, tp == TENDON_PATH_ROTATION ||
+                                                         tp == TENDON_PATH_WEIGHTS,
+                                  "this channel's output", &cache[out_acc], &cache_n[out_acc])))
+                break;
+            cache_comps[out_acc] = comps;
+            const size_t keys = cache_n[in_acc], per = ti == TENDON_INTERP_CUBICSPLINE ? 3 : 1;
+            size_t width = (size_t)comps;
+            if (tp == TENDON_PATH_WEIGHTS) {
+                if (cache_n[out_acc] % (keys * per) != 0) {
+                    st = ferr(c, sw, "output has %zu values, not a multiple of %zu keys%s",
+                              cache_n[out_acc], keys, per == 3 ? " × 3" : "");
+                    break;
+                }
+                width = cache_n[out_acc] / (keys * per);
+            } else if (cache_n[out_acc] != keys * per) {
+                st = ferr(c, sw, "output has %zu elements, expected %zu (%zu keys%s)",
+                          cache_n[out_acc], keys * per, keys, per == 3 ? " × 3" : "");
+                break;
+            }
+            tendon_track_desc *t = &tracks[nt];
+            t->joint = tp == TENDON_PATH_WEIGHTS ? (uint32_t)node : (uint32_t)g->node_joint[node];
+            t->path = tp;
+            t->interpolation = ti;
+            t->width = width;
+            t->key_count = keys;
+            t->times = cache[in_acc];
+            t->values = cache[out_acc];
+            g->chans[a][nt].channel = k;
+            g->chans[a][nt].node = node;
+            g->chans[a][nt].path = tp;
+            ++nt;
+        }
+        if (st)
+            break;
+        g->chan_counts[a] = nt;
+        tendon_clip_desc d = {c->n_nodes, nt, tracks};
+        st = tendon_clip_create(&d, &g->clips[a]);
+        if (st) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", tendon_error_message());
+            st = tendon_gltf_set_error(st == TENDON_ERR_NOMEM ? st : TENDON_ERR_FORMAT,
+                                       "%s: %s: %s", c->file, where, msg);
+        }
+        for (size_t i = 0; i < na2; ++i) {
+            free(cache[i]);
+            cache[i] = NULL;
+        }
+    }
+    for (size_t i = 0; i < na2; ++i)
+        free(cache[i]);
+    free(cache);
+    free(cache_n);
+    free(cache_comps);
+    free(tracks);
+    return st;
+}
+
+/* ---- meshes ---------------------------------------------------------------------------------- */
+
+static tendon_status load_meshes(ctx *c)
+{
+    tendon_gltf *g = c->g;
+    const json_t *meshes = json_object_get(c->root, "meshes");
+    g->mesh_count = c->n_meshes;
+    g->meshes = xcalloc(c->n_meshes, sizeof *g->meshes);
+    if (!g->meshes)
+        return nomem(c);
+    tendon_status st = TENDON_OK;
+    for (size_t m = 0; m < c->n_meshes; ++m) {
+        char where[32];
+        snprintf(where, sizeof where, "meshes[%zu]", m);
+        const json_t *me = json_array_get(meshes, m);
+        const json_t *prims = json_object_get(me, "primitives");
+        if (!json_is_object(me) || !json_is_array(prims))
+            return ferr(c, where, "must be an object with a `primitives` array");
+        const size_t np = json_array_size(prims);
+        g->meshes[m].prims = xcalloc(np, sizeof(prim_data));
+        if (!g->meshes[m].prims)
+            return nomem(c);
+        g->meshes[m].prim_count = np;
+        const json_t *mw = json_object_get(me, "weights");
+        for (size_t p = 0; p < np; ++p) {
+            char pw[96];
+            snprintf(pw, sizeof pw, "%s.primitives[%zu]", where, p);
+            prim_data *d = &g->meshes[m].prims[p];
+            const json_t *pr = json_array_get(prims, p);
+            const json_t *attrs = json_object_get(pr, "attributes");
+            if (!json_is_object(pr) || !json_is_object(attrs))
+                return ferr(c, pw, "must be an object with an `attributes` object");
+            size_t ai, n = 0, n2;
+            if ((st = get_index(c, attrs, "POSITION", c->n_accessors, SIZE_MAX - 1, pw, &ai)))
+                return st;
+            if (ai != SIZE_MAX - 1 &&
+                (st = read_floats(c, ai, 3, 0, "POSITION", &d->pos, &n)))
+                return st;
+            d->n = n;
+            if ((st = get_index(c, attrs, "NORMAL", c->n_accessors, SIZE_MAX - 1, pw, &ai)))
+                return st;
+            if (ai != SIZE_MAX - 1) {
+                if ((st = read_floats(c, ai, 3, 0, "NORMAL", &d->nrm, &n2)))
+                    return st;
+                if (n2 != n)
+                    return ferr(c, pw, "NORMAL has %zu vertices, POSITION %zu", n2, n);
+            }
+            if ((st = get_index(c, attrs, "JOINTS_0", c->n_accessors, SIZE_MAX - 1, pw, &ai)))
+                return st;
+            if (ai != SIZE_MAX - 1) {
+                if ((st = read_joints(c, ai, &d->joints, &n2)))
+                    return st;
+                if (n2 != n)
+                    return ferr(c, pw, "JOINTS_0 has %zu vertices, POSITION %zu", n2, n);
+            }
+            if ((st = get_index(c, attrs, "WEIGHTS_0", c->n_accessors, SIZE_MAX - 1, pw, &ai)))
+                return st;
+            if (ai != SIZE_MAX - 1) {
+                if ((st = read_floats(c, ai, 4, 1, "WEIGHTS_0", &d->weights, &n2)))
+                    return st;
+                if (n2 != n)
+                    return ferr(c, pw, "WEIGHTS_0 has %zu vertices, POSITION %zu", n2, n);
+            }
+            json_t *targets;
+            if ((st = opt_array(c, pr, "targets", pw, &targets)))
+                return st;
+            d->ntargets = targets ? json_array_size(targets) : 0;
+            d->targets = xcalloc(d->ntargets, sizeof(float *));
+            d->defw = xcalloc(d->ntargets, sizeof(float));
+            if (!d->targets || !d->defw)
+                return nomem(c);
+            for (size_t t = 0; t < d->ntargets; ++t) {
+                char tw[128];
+                snprintf(tw, sizeof tw, "%s.targets[%zu]", pw, t);
+                const json_t *tg = json_array_get(targets, t);
+                if (!json_is_object(tg))
+                    return ferr(c, tw, "must be an object");
+                if ((st = get_index(c, tg, "POSITION", c->n_accessors, SIZE_MAX - 1, tw, &ai)))
+                    return st;
+                if (ai != SIZE_MAX - 1) {
+                    if ((st = read_floats(c, ai, 3, 1, "a morph target POSITION", &d->targets[t],
+                                          &n2)))
+                        return st;
+                    if (n2 != n)
+                        return ferr(c, tw, "POSITION has %zu vertices, the primitive %zu", n2, n);
+                }
+                if (json_is_array(mw) && json_array_size(mw) == d->ntargets)
+                    d->defw[t] = (float)json_number_value(json_array_get(mw, t));
+            }
+        }
+    }
+    return TENDON_OK;
+}
+
+/* ---- entry points ----------------------------------------------------------------------------- */
+
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static tendon_status load_impl(ctx *c, const unsigned char *data, size_t size)
+{
+    const unsigned char *json = data;
+    size_t json_len = size;
+    if (size >= 4 && le32(data) == 0x46546C67u) { /* "glTF" */
+        c->is_glb = 1;
+        if (size < 20)
+            return ferr(c, "GLB header", "the file is %zu bytes: truncated (a header and a chunk "
+                                         "header need 20)", size);
+        const uint32_t version = le32(data + 4), length = le32(data + 8);
+        if (version != 2)
+            return ferr(c, "GLB header", "version %u: only glTF 2 is read", version);
+        if (length > size)
+            return ferr(c, "GLB header", "declares %u bytes, the file has %zu: truncated", length,
+                        size);
+        const uint32_t clen = le32(data + 12), ctype = le32(data + 16);
+        if (ctype != 0x4E4F534Au)
+            return ferr(c, "GLB chunk 0", "must be the JSON chunk (type 0x4E4F534A)");
+        if (clen > length - 20)
+            return ferr(c, "GLB chunk 0", "%u bytes run past the end of the file (%u bytes)", clen,
+                        length);
+        json = data + 20;
+        json_len = clen;
+        const size_t next = 20 + (size_t)clen;
+        if (next + 8 <= length) {
+            const uint32_t blen = le32(data + next), btype = le32(data + next + 4);
+            if (btype == 0x004E4942u) {
+                if (blen > length - next - 8)
+                    return ferr(c, "GLB chunk 1", "%u bytes run past the end of the file (%u "
+                                                  "bytes): truncated", blen, length);
+                c->glb_bin = data + next + 8;
+                c->glb_bin_len = blen;
+            }
+        }
+    }
+    json_error_t jerr;
+    c->root = json_loadb((const char *)json, json_len, JSON_DECODE_INT_AS_REAL | JSON_REJECT_DUPLICATES
+                         | JSON_ALLOW_NUL, &jerr);
+    if (!c->root)
+        return ferr(c, "JSON", "%s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
+    if (!json_is_object(c->root))
+        return ferr(c, "JSON", "the top level must be an object");
+    const json_t *asset = json_object_get(c->root, "asset");
+    const char *ver = json_string_value(json_object_get(asset, "version"));
+    if (!ver || strncmp(ver, "2.", 2) != 0)
+        return ferr(c, "asset", "`asset.version` must be \"2.x\"");
+    c->n_nodes = array_len(c->root, "nodes");
+    c->n_accessors = array_len(c->root, "accessors");
+    c->n_views = array_len(c->root, "bufferViews");
+    c->n_meshes = array_len(c->root, "meshes");
+    c->n_skins = array_len(c->root, "skins");
+    c->g = calloc(1, sizeof(tendon_gltf));
+    if (!c->g)
+        return nomem(c);
+    tendon_status st;
+    if ((st = load_buffers(c)) || (st = load_nodes(c)) || (st = load_skins(c)) ||
+        (st = load_animations(c)) || (st = load_meshes(c)))
+        return st;
+    return TENDON_OK;
+}
+
+static tendon_status load_common(const unsigned char *data, size_t size, const char *name,
+                                 const char *base_dir, tendon_gltf **out)
+{
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.file = name ? name : "(memory)";
+    c.base_dir = base_dir;
+    tendon_status st = load_impl(&c, data, size);
+    if (c.root)
+        json_decref(c.root);
+    for (size_t i = 0; c.buf && i < c.nbuf; ++i)
+        free(c.buf[i]);
+    free(c.buf);
+    free(c.buf_len);
+    if (st) {
+        tendon_gltf_destroy(c.g);
+        return st;
+    }
+    *out = c.g;
+    return TENDON_OK;
+}
+
+tendon_status tendon_gltf_load_memory(const void *data, size_t size, const char *name,
+                                      const char *base_dir, tendon_gltf **out)
+{
+    if (!out)
+        return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_load_memory: out is NULL");
+    *out = NULL;
+    if (!data && size > 0)
+        return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_load_memory: data is NULL");
+    return load_common(data, size, name, base_dir, out);
+}
+
+tendon_status tendon_gltf_load(const char *path, tendon_gltf **out)
+{
+    if (!out)
+        return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_load: out is NULL");
+    *out = NULL;
+    if (!path)
+        return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_load: path is NULL");
+    unsigned char *data;
+    size_t size;
+    int err = 0;
+    tendon_status st = read_file(path, &data, &size, &err);
+    if (st)
+        return tendon_gltf_set_error(st, "%s: cannot read: %s", path, strerror(err));
+    char *dir = strdup(path);
+    if (!dir) {
+        free(data);
+        return tendon_gltf_set_error(TENDON_ERR_NOMEM, "%s: out of memory", path);
+    }
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[1] = '\0';
+    else
+        strcpy(dir, ".");
+    st = load_common(data, size, path, dir, out);
+    free(dir);
+    free(data);
+    return st;
+}
+
+/* ---- accessors of the model ------------------------------------------------------------------- */
+
+const char *tendon_gltf_notes(const tendon_gltf *g) { return g && g->notes ? g->notes : ""; }
+const tendon_skeleton *tendon_gltf_skeleton(const tendon_gltf *g) { return g ? g->skeleton : NULL; }
+size_t tendon_gltf_node_count(const tendon_gltf *g) { return g ? g->node_count : 0; }
+int32_t tendon_gltf_node_joint(const tendon_gltf *g, size_t node)
+{
+    return g && node < g->node_count ? g->node_joint[node] : -1;
+}
+int32_t tendon_gltf_joint_node(const tendon_gltf *g, size_t joint)
+{
+    return g && joint < g->node_count ? g->joint_node[joint] : -1;
+}
+const char *tendon_gltf_node_name(const tendon_gltf *g, size_t node)
+{
+    return g && node < g->node_count ? g->node_names[node] : NULL;
+}
+int32_t tendon_gltf_node_mesh(const tendon_gltf *g, size_t node)
+{
+    return g && node < g->node_count ? g->node_mesh[node] : -1;
+}
+int32_t tendon_gltf_node_skin(const tendon_gltf *g, size_t node)
+{
+    return g && node < g->node_count ? g->node_skin[node] : -1;
+}
+size_t tendon_gltf_skin_count(const tendon_gltf *g) { return g ? g->skin_count : 0; }
+const tendon_skin_binding *tendon_gltf_skin(const tendon_gltf *g, size_t s)
+{
+    return g && s < g->skin_count ? g->skins[s] : NULL;
+}
+const uint32_t *tendon_gltf_skin_nodes(const tendon_gltf *g, size_t s)
+{
+    return g && s < g->skin_count ? g->skin_nodes[s] : NULL;
+}
+const char *tendon_gltf_skin_name(const tendon_gltf *g, size_t s)
+{
+    return g && s < g->skin_count ? g->skin_names[s] : NULL;
+}
+size_t tendon_gltf_animation_count(const tendon_gltf *g) { return g ? g->anim_count : 0; }
+const tendon_clip *tendon_gltf_animation(const tendon_gltf *g, size_t i)
+{
+    return g && i < g->anim_count ? g->clips[i] : NULL;
+}
+const char *tendon_gltf_animation_name(const tendon_gltf *g, size_t i)
+{
+    return g && i < g->anim_count ? g->anim_names[i] : NULL;
+}
+
+tendon_status tendon_gltf_find_animation(const tendon_gltf *g, const char *name, size_t *out)
+{
+    if (!g || !name || !out)
+        return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_find_animation: %s is NULL",
+                                     !g ? "gltf" : !name ? "name" : "out");
+    for (size_t i = 0; i < g->anim_count; ++i)
+        if (g->anim_names[i] && strcmp(g->anim_names[i], name) == 0) {
+            *out = i;
+            return TENDON_OK;
+        }
+    return tendon_gltf_set_error(TENDON_ERR_NOT_FOUND,
+                                 "tendon_gltf_find_animation: no animation is named \"%.200s\"",
+                                 name);
+}
+
+tendon_status tendon_gltf_animation_channel(const tendon_gltf *g, size_t anim, size_t track,
+                                            tendon_gltf_channel *out)
+{
+    if (!g || !out)
+        return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_animation_channel: %s is NULL",
+                                     !g ? "gltf" : "out");
+    if (anim >= g->anim_count || track >= g->chan_counts[anim])
+        return tendon_gltf_set_error(TENDON_ERR_RANGE,
+                                     "tendon_gltf_animation_channel: animation %zu track %zu is "
+                                     "out of range (%zu animations)",
+                                     anim, track, g->anim_count);
+    *out = g->chans[anim][track];
+    return TENDON_OK;
+}
+
+size_t tendon_gltf_mesh_count(const tendon_gltf *g) { return g ? g->mesh_count : 0; }
+size_t tendon_gltf_primitive_count(const tendon_gltf *g, size_t mesh)
+{
+    return g && mesh < g->mesh_count ? g->meshes[mesh].prim_count : 0;
+}
+
+tendon_status tendon_gltf_get_primitive(const tendon_gltf *g, size_t mesh, size_t primitive,
+                                        tendon_gltf_primitive *out)
+{
+    if (!g || !out)
+        return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_get_primitive: %s is NULL",
+                                     !g ? "gltf" : "out");
+    if (mesh >= g->mesh_count || primitive >= g->meshes[mesh].prim_count)
+        return tendon_gltf_set_error(TENDON_ERR_RANGE,
+                                     "tendon_gltf_get_primitive: mesh %zu primitive %zu is out of "
+                                     "range (%zu meshes)",
+                                     mesh, primitive, g->mesh_count);
+    const prim_data *d = &g->meshes[mesh].prims[primitive];
+    out->vertex_count = d->n;
+    out->positions = d->pos;
+    out->normals = d->nrm;
+    out->joints = d->joints;
+    out->weights = d->weights;
+    out->target_count = d->ntargets;
+    out->target_positions = (const float *const *)d->targets;
+    out->default_weights = d->defw;
+    return TENDON_OK;
+}

@@ -1,0 +1,622 @@
+/*
+ * glTF import (tendon/gltf.h) and the whole pipeline on real files.
+ *
+ * Oracles: the three.js r187 references in tests/data/gltf-reference/ (from
+ * shared/cases/gltf/, computed by code nobody on this project wrote), compared at every sample
+ * time, per skin and joint — channels, local TRS, world matrices, palettes and skinned vertex
+ * probes — with the tolerances of tests/data/CASES-README.md: 1e-5 × the model's size for
+ * positions and matrix translations, 1e-5 for rotation components and matrix rotation parts
+ * (relative where the matrix carries a scale), quaternions up to sign; SimpleSkin, whose
+ * rotation keys are up to 2.3e-4 off unit length, up to that (the reference uses the raw keys,
+ * the seed's slerp renormalises). Every asset in tests/data/gltf/ imports. Malformed files
+ * (truncated, bad offsets, wrong types, out-of-range indices, missing buffers, a cycle, two
+ * parents) give TENDON_ERR_FORMAT / TENDON_ERR_IO with a message naming the file, the object
+ * and the rule.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <tendon/gltf.h>
+
+#include "support.h"
+
+static char *data_path(const char *rel)
+{
+    char *p = malloc(strlen(TENDON_TEST_DATA_DIR) + strlen(rel) + 2);
+    sprintf(p, "%s/%s", TENDON_TEST_DATA_DIR, rel);
+    return p;
+}
+
+static double jnum(const json_t *v)
+{
+    ck_assert_msg(json_is_number(v), "reference: expected a number");
+    return json_number_value(v);
+}
+
+/* ---- the pipeline, as a user of the library would run it -------------------------------------- */
+
+typedef struct model {
+    tendon_gltf *g;
+    const tendon_skeleton *sk;
+    size_t n;
+    tendon_pose pose;
+    float *model;
+    float *palette;
+} model;
+
+static void model_open(model *m, const char *asset)
+{
+    char rel[512];
+    snprintf(rel, sizeof rel, "gltf/%s", asset);
+    char *path = data_path(rel);
+    ck_assert_msg(tendon_gltf_load(path, &m->g) == TENDON_OK, "%s: %s", path, tendon_error_message());
+    free(path);
+    m->sk = tendon_gltf_skeleton(m->g);
+    m->n = tendon_skeleton_joint_count(m->sk);
+    ck_assert_int_eq(tendon_pose_create(m->n, &m->pose), TENDON_OK);
+    m->model = malloc((16 * m->n + 1) * sizeof(float));
+    size_t maxp = 1;
+    for (size_t s = 0; s < tendon_gltf_skin_count(m->g); ++s) {
+        const size_t pc = tendon_skin_binding_palette_count(tendon_gltf_skin(m->g, s));
+        if (pc > maxp)
+            maxp = pc;
+    }
+    m->palette = malloc(16 * maxp * sizeof(float));
+}
+
+static void model_close(model *m)
+{
+    tendon_pose_destroy(&m->pose);
+    free(m->model);
+    free(m->palette);
+    tendon_gltf_destroy(m->g);
+}
+
+/* rest pose, then the clip (if any) at t, then model matrices */
+static void model_pose(model *m, const tendon_clip *clip, double t)
+{
+    ck_assert_int_eq(tendon_skeleton_rest_pose(m->sk, &m->pose), TENDON_OK);
+    if (clip)
+        ck_assert_int_eq(tendon_clip_sample(clip, t, &m->pose), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_model_matrices(m->sk, &m->pose, NULL, m->model), TENDON_OK);
+}
+
+/* ---- comparisons ---------------------------------------------------------------------------- */
+
+typedef struct tol {
+    double pos, rot, mat; /* positions; quaternion components; matrix rotation parts */
+    const char *file;
+} tol;
+
+static void near(double got, double want, double t, const char *what, const char *file, double at,
+                 size_t i, int e)
+{
+    ck_assert_msg(fabs(got - want) <= t, "%s t=%g %s[%zu][%d]: got %.9g, reference %.9g (tol %g)",
+                  file, at, what, i, e, got, want, t);
+}
+
+static void quat_near(const float *q, const json_t *ref, double t, const char *what,
+                      const char *file, double at, size_t i)
+{
+    double dp = 0, dn = 0;
+    for (size_t e = 0; e < 4; ++e) {
+        const double r = jnum(json_array_get(ref, e));
+        dp = fmax(dp, fabs(q[e] - r));
+        dn = fmax(dn, fabs(-q[e] - r));
+    }
+    ck_assert_msg(fmin(dp, dn) <= t, "%s t=%g %s[%zu]: quaternion (%.9g %.9g %.9g %.9g) off by %g "
+                                     "up to sign (tol %g)",
+                  file, at, what, i, (double)q[0], (double)q[1], (double)q[2], (double)q[3],
+                  fmin(dp, dn), t);
+}
+
+static void mat_near(const float *m, const json_t *ref, const tol *tl, const char *what,
+                     double at, size_t i)
+{
+    double scale = 1.0;
+    for (int e = 0; e < 12; ++e)
+        if (e % 4 != 3)
+            scale = fmax(scale, fabs(jnum(json_array_get(ref, (size_t)e))));
+    for (int e = 0; e < 16; ++e) {
+        const double r = jnum(json_array_get(ref, (size_t)e));
+        const double t = (e >= 12 && e < 15) ? tl->pos : (e % 4 == 3 ? 1e-6 : tl->mat * scale);
+        near(m[e], r, t, what, tl->file, at, i, e);
+    }
+}
+
+/* Compare one state (rest or a sample) of every emitted skin, and the probes. */
+static void check_state(model *m, const json_t *state, const json_t *probes, const tol *tl,
+                        double at)
+{
+    size_t si;
+    const json_t *sref;
+    json_array_foreach(json_object_get(state, "skins"), si, sref)
+    {
+        const size_t s = (size_t)jnum(json_object_get(sref, "skin"));
+        const tendon_skin_binding *b = tendon_gltf_skin(m->g, s);
+        ck_assert_ptr_nonnull(b);
+        const uint32_t *joints = tendon_skin_binding_joints(b);
+        const size_t pc = tendon_skin_binding_palette_count(b);
+        ck_assert_int_eq(tendon_palette(b, m->model, m->n, m->palette), TENDON_OK);
+        const json_t *local = json_object_get(sref, "local");
+        ck_assert_uint_eq(json_array_size(local), pc);
+        for (size_t k = 0; k < pc; ++k) {
+            const size_t j = joints[k];
+            const json_t *l = json_array_get(local, k);
+            for (int e = 0; e < 3; ++e) {
+                near(m->pose.translation[3 * j + (size_t)e], jnum(json_array_get(l, (size_t)e)),
+                     tl->pos, "local.translation", tl->file, at, k, e);
+                const double sr = jnum(json_array_get(l, 7 + (size_t)e));
+                near(m->pose.scale[3 * j + (size_t)e], sr, tl->rot * fmax(1.0, fabs(sr)),
+                     "local.scale", tl->file, at, k, e);
+            }
+            json_t *q = json_array();
+            for (size_t e = 3; e < 7; ++e)
+                json_array_append(q, json_array_get(l, e));
+            quat_near(m->pose.rotation + 4 * j, q, tl->rot, "local.rotation", tl->file, at, k);
+            json_decref(q);
+            mat_near(m->model + 16 * j, json_array_get(json_object_get(sref, "world"), k), tl,
+                     "world", at, k);
+            mat_near(m->palette + 16 * k, json_array_get(json_object_get(sref, "palette"), k), tl,
+                     "palette", at, k);
+        }
+    }
+    /* skinned probes: Σ wᵢ·paletteᵢ·p over the probe's skin */
+    size_t pi;
+    const json_t *pr;
+    const json_t *skinned = json_object_get(state, "skinned");
+    json_array_foreach(probes, pi, pr)
+    {
+        const size_t skin = (size_t)jnum(json_object_get(pr, "skin"));
+        const size_t mesh = (size_t)jnum(json_object_get(pr, "mesh"));
+        const size_t prim = (size_t)jnum(json_object_get(pr, "primitive"));
+        const size_t v = (size_t)jnum(json_object_get(pr, "vertex"));
+        tendon_gltf_primitive p;
+        ck_assert_int_eq(tendon_gltf_get_primitive(m->g, mesh, prim, &p), TENDON_OK);
+        ck_assert(v < p.vertex_count && p.joints && p.weights);
+        for (int e = 0; e < 3; ++e)
+            near(p.positions[3 * v + (size_t)e],
+                 jnum(json_array_get(json_object_get(pr, "position"), (size_t)e)), 1e-6 * tl->pos / 1e-5,
+                 "probe.position", tl->file, at, pi, e);
+        for (int e = 0; e < 4; ++e) {
+            ck_assert_uint_eq(p.joints[4 * v + (size_t)e],
+                              (unsigned)jnum(json_array_get(json_object_get(pr, "joints"), (size_t)e)));
+            near(p.weights[4 * v + (size_t)e],
+                 jnum(json_array_get(json_object_get(pr, "weights_raw"), (size_t)e)), 1e-6,
+                 "probe.weights", tl->file, at, pi, e);
+        }
+        const tendon_skin_binding *b = tendon_gltf_skin(m->g, skin);
+        ck_assert_int_eq(tendon_palette(b, m->model, m->n, m->palette), TENDON_OK);
+        tendon_skin_job job;
+        memset(&job, 0, sizeof job);
+        job.palette = m->palette;
+        job.palette_count = tendon_skin_binding_palette_count(b);
+        job.vertex_count = 1;
+        job.influence_count = 4;
+        job.joint_index_type = TENDON_JOINT_INDEX_U16;
+        job.joints = p.joints + 4 * v;
+        job.weights = p.weights + 4 * v;
+        job.positions = p.positions + 3 * v;
+        float out[3];
+        job.out_positions = out;
+        ck_assert_msg(tendon_skin(&job) == TENDON_OK, "%s", tendon_error_message());
+        for (int e = 0; e < 3; ++e)
+            near(out[e], jnum(json_array_get(json_array_get(skinned, pi), (size_t)e)), tl->pos,
+                 "skinned", tl->file, at, pi, e);
+    }
+}
+
+static void check_reference(const char *ref_name)
+{
+    char rel[512];
+    snprintf(rel, sizeof rel, "gltf-reference/%s", ref_name);
+    size_t size;
+    char *text = read_test_file(rel, &size);
+    json_error_t err;
+    json_t *ref = json_loadb(text, size, JSON_DECODE_INT_AS_REAL, &err);
+    free(text);
+    ck_assert_msg(ref != NULL, "%s: %s", ref_name, err.text);
+    const char *asset = json_string_value(json_object_get(ref, "asset"));
+    model m;
+    model_open(&m, asset);
+
+    /* size: the largest absolute rest-pose world translation of any joint, at least 1 */
+    double sz = 1.0;
+    size_t i;
+    const json_t *s;
+    json_array_foreach(json_object_get(json_object_get(ref, "rest"), "skins"), i, s)
+    {
+        size_t k;
+        const json_t *w;
+        json_array_foreach(json_object_get(s, "world"), k, w)
+            for (size_t e = 12; e < 15; ++e)
+                sz = fmax(sz, fabs(jnum(json_array_get(w, e))));
+    }
+    /* Where a file's rotation keys are not unit length (SimpleSkin up to 2.3e-4; normalised
+       byte keys such as 90/127 in Animation_SamplerType_01, 2.2e-3) the reference uses them as
+       they are and the seed's slerp renormalises: the difference is up to the keys' own error,
+       which the reference's own samples show (‖q‖ − 1 of its sampled rotations; at a key or
+       outside the keys those are the raw keys). The tolerance grows by that much, no more. */
+    double key_err = 0.0;
+    json_array_foreach(json_object_get(ref, "animations"), i, s)
+    {
+        size_t k, c;
+        const json_t *smp, *ch;
+        json_array_foreach(json_object_get(s, "samples"), k, smp)
+            json_array_foreach(json_object_get(s, "channels"), c, ch)
+        {
+            if (strcmp(json_string_value(json_object_get(ch, "path")), "rotation") != 0)
+                continue;
+            const json_t *q = json_array_get(json_object_get(smp, "channels"), c);
+            double l2 = 0;
+            for (size_t e = 0; e < 4; ++e)
+                l2 += jnum(json_array_get(q, e)) * jnum(json_array_get(q, e));
+            key_err = fmax(key_err, fabs(sqrt(l2) - 1.0));
+        }
+    }
+    if (key_err < 1e-6) /* unit keys up to the reference's 7 digits: no allowance */
+        key_err = 0.0;
+    /* a matrix is quadratic in q: |q|² = 1 + 2ε, so its rotation part (and what it moves)
+       carries twice the quaternion's allowance */
+    tol tl = {(1e-5 + 2 * key_err) * sz, 1e-5 + key_err, 1e-5 + 2 * key_err, asset};
+
+    /* skins: joints and inverse bind matrices */
+    json_array_foreach(json_object_get(ref, "skins"), i, s)
+    {
+        const size_t idx = (size_t)jnum(json_object_get(s, "index"));
+        const uint32_t *nodes = tendon_gltf_skin_nodes(m.g, idx);
+        const tendon_skin_binding *b = tendon_gltf_skin(m.g, idx);
+        size_t k;
+        const json_t *v;
+        json_array_foreach(json_object_get(s, "joints"), k, v)
+        {
+            ck_assert_uint_eq(nodes[k], (uint32_t)jnum(v));
+            ck_assert_uint_eq(tendon_skin_binding_joints(b)[k],
+                              (uint32_t)tendon_gltf_node_joint(m.g, nodes[k]));
+        }
+        json_array_foreach(json_object_get(s, "inverse_bind_matrices"), k, v)
+            for (size_t e = 0; e < 16; ++e)
+                near(tendon_skin_binding_inverse_bind(b)[16 * k + e], jnum(json_array_get(v, e)),
+                     1e-6 * fmax(1.0, fabs(jnum(json_array_get(v, e)))), "ibm", asset, 0, k, (int)e);
+    }
+    const json_t *probes = json_object_get(ref, "vertex_probes");
+    model_pose(&m, NULL, 0);
+    check_state(&m, json_object_get(ref, "rest"), probes, &tl, 0.0);
+
+    json_array_foreach(json_object_get(ref, "animations"), i, s)
+    {
+        const size_t a = (size_t)jnum(json_object_get(s, "index"));
+        const tendon_clip *clip = tendon_gltf_animation(m.g, a);
+        ck_assert_ptr_nonnull(clip);
+        ck_assert_msg(fabs(tendon_clip_duration(clip) - jnum(json_object_get(s, "duration"))) < 1e-6,
+                      "%s animation %zu: duration %.9g, reference %.9g", asset, a,
+                      tendon_clip_duration(clip), jnum(json_object_get(s, "duration")));
+        const size_t vc = tendon_clip_value_count(clip);
+        float *vals = malloc((vc + 1) * sizeof(float));
+        const json_t *chs = json_object_get(s, "channels");
+        ck_assert_uint_eq(tendon_clip_track_count(clip), (size_t)jnum(json_object_get(s, "channels_emitted")));
+        size_t k;
+        const json_t *smp;
+        json_array_foreach(json_object_get(s, "samples"), k, smp)
+        {
+            const double t = jnum(json_object_get(smp, "t"));
+            ck_assert_int_eq(tendon_clip_sample_tracks(clip, t, vals, vc), TENDON_OK);
+            for (size_t tr = 0; tr < tendon_clip_track_count(clip); ++tr) {
+                tendon_gltf_channel gc;
+                ck_assert_int_eq(tendon_gltf_animation_channel(m.g, a, tr, &gc), TENDON_OK);
+                const json_t *cref = json_array_get(chs, gc.channel);
+                ck_assert_uint_eq(gc.node, (size_t)jnum(json_object_get(cref, "node")));
+                const json_t *want = json_array_get(json_object_get(smp, "channels"), gc.channel);
+                const float *got = vals + tendon_clip_track_offset(clip, tr);
+                const size_t w = tendon_clip_track_width(clip, tr);
+                ck_assert_uint_eq(json_array_size(want), w);
+                if (gc.path == TENDON_PATH_ROTATION) {
+                    quat_near(got, want, tl.rot, "channel", asset, t, tr);
+                } else {
+                    for (size_t e = 0; e < w; ++e) {
+                        const double r = jnum(json_array_get(want, e));
+                        near(got[e], r,
+                             gc.path == TENDON_PATH_TRANSLATION ? tl.pos : 1e-5 * fmax(1.0, fabs(r)),
+                             "channel", asset, t, tr, (int)e);
+                    }
+                }
+            }
+            model_pose(&m, clip, t);
+            check_state(&m, smp, probes, &tl, t);
+        }
+        free(vals);
+    }
+    model_close(&m);
+    json_decref(ref);
+}
+
+static char **g_refs;
+static size_t g_nrefs;
+
+static int cmpstr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void list_refs(void)
+{
+    char *dir = data_path("gltf-reference");
+    DIR *d = opendir(dir);
+    ck_assert_msg(d != NULL, "cannot open %s", dir);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, ".json")) {
+            g_refs = realloc(g_refs, (g_nrefs + 1) * sizeof *g_refs);
+            g_refs[g_nrefs++] = strdup(e->d_name);
+        }
+    closedir(d);
+    free(dir);
+    qsort(g_refs, g_nrefs, sizeof *g_refs, cmpstr);
+}
+
+START_TEST(test_reference)
+{
+    list_refs();
+    ck_assert_uint_eq(g_nrefs, 28);
+    ck_assert_msg((size_t)_i < g_nrefs, "reference %d", _i);
+    check_reference(g_refs[_i]);
+}
+END_TEST
+
+/* ---- every asset imports ------------------------------------------------------------------------- */
+
+static void walk(const char *dir, size_t *count)
+{
+    DIR *d = opendir(dir);
+    ck_assert_msg(d != NULL, "cannot open %s", dir);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        const size_t l = strlen(e->d_name);
+        if (l > 5 && (strcmp(e->d_name + l - 5, ".gltf") == 0 || strcmp(e->d_name + l - 4, ".glb") == 0)) {
+            tendon_gltf *g;
+            ck_assert_msg(tendon_gltf_load(path, &g) == TENDON_OK, "%s: %s", path,
+                          tendon_error_message());
+            ck_assert_uint_eq(tendon_gltf_node_count(g),
+                              tendon_skeleton_joint_count(tendon_gltf_skeleton(g)));
+            /* parents before children; node ↔ joint a bijection */
+            const int32_t *par = tendon_skeleton_parents(tendon_gltf_skeleton(g));
+            for (size_t j = 0; j < tendon_gltf_node_count(g); ++j) {
+                ck_assert(par[j] < (int32_t)j);
+                ck_assert_int_eq(tendon_gltf_node_joint(g, (size_t)tendon_gltf_joint_node(g, j)),
+                                 (int32_t)j);
+            }
+            tendon_gltf_destroy(g);
+            ++*count;
+        } else {
+            struct stat stt;
+            if (stat(path, &stt) == 0 && S_ISDIR(stt.st_mode))
+                walk(path, count);
+        }
+    }
+    closedir(d);
+}
+
+START_TEST(test_every_asset_imports)
+{
+    char *dir = data_path("gltf");
+    size_t count = 0;
+    walk(dir, &count);
+    free(dir);
+    ck_assert_uint_eq(count, 43);
+}
+END_TEST
+
+START_TEST(test_notes_and_names)
+{
+    model m;
+    model_open(&m, "asset-generator/Animation_NodeMisc/Animation_NodeMisc_08.gltf");
+    ck_assert_ptr_nonnull(strstr(tendon_gltf_notes(m.g), "no target node: skipped"));
+    model_close(&m);
+    model_open(&m, "khronos-sample-assets/Fox/Fox.glb");
+    size_t a;
+    ck_assert_int_eq(tendon_gltf_find_animation(m.g, "Walk", &a), TENDON_OK);
+    ck_assert_str_eq(tendon_gltf_animation_name(m.g, a), "Walk");
+    ck_assert_int_eq(tendon_gltf_find_animation(m.g, "Fly", &a), TENDON_ERR_NOT_FOUND);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "Fly"));
+    model_close(&m);
+}
+END_TEST
+
+/* ---- malformed files ------------------------------------------------------------------------------ */
+
+static json_t *simple_skin(void)
+{
+    size_t size;
+    char *text = read_test_file("gltf/khronos-sample-assets/SimpleSkin/SimpleSkin.gltf", &size);
+    json_error_t err;
+    json_t *j = json_loadb(text, size, JSON_DECODE_INT_AS_REAL, &err);
+    free(text);
+    ck_assert_ptr_nonnull(j);
+    return j;
+}
+
+/* Load j from memory as "bad.gltf"; expect `status` and each of the fragments in the message. */
+static void expect_error(json_t *j, tendon_status status, const char *frag1, const char *frag2)
+{
+    char *text = json_dumps(j, JSON_COMPACT);
+    tendon_gltf *g = (tendon_gltf *)1;
+    const tendon_status st = tendon_gltf_load_memory(text, strlen(text), "bad.gltf", NULL, &g);
+    free(text);
+    ck_assert_msg(st == status, "status %s, expected %s: %s", tendon_status_name(st),
+                  tendon_status_name(status), tendon_error_message());
+    ck_assert_ptr_null(g);
+    const char *msg = tendon_error_message();
+    ck_assert_msg(strstr(msg, "bad.gltf") != NULL, "the message does not name the file: %s", msg);
+    ck_assert_msg(strstr(msg, frag1) != NULL, "message lacks \"%s\": %s", frag1, msg);
+    if (frag2)
+        ck_assert_msg(strstr(msg, frag2) != NULL, "message lacks \"%s\": %s", frag2, msg);
+    json_decref(j);
+}
+
+static json_t *at(json_t *j, const char *arr, size_t i)
+{
+    return json_array_get(json_object_get(j, arr), i);
+}
+
+START_TEST(test_malformed)
+{
+    json_t *j;
+    /* the file itself loads */
+    j = simple_skin();
+    {
+        char *text = json_dumps(j, JSON_COMPACT);
+        tendon_gltf *g;
+        ck_assert_int_eq(tendon_gltf_load_memory(text, strlen(text), "ok.gltf", NULL, &g), TENDON_OK);
+        tendon_gltf_destroy(g);
+        free(text);
+        json_decref(j);
+    }
+    /* bad offsets */
+    j = simple_skin();
+    json_object_set_new(at(j, "accessors", 6), "byteOffset", json_real(4096));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[6]", "past the end");
+    j = simple_skin();
+    json_object_set_new(at(j, "bufferViews", 4), "byteLength", json_real(1000));
+    expect_error(j, TENDON_ERR_FORMAT, "bufferViews[4]", "past the end of buffers[3]");
+    j = simple_skin();
+    json_object_set_new(at(j, "bufferViews", 2), "byteStride", json_real(8));
+    expect_error(j, TENDON_ERR_FORMAT, "bufferViews[2]", "byteStride");
+    /* wrong types */
+    j = simple_skin();
+    json_object_set_new(at(j, "accessors", 6), "type", json_string("VEC3"));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[6]", "components");
+    j = simple_skin();
+    json_object_set_new(at(j, "accessors", 5), "componentType", json_real(5123));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[5]", "float");
+    j = simple_skin();
+    json_object_set_new(at(j, "accessors", 5), "count", json_string("12"));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[5]", "must be a number");
+    /* out-of-range indices */
+    j = simple_skin();
+    json_array_set_new(json_object_get(at(j, "skins", 0), "joints"), 1, json_real(9));
+    expect_error(j, TENDON_ERR_FORMAT, "skins[0]", "joints[1] is not a node index below 3");
+    j = simple_skin();
+    json_object_set_new(at(j, "nodes", 0), "mesh", json_real(3));
+    expect_error(j, TENDON_ERR_FORMAT, "nodes[0]", "out of range");
+    j = simple_skin();
+    json_object_set_new(json_object_get(json_array_get(json_object_get(at(j, "animations", 0),
+                                                                       "channels"), 0), "target"),
+                        "node", json_real(-1));
+    expect_error(j, TENDON_ERR_FORMAT, "animations[0].channels[0]", "non-negative integer");
+    j = simple_skin();
+    json_object_set_new(at(j, "accessors", 1), "bufferView", json_real(5));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[1]", "bufferView");
+    /* a cycle, two parents, a child listed as a root */
+    j = simple_skin();
+    json_object_set_new(at(j, "nodes", 2), "children", json_pack("[f]", 1.0));
+    expect_error(j, TENDON_ERR_FORMAT, "scene", "child of node 2");
+    j = simple_skin();
+    json_object_set_new(at(j, "nodes", 2), "children", json_pack("[f]", 1.0));
+    json_object_set_new(at(j, "scenes", 0), "nodes", json_pack("[f]", 0.0));
+    expect_error(j, TENDON_ERR_FORMAT, "nodes[1]", "cycle");
+    j = simple_skin();
+    json_object_set_new(at(j, "nodes", 0), "children", json_pack("[f]", 2.0));
+    expect_error(j, TENDON_ERR_FORMAT, "nodes[1]", "at most one parent");
+    /* missing and truncated buffers */
+    j = simple_skin();
+    json_object_set_new(at(j, "buffers", 3), "uri", json_string("missing.bin"));
+    expect_error(j, TENDON_ERR_FORMAT, "buffers[3]", "no base directory");
+    j = simple_skin();
+    json_object_set_new(at(j, "buffers", 3), "byteLength", json_real(4000));
+    expect_error(j, TENDON_ERR_FORMAT, "buffers[3]", "truncated");
+    j = simple_skin();
+    json_object_set_new(at(j, "buffers", 3), "uri", json_string("data:application/gltf-buffer;base64,@@@"));
+    expect_error(j, TENDON_ERR_FORMAT, "buffers[3]", "base64");
+    j = simple_skin();
+    json_object_del(at(j, "buffers", 3), "uri");
+    expect_error(j, TENDON_ERR_FORMAT, "buffers[3]", "uri");
+    /* times that go backwards: the clip's rule, prefixed with the file and the animation */
+    j = simple_skin();
+    json_object_set_new(at(j, "accessors", 5), "byteOffset", json_real(4));
+    json_object_set_new(at(j, "accessors", 5), "count", json_real(11));
+    expect_error(j, TENDON_ERR_FORMAT, "animations[0]", "expected 11");
+    /* one accessor as a sampler's input and (SCALAR) as a rotation's output: found by the fuzz
+       target — the accessor cache once let the second use skip the component check */
+    j = simple_skin();
+    json_object_set_new(json_array_get(json_object_get(at(j, "animations", 0), "samplers"), 0),
+                        "output", json_real(5));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[5]", "needs 4 components");
+    /* not JSON, not glTF 2 */
+    j = json_pack("{s{ss}}", "asset", "version", "1.0");
+    expect_error(j, TENDON_ERR_FORMAT, "asset", "2.x");
+    tendon_gltf *g;
+    ck_assert_int_eq(tendon_gltf_load_memory("{\"asset\":", 9, "bad.gltf", NULL, &g),
+                     TENDON_ERR_FORMAT);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "bad.gltf: JSON"));
+    /* a missing external file */
+    char *path = data_path("gltf/asset-generator/Animation_Skin/Animation_Skin_00.gltf");
+    size_t size;
+    char *text = read_test_file("gltf/asset-generator/Animation_Skin/Animation_Skin_00.gltf", &size);
+    json_error_t err;
+    j = json_loadb(text, size, JSON_DECODE_INT_AS_REAL, &err);
+    free(text);
+    json_object_set_new(at(j, "buffers", 0), "uri", json_string("no-such-file.bin"));
+    text = json_dumps(j, JSON_COMPACT);
+    ck_assert_int_eq(tendon_gltf_load_memory(text, strlen(text), "ext.gltf", "/nonexistent-dir", &g),
+                     TENDON_ERR_IO);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "no-such-file.bin"));
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "buffers[0]"));
+    free(text);
+    free(path);
+    json_decref(j);
+    ck_assert_int_eq(tendon_gltf_load("/nonexistent-dir/x.glb", &g), TENDON_ERR_IO);
+}
+END_TEST
+
+START_TEST(test_truncated_glb)
+{
+    size_t size;
+    unsigned char *glb =
+        (unsigned char *)read_test_file("gltf/khronos-sample-assets/RiggedSimple/RiggedSimple.glb", &size);
+    tendon_gltf *g;
+    ck_assert_int_eq(tendon_gltf_load_memory(glb, size, "RiggedSimple.glb", NULL, &g), TENDON_OK);
+    tendon_gltf_destroy(g);
+    /* every prefix is an error (never a crash or a read past the end): a 20-byte stride */
+    for (size_t n = 0; n < size; n += (n < 64 ? 1 : 97)) {
+        unsigned char *cut = malloc(n ? n : 1);
+        memcpy(cut, glb, n);
+        const tendon_status st = tendon_gltf_load_memory(cut, n, "cut.glb", NULL, &g);
+        ck_assert_msg(st == TENDON_ERR_FORMAT, "%zu bytes: %s", n, tendon_status_name(st));
+        ck_assert_ptr_nonnull(strstr(tendon_error_message(), "cut.glb"));
+        free(cut);
+    }
+    /* the declared length larger than the file */
+    ck_assert_int_eq(tendon_gltf_load_memory(glb, size - 1, "cut.glb", NULL, &g), TENDON_ERR_FORMAT);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "truncated"));
+    free(glb);
+}
+END_TEST
+
+static Suite *gltf_suite(void)
+{
+    Suite *s = suite_create("gltf");
+    TCase *tc = tcase_create("reference");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_reference, 0, 28);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("import");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_every_asset_imports);
+    tcase_add_test(tc, test_notes_and_names);
+    tcase_add_test(tc, test_malformed);
+    tcase_add_test(tc, test_truncated_glb);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return run_suite(gltf_suite()); }

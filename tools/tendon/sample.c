@@ -1,0 +1,324 @@
+/*
+ * tendon sample: a glTF model's skins, channels and skinned vertices at given times, as JSON
+ * (docs/cli.md, docs/gltf.md). The pipeline a user would run: the skeleton's rest pose, the
+ * clip sampled over it (channels no track drives keep their rest values), model matrices
+ * relative to the scene root, each skin's palette, linear-blend skinning of the requested
+ * vertices.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tendon/gltf.h>
+#include <tendon/tendon.h>
+
+#include "cli.h"
+#include "json.h"
+
+const char USAGE_SAMPLE[] =
+    "usage: tendon sample MODEL [--animation INDEX|NAME --time SEC...] [--vertex "
+    "NODE:PRIMITIVE:VERTEX...]\n"
+    "\n"
+    "Load a .gltf or .glb and print, for one time, one JSON object\n"
+    "  {\"t\", \"skins\": [{\"skin\", \"joints\": [names], \"local\": "
+    "[[tx,ty,tz,qx,qy,qz,qw,sx,sy,sz]...],\n"
+    "   \"world\": [[16]...], \"palette\": [[16]...]}], \"channels\": [[...]...], \"skinned\": "
+    "[[x,y,z]...]}\n"
+    "per skin, joints in skin.joints order (a joint's name is null when its node has none),\n"
+    "matrices column-major; `channels` in the animation's channel order (null for a channel that\n"
+    "was skipped on import); `skinned` the requested vertices of the skinned mesh node NODE in\n"
+    "scene space. Several --time values give a JSON array of such objects. With no --animation:\n"
+    "the rest pose (no \"t\", no \"channels\"). Numbers are the shortest decimals that read back as\n"
+    "the same float32 value.\n"
+    "\n"
+    "  --animation A   the animation's index, or its name\n"
+    "  --time SEC      seconds on the clip's axis (repeatable; clamped at each track's ends)\n"
+    "  --vertex N:P:V  a vertex V of primitive P of the mesh of node N (repeatable)\n";
+
+/* The shortest decimal (≤ 9 significant digits) that reads back as f, as a JSON real. */
+static json_t *jfloat(float f)
+{
+    if (!(f - f == 0.0f))
+        return jx_number((double)f);
+    char buf[40];
+    for (int p = 1; p <= 9; ++p) {
+        snprintf(buf, sizeof buf, "%.*g", p, (double)f);
+        if (strtof(buf, NULL) == f)
+            return json_real(strtod(buf, NULL) == 0.0 ? (double)f : strtod(buf, NULL));
+    }
+    return json_real((double)f);
+}
+
+static json_t *jfloats(const float *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; ++i)
+        json_array_append_new(a, jfloat(v[i]));
+    return a;
+}
+
+typedef struct probe {
+    size_t node, prim, vertex;
+} probe;
+
+typedef struct state {
+    tendon_gltf *g;
+    const tendon_skeleton *sk;
+    size_t n;
+    tendon_pose pose;
+    float *model, *palette, *values;
+} state;
+
+static int fail(const char *what)
+{
+    cli_error("sample", "%s: %s", what, tendon_error_message());
+    return CLI_USAGE;
+}
+
+/* One object for the current pose (model matrices computed). */
+static int emit(state *s, const tendon_clip *clip, size_t anim, double t, int have_t,
+                const probe *probes, size_t nprobes, json_t **out)
+{
+    json_t *o = json_object();
+    if (have_t)
+        json_object_set_new(o, "t", jx_number(t));
+    json_t *skins = json_array();
+    for (size_t k = 0; k < tendon_gltf_skin_count(s->g); ++k) {
+        const tendon_skin_binding *b = tendon_gltf_skin(s->g, k);
+        const uint32_t *nodes = tendon_gltf_skin_nodes(s->g, k);
+        const uint32_t *joints = tendon_skin_binding_joints(b);
+        const size_t pc = tendon_skin_binding_palette_count(b);
+        if (tendon_palette(b, s->model, s->n, s->palette) != TENDON_OK) {
+            json_decref(o);
+            json_decref(skins);
+            return fail("palette");
+        }
+        json_t *names = json_array(), *local = json_array(), *world = json_array(),
+               *pal = json_array();
+        for (size_t e = 0; e < pc; ++e) {
+            const char *nm = tendon_gltf_node_name(s->g, nodes[e]);
+            json_array_append_new(names, nm ? json_string(nm) : json_null());
+            const size_t j = joints[e];
+            float l[10];
+            memcpy(l, s->pose.translation + 3 * j, 12);
+            memcpy(l + 3, s->pose.rotation + 4 * j, 16);
+            memcpy(l + 7, s->pose.scale + 3 * j, 12);
+            json_array_append_new(local, jfloats(l, 10));
+            json_array_append_new(world, jfloats(s->model + 16 * j, 16));
+            json_array_append_new(pal, jfloats(s->palette + 16 * e, 16));
+        }
+        json_array_append_new(skins, json_pack("{s:I, s:o, s:o, s:o, s:o}", "skin", (json_int_t)k,
+                                               "joints", names, "local", local, "world", world,
+                                               "palette", pal));
+    }
+    json_object_set_new(o, "skins", skins);
+    if (clip) {
+        /* per glTF channel, in its order; skipped channels are null */
+        size_t nch = 0;
+        for (size_t tr = 0; tr < tendon_clip_track_count(clip); ++tr) {
+            tendon_gltf_channel gc;
+            tendon_gltf_animation_channel(s->g, anim, tr, &gc);
+            if (gc.channel + 1 > nch)
+                nch = gc.channel + 1;
+        }
+        json_t *chs = json_array();
+        for (size_t c = 0; c < nch; ++c)
+            json_array_append_new(chs, json_null());
+        if (tendon_clip_sample_tracks(clip, t, s->values, tendon_clip_value_count(clip)) != TENDON_OK) {
+            json_decref(o);
+            json_decref(chs);
+            return fail("sampling the channels");
+        }
+        for (size_t tr = 0; tr < tendon_clip_track_count(clip); ++tr) {
+            tendon_gltf_channel gc;
+            tendon_gltf_animation_channel(s->g, anim, tr, &gc);
+            json_array_set_new(chs, gc.channel,
+                               jfloats(s->values + tendon_clip_track_offset(clip, tr),
+                                       tendon_clip_track_width(clip, tr)));
+        }
+        json_object_set_new(o, "channels", chs);
+    }
+    json_t *skinned = json_array();
+    for (size_t p = 0; p < nprobes; ++p) {
+        const int32_t mesh = tendon_gltf_node_mesh(s->g, probes[p].node);
+        const int32_t skin = tendon_gltf_node_skin(s->g, probes[p].node);
+        tendon_gltf_primitive pr;
+        if (mesh < 0 || skin < 0 ||
+            tendon_gltf_get_primitive(s->g, (size_t)mesh, probes[p].prim, &pr) != TENDON_OK ||
+            probes[p].vertex >= pr.vertex_count || !pr.joints || !pr.weights) {
+            cli_error("sample",
+                      "--vertex %zu:%zu:%zu: node %zu %s", probes[p].node, probes[p].prim,
+                      probes[p].vertex, probes[p].node,
+                      mesh < 0   ? "has no mesh"
+                      : skin < 0 ? "has no skin"
+                                 : "has no such primitive or vertex, or no JOINTS_0/WEIGHTS_0");
+            json_decref(o);
+            json_decref(skinned);
+            return CLI_USAGE;
+        }
+        const tendon_skin_binding *b = tendon_gltf_skin(s->g, (size_t)skin);
+        tendon_palette(b, s->model, s->n, s->palette);
+        tendon_skin_job job;
+        memset(&job, 0, sizeof job);
+        job.palette = s->palette;
+        job.palette_count = tendon_skin_binding_palette_count(b);
+        job.vertex_count = 1;
+        job.influence_count = 4;
+        job.joint_index_type = TENDON_JOINT_INDEX_U16;
+        job.joints = pr.joints + 4 * probes[p].vertex;
+        job.weights = pr.weights + 4 * probes[p].vertex;
+        job.positions = pr.positions + 3 * probes[p].vertex;
+        float v[3];
+        job.out_positions = v;
+        if (tendon_skin(&job) != TENDON_OK) {
+            json_decref(o);
+            json_decref(skinned);
+            return fail("skinning");
+        }
+        json_array_append_new(skinned, jfloats(v, 3));
+    }
+    json_object_set_new(o, "skinned", skinned);
+    *out = o;
+    return CLI_OK;
+}
+
+int cmd_sample(int argc, char **argv)
+{
+    const char *model = NULL, *anim_arg = NULL;
+    double *times = calloc((size_t)argc + 1, sizeof(double));
+    probe *probes = calloc((size_t)argc + 1, sizeof(probe));
+    size_t nt = 0, np = 0;
+    int rc = CLI_OK;
+    state s;
+    memset(&s, 0, sizeof s);
+    for (int i = 1; i < argc; ++i) {
+        const char *v;
+        int m;
+        if (cli_is_help(argv[i])) {
+            fputs(USAGE_SAMPLE, stdout);
+            goto out;
+        }
+        if ((m = cli_opt_value(argc, argv, &i, "--animation", &v)) != 0) {
+            if (m < 0) {
+                rc = cli_usage_error("sample", USAGE_SAMPLE, "--animation needs a value");
+                goto out;
+            }
+            anim_arg = v;
+        } else if ((m = cli_opt_value(argc, argv, &i, "--time", &v)) != 0) {
+            char *end;
+            errno = 0;
+            const double t = m > 0 ? strtod(v, &end) : 0;
+            if (m < 0 || end == v || *end || t != t) {
+                rc = cli_usage_error("sample", USAGE_SAMPLE,
+                                     "--time needs a number of seconds (got \"%s\")",
+                                     m < 0 ? "" : v);
+                goto out;
+            }
+            times[nt++] = t;
+        } else if ((m = cli_opt_value(argc, argv, &i, "--vertex", &v)) != 0) {
+            unsigned long long a, b, c;
+            char tail;
+            if (m < 0 || sscanf(v, "%llu:%llu:%llu%c", &a, &b, &c, &tail) != 3) {
+                rc = cli_usage_error("sample", USAGE_SAMPLE,
+                                     "--vertex needs NODE:PRIMITIVE:VERTEX (got \"%s\")",
+                                     m < 0 ? "" : v);
+                goto out;
+            }
+            probes[np].node = (size_t)a, probes[np].prim = (size_t)b, probes[np].vertex = (size_t)c;
+            ++np;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            rc = cli_usage_error("sample", USAGE_SAMPLE, "unknown option \"%s\"", argv[i]);
+            goto out;
+        } else if (!model) {
+            model = argv[i];
+        } else {
+            rc = cli_usage_error("sample", USAGE_SAMPLE, "one MODEL only (\"%s\" is a second)",
+                                 argv[i]);
+            goto out;
+        }
+    }
+    if (!model) {
+        rc = cli_usage_error("sample", USAGE_SAMPLE, "MODEL is required");
+        goto out;
+    }
+    if (anim_arg && nt == 0) {
+        rc = cli_usage_error("sample", USAGE_SAMPLE, "--animation needs at least one --time");
+        goto out;
+    }
+    if (!anim_arg && nt > 0) {
+        rc = cli_usage_error("sample", USAGE_SAMPLE, "--time needs an --animation");
+        goto out;
+    }
+    if (tendon_gltf_load(model, &s.g) != TENDON_OK) {
+        cli_error("sample", "%s", tendon_error_message());
+        rc = CLI_USAGE;
+        goto out;
+    }
+    size_t anim = 0;
+    const tendon_clip *clip = NULL;
+    if (anim_arg) {
+        char *end;
+        const unsigned long idx = strtoul(anim_arg, &end, 10);
+        if (*anim_arg && !*end && end != anim_arg) {
+            if (idx >= tendon_gltf_animation_count(s.g)) {
+                cli_error("sample", "%s: --animation %lu: the file has %zu animations", model, idx,
+                          tendon_gltf_animation_count(s.g));
+                rc = CLI_USAGE;
+                goto out;
+            }
+            anim = idx;
+        } else if (tendon_gltf_find_animation(s.g, anim_arg, &anim) != TENDON_OK) {
+            cli_error("sample", "%s: %s", model, tendon_error_message());
+            rc = CLI_USAGE;
+            goto out;
+        }
+        clip = tendon_gltf_animation(s.g, anim);
+    }
+    s.sk = tendon_gltf_skeleton(s.g);
+    s.n = tendon_skeleton_joint_count(s.sk);
+    size_t maxp = 1;
+    for (size_t k = 0; k < tendon_gltf_skin_count(s.g); ++k) {
+        const size_t pc = tendon_skin_binding_palette_count(tendon_gltf_skin(s.g, k));
+        maxp = pc > maxp ? pc : maxp;
+    }
+    s.model = malloc((16 * s.n + 1) * sizeof(float));
+    s.palette = malloc(16 * maxp * sizeof(float));
+    s.values = malloc((tendon_clip_value_count(clip) + 1) * sizeof(float));
+    if (!s.model || !s.palette || !s.values || tendon_pose_create(s.n, &s.pose) != TENDON_OK) {
+        cli_error("sample", "out of memory");
+        rc = CLI_USAGE;
+        goto out;
+    }
+    json_t *result = nt > 1 ? json_array() : NULL, *one = NULL;
+    const size_t rounds = nt ? nt : 1;
+    for (size_t r = 0; r < rounds && rc == CLI_OK; ++r) {
+        if (tendon_skeleton_rest_pose(s.sk, &s.pose) != TENDON_OK ||
+            (clip && tendon_clip_sample(clip, times[r], &s.pose) != TENDON_OK) ||
+            tendon_pose_model_matrices(s.sk, &s.pose, NULL, s.model) != TENDON_OK) {
+            rc = fail("sampling");
+            break;
+        }
+        rc = emit(&s, clip, anim, nt ? times[r] : 0.0, clip != NULL, probes, np, &one);
+        if (rc == CLI_OK) {
+            if (result)
+                json_array_append_new(result, one);
+            else
+                result = one;
+        }
+    }
+    if (rc == CLI_OK) {
+        jx_write(stdout, result);
+        fputc('\n', stdout);
+    }
+    json_decref(result);
+out:
+    tendon_pose_destroy(&s.pose);
+    free(s.model);
+    free(s.palette);
+    free(s.values);
+    tendon_gltf_destroy(s.g);
+    free(times);
+    free(probes);
+    return rc;
+}
