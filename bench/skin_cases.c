@@ -98,13 +98,22 @@ int tendon_bench_rig_setup(tendon_bench_fixture *fx, uint64_t seed)
     if (!d->parents || !d->joint_of || !d->ibm || !d->model || !d->local || !d->palette ||
         tendon_pose_create(n, &d->pose) != TENDON_OK)
         return 1;
+    /* DFS pre-order (tendon_skeleton_create requires it): a chain of four hangs off joint j − 1
+     * or one of its ancestors, picked at random on that path */
     for (size_t j = 0; j < n; ++j) {
-        if (j == 0)
+        if (j == 0) {
             d->parents[j] = -1;
-        else if (j % 4 == 1)
-            d->parents[j] = (int32_t)(srng_next(&r) % j);
-        else
+        } else if (j % 4 == 1) {
+            size_t depth = 0;
+            for (int32_t x = (int32_t)(j - 1); x >= 0; x = d->parents[x])
+                ++depth;
+            int32_t x = (int32_t)(j - 1);
+            for (uint64_t up = srng_next(&r) % depth; up > 0; --up)
+                x = d->parents[x];
+            d->parents[j] = x;
+        } else {
             d->parents[j] = (int32_t)(j - 1);
+        }
         d->joint_of[j] = (uint32_t)(n - 1 - j);
     }
     tendon_skeleton_desc desc = {.joint_count = n, .parents = d->parents, .rest = &d->pose};

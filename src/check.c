@@ -24,18 +24,52 @@ static tendon_status check_address_range(const char *fn, const char *what, const
     return TENDON_OK;
 }
 
+/*
+ * Every typed pointer must be aligned to its element type, as C requires (a misaligned float
+ * read is undefined behaviour, and UBSan stops on it). The arrays checked here hold 4-byte
+ * elements (float, int32_t, uint32_t) or are read as such; 64-byte alignment is a speed hint.
+ */
+static tendon_status check_aligned(const char *fn, const char *what, const void *p, size_t align)
+{
+    if ((uintptr_t)p % align != 0)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: %s at %p is not aligned to its element type: its address must "
+                           "be a multiple of %zu bytes (C requires it; 64-byte alignment is only "
+                           "a speed hint)",
+                           fn, what, p, align);
+    return TENDON_OK;
+}
+
+/* count items of item_bytes each, at p aligned to align */
+static tendon_status check_array_of(const char *fn, const char *what, const void *p, size_t count,
+                                    size_t item_bytes, size_t align)
+{
+    if (count > SIZE_MAX / item_bytes)
+        return tendon_fail(TENDON_ERR_OVERFLOW,
+                           "%s: %s holds %zu elements of %zu bytes, more bytes than size_t "
+                           "can count",
+                           fn, what, count, item_bytes);
+    if (count == 0)
+        return TENDON_OK; /* nothing is read or written: any pointer, NULL included */
+    if (!p)
+        return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL with a count of %zu", fn, what,
+                           count);
+    tendon_status s = check_aligned(fn, what, p, align);
+    if (s != TENDON_OK)
+        return s;
+    return check_address_range(fn, what, p, count * item_bytes);
+}
+
 tendon_status tendon_check_array(const char *fn, const char *what, const void *p, size_t count,
                                  size_t elem_floats)
 {
-    if (count > SIZE_MAX / sizeof(float) / elem_floats)
-        return tendon_fail(TENDON_ERR_OVERFLOW,
-                           "%s: %s holds %zu elements of %zu floats, more bytes than size_t "
-                           "can count",
-                           fn, what, count, elem_floats);
-    if (count > 0 && !p)
-        return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL with a count of %zu", fn, what,
-                           count);
-    return check_address_range(fn, what, p, count * elem_floats * sizeof(float));
+    return check_array_of(fn, what, p, count, elem_floats * sizeof(float), _Alignof(float));
+}
+
+tendon_status tendon_check_array_f64(const char *fn, const char *what, const double *p,
+                                     size_t count)
+{
+    return check_array_of(fn, what, p, count, sizeof(double), _Alignof(double));
 }
 
 tendon_status tendon_check_pose(const char *fn, const char *what, const tendon_pose *pose)
@@ -56,6 +90,18 @@ tendon_status tendon_check_pose(const char *fn, const char *what, const tendon_p
                            n);
     const size_t t_bytes = 3 * n * sizeof(float), r_bytes = 4 * n * sizeof(float);
     tendon_status s;
+    if (n > 0) {
+        static const char *const names[3] = {"translation", "rotation", "scale"};
+        const void *arrays[3] = {pose->translation, pose->rotation, pose->scale};
+        for (int i = 0; i < 3; ++i)
+            if ((uintptr_t)arrays[i] % _Alignof(float) != 0)
+                return tendon_fail(TENDON_ERR_VALUE,
+                                   "%s: `%s` has its %s array at %p, which is not aligned to "
+                                   "its element type: a float array's address must be a "
+                                   "multiple of %zu bytes (C requires it; 64-byte alignment is "
+                                   "only a speed hint)",
+                                   fn, what, names[i], arrays[i], _Alignof(float));
+    }
     if ((s = check_address_range(fn, "its translation array", pose->translation, t_bytes)) ||
         (s = check_address_range(fn, "its rotation array", pose->rotation, r_bytes)) ||
         (s = check_address_range(fn, "its scale array", pose->scale, t_bytes)))

@@ -44,6 +44,7 @@ typedef struct tree_node {
     tendon_blend_node_kind kind;
     tendon_pose_sample_fn sample;
     void *user;
+    const tendon_clip *clip;
     long param;  /* blend parameter index (lerp, 1-D) or clock index (source; −1: frame clock) */
     size_t a, b; /* lerp */
     size_t first_child, child_count; /* 1-D: into tree->child_index / tree->child_at */
@@ -170,6 +171,19 @@ static tendon_status tree_build(const tendon_blend_tree_desc *d, tendon_blend_tr
                                               &t->param)) != TENDON_OK)
                 return s;
             break;
+        case TENDON_BLEND_CLIP:
+            if (!n->clip)
+                return tendon_fail(TENDON_ERR_NULL, "%s: node %zu (a clip) has no clip", fn, i);
+            if (tendon_clip_joint_count(n->clip) != d->joint_count)
+                return tendon_fail(TENDON_ERR_COUNT, "%s: node %zu's clip has %zu joints and the "
+                                   "tree %zu; they must be equal", fn, i,
+                                   tendon_clip_joint_count(n->clip), d->joint_count);
+            t->clip = n->clip;
+            t->param = -1;
+            if (n->clock && (s = tree_declare(tree, i, "clock", n->clock, PARAM_CLOCK,
+                                              &t->param)) != TENDON_OK)
+                return s;
+            break;
         case TENDON_BLEND_LERP:
             if (!n->parameter)
                 return tendon_fail(TENDON_ERR_NULL, "%s: node %zu (a lerp) has no parameter",
@@ -218,7 +232,7 @@ static tendon_status tree_build(const tendon_blend_tree_desc *d, tendon_blend_tr
             break;
         default:
             return tendon_fail(TENDON_ERR_VALUE, "%s: node %zu has kind %d; expected "
-                               "TENDON_BLEND_SOURCE, _LERP or _ONE_DIMENSIONAL", fn, i,
+                               "TENDON_BLEND_SOURCE, _LERP, _ONE_DIMENSIONAL or _CLIP", fn, i,
                                (int)n->kind);
         }
     }
@@ -414,6 +428,9 @@ static tendon_status tree_walk(tendon_blend_tree *tree, size_t index, double tim
 {
     const tree_node *n = &tree->nodes[index];
     tendon_status s;
+    if (n->kind == TENDON_BLEND_CLIP)
+        return tendon_clip_sample(n->clip, n->param >= 0 ? tree->param_value[n->param] : time_sec,
+                                  target);
     if (n->kind == TENDON_BLEND_SOURCE) {
         n->sample(n->user, n->param >= 0 ? tree->param_value[n->param] : time_sec, target);
         return TENDON_OK;

@@ -236,3 +236,22 @@ tendon_status tendon_pose_delta(const tendon_pose *reference, const tendon_pose 
     }
     return TENDON_OK;
 }
+
+tendon_status tendon_clip_delta_pose(const tendon_clip *clip, double time_sec,
+                                     const tendon_pose *reference, tendon_pose *out_delta)
+{
+    static const char fn[] = "tendon_clip_delta_pose";
+    if (!clip)
+        return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
+    tendon_status s;
+    if ((s = tendon_check_pose(fn, "reference", reference)) != TENDON_OK ||
+        (s = tendon_check_pose(fn, "out_delta", out_delta)) != TENDON_OK)
+        return s;
+    if (out_delta->translation == reference->translation)
+        return tendon_fail(TENDON_ERR_ALIAS, "%s: out_delta is reference; it must be another "
+                           "pose (the clip is sampled over a copy of the reference)", fn);
+    if ((s = tendon_pose_copy(reference, out_delta)) != TENDON_OK ||
+        (s = tendon_clip_sample(clip, time_sec, out_delta)) != TENDON_OK)
+        return s;
+    return tendon_pose_delta(reference, out_delta, out_delta);
+}

@@ -87,9 +87,10 @@ tendon_status tendon_pose_set_joint(tendon_pose *pose, size_t joint, const float
     tendon_status s = tendon_check_pose(fn, "pose", pose);
     if (s != TENDON_OK)
         return s;
-    if (!translation || !rotation || !scale)
-        return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn,
-                           !translation ? "translation" : !rotation ? "rotation" : "scale");
+    if ((s = tendon_check_array(fn, "translation", translation, 1, 3)) != TENDON_OK ||
+        (s = tendon_check_array(fn, "rotation", rotation, 1, 4)) != TENDON_OK ||
+        (s = tendon_check_array(fn, "scale", scale, 1, 3)) != TENDON_OK)
+        return s;
     if (joint >= pose->joint_count && pose->joint_count == 0)
         return tendon_fail(TENDON_ERR_RANGE, "%s: joint %zu is out of range: the pose has 0 joints, so no index is valid",
                            fn, joint);

@@ -7,7 +7,7 @@ static tendon_status check_quat_args(const char *fn, const float *a, const float
     tendon_status s;
     if ((s = tendon_check_array(fn, "a", a, count, 4)) != TENDON_OK ||
         (s = tendon_check_array(fn, "b", b, count, 4)) != TENDON_OK ||
-        (has_t && (s = tendon_check_array(fn, "t", t, count, 2)) != TENDON_OK) ||
+        (has_t && (s = tendon_check_array_f64(fn, "t", t, count)) != TENDON_OK) ||
         (s = tendon_check_array(fn, "out", out, count, 4)) != TENDON_OK)
         return s;
     const size_t q_bytes = 4 * count * sizeof(float);

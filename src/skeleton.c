@@ -43,6 +43,12 @@ static tendon_status check_matrices(const char *fn, const char *what, const void
     return tendon_check_array(fn, what, p, count, 16);
 }
 
+/* An optional root matrix: NULL, or 16 floats, aligned to float and inside the address space. */
+static tendon_status check_root(const char *fn, const float *root_matrix)
+{
+    return check_matrices(fn, "root_matrix", root_matrix, root_matrix ? 1 : 0);
+}
+
 /* ---- skeleton ------------------------------------------------------------------------------- */
 
 typedef struct name_ref {
@@ -62,7 +68,8 @@ static int name_ref_cmp(const void *a, const void *b)
 static tendon_status check_skeleton_desc(const char *fn, const tendon_skeleton_desc *desc)
 {
     const size_t n = desc->joint_count;
-    char a[96], b[96];
+    char a[96], b[96], c[96];
+    tendon_status s;
     if (n > INT32_MAX || n > SIZE_MAX / MAT_BYTES)
         return tendon_fail(TENDON_ERR_OVERFLOW,
                            "%s: joint_count %zu is too large (at most INT32_MAX, as parents are "
@@ -70,6 +77,9 @@ static tendon_status check_skeleton_desc(const char *fn, const tendon_skeleton_d
                            fn, n);
     if (n > 0 && !desc->parents)
         return tendon_fail(TENDON_ERR_NULL, "%s: desc->parents is NULL with %zu joints", fn, n);
+    /* int32_t elements: 4 bytes, aligned as a float is */
+    if ((s = tendon_check_array(fn, "desc->parents", desc->parents, n, 1)) != TENDON_OK)
+        return s;
     if (desc->names) {
         for (size_t j = 0; j < n; ++j) {
             if (!desc->names[j])
@@ -105,9 +115,31 @@ static tendon_status check_skeleton_desc(const char *fn, const tendon_skeleton_d
                                fn, joint_label(a, sizeof a, desc->names, j),
                                joint_label(b, sizeof b, desc->names, (size_t)p));
         }
+        /*
+         * DFS pre-order, not only parents[j] < j: the parent of j must be j − 1 or an ancestor
+         * of j − 1 (a root, p = −1, is always fine), so that every subtree is the contiguous
+         * range after its root — what a partial model-matrix update relies on. The walk up
+         * from j − 1 passes only joints whose subtrees close at j, which no later walk visits
+         * again: O(joint_count) in all.
+         */
+        if (p >= 0 && j > 0) {
+            int32_t x = (int32_t)(j - 1);
+            while (x > p)
+                x = desc->parents[x];
+            if (x != p)
+                return tendon_fail(
+                    TENDON_ERR_RANGE,
+                    "%s: %s has parent %s, which is neither the joint before it (%s) nor one of "
+                    "that joint's ancestors: joints must be in DFS pre-order (each joint's "
+                    "parent is the joint just before it or an ancestor of that joint), so that "
+                    "every subtree is the contiguous range after its root",
+                    fn, joint_label(a, sizeof a, desc->names, j),
+                    joint_label(b, sizeof b, desc->names, (size_t)p),
+                    joint_label(c, sizeof c, desc->names, j - 1));
+        }
     }
     if (desc->rest) {
-        tendon_status s = tendon_check_pose(fn, "desc->rest", desc->rest);
+        s = tendon_check_pose(fn, "desc->rest", desc->rest);
         if (s != TENDON_OK)
             return s;
         if (desc->rest->joint_count != n)
@@ -320,6 +352,8 @@ tendon_status tendon_model_matrices(const tendon_skeleton *skeleton, const float
                                "%s: local and model partly overlap; they may be the same array "
                                "(in place) but not overlap otherwise",
                                fn);
+        if ((s = check_root(fn, root_matrix)) != TENDON_OK)
+            return s;
         if (root_matrix && tendon_ranges_overlap(root_matrix, MAT_BYTES, model + 16 * first,
                                                  count * MAT_BYTES))
             return tendon_fail(TENDON_ERR_ALIAS, "%s: root_matrix overlaps the model matrices "
@@ -348,7 +382,8 @@ static tendon_status check_pose_model(const char *fn, const tendon_skeleton *ske
                            "%s: the pose has %zu joints and the skeleton %zu; they must be equal",
                            fn, pose->joint_count, n);
     if ((s = check_matrices(fn, "model", model, n)) != TENDON_OK ||
-        (s = check_out_vs_pose(fn, "model", model, n, pose)) != TENDON_OK)
+        (s = check_out_vs_pose(fn, "model", model, n, pose)) != TENDON_OK ||
+        (s = check_root(fn, root_matrix)) != TENDON_OK)
         return s;
     if (root_matrix && tendon_ranges_overlap(root_matrix, MAT_BYTES, model, n * MAT_BYTES))
         return tendon_fail(TENDON_ERR_ALIAS, "%s: root_matrix overlaps model", fn);
@@ -376,19 +411,20 @@ tendon_status tendon_pose_model_matrices(const tendon_skeleton *skeleton, const 
 
 /*
  * The general affine inverse of m (column-major, bottom row (0,0,0,1)) into out, in double:
- * A⁻¹ = adj(A)/det(A), t' = −A⁻¹·t. Returns 0 (and *why) if m is not affine, not finite,
- * singular, or its inverse overflows float.
+ * A⁻¹ = adj(A)/det(A), t' = −A⁻¹·t. Returns 0, with what was found written into why, if m has a
+ * non-finite element, is not affine, is singular, or its inverse overflows float.
  */
-static int affine_inverse(const float *m, float *out, const char **why, double *det_out)
+static int affine_inverse(const float *m, float *out, char *why, size_t why_size)
 {
     for (int e = 0; e < 16; ++e) {
         if (!isfinite(m[e])) {
-            *why = "has a non-finite element";
+            snprintf(why, why_size, "has a non-finite element (m[%d] = %g)", e, (double)m[e]);
             return 0;
         }
     }
     if (m[3] != 0.0f || m[7] != 0.0f || m[11] != 0.0f || m[15] != 1.0f) {
-        *why = "is not affine (its bottom row is not 0 0 0 1)";
+        snprintf(why, why_size, "is not affine: its bottom row is (%g %g %g %g), not (0 0 0 1)",
+                 (double)m[3], (double)m[7], (double)m[11], (double)m[15]);
         return 0;
     }
     const double a = m[0], b = m[4], c = m[8];
@@ -398,11 +434,11 @@ static int affine_inverse(const float *m, float *out, const char **why, double *
     const double c10 = c * h - b * i, c11 = a * i - c * g, c12 = b * g - a * h;
     const double c20 = b * f - c * e, c21 = c * d - a * f, c22 = a * e - b * d;
     const double det = (a * c00 + b * c01) + c * c02;
-    *det_out = det;
-    if (!(det != 0.0) || !isfinite(det)) {
-        *why = "is singular (its 3×3 determinant is 0)";
+    if (det == 0.0) {
+        snprintf(why, why_size, "is singular: its 3×3 determinant is 0");
         return 0;
     }
+    /* float elements, so |det| < 6·FLT_MAX³ fits double: det is finite here */
     /* inv[r][col] = C[col][r] / det */
     const double inv[3][3] = {{c00 / det, c10 / det, c20 / det},
                               {c01 / det, c11 / det, c21 / det},
@@ -418,7 +454,10 @@ static int affine_inverse(const float *m, float *out, const char **why, double *
     r[15] = 1.0f;
     for (int k = 0; k < 16; ++k) {
         if (!isfinite(r[k])) {
-            *why = "has an inverse that overflows float (nearly singular)";
+            snprintf(why, why_size,
+                     "has an inverse that overflows float (nearly singular: its 3×3 determinant "
+                     "is %g)",
+                     det);
             return 0;
         }
     }
@@ -437,6 +476,10 @@ static tendon_status check_joint_of(const char *fn, const uint32_t *joint_of, si
         return tendon_fail(TENDON_ERR_OVERFLOW,
                            "%s: palette_count %zu: 64·palette_count bytes overflow size_t", fn,
                            count);
+    /* uint32_t elements: 4 bytes, aligned as a float is */
+    tendon_status s = tendon_check_array(fn, "joint_of", joint_of, count, 1);
+    if (s != TENDON_OK)
+        return s;
     for (size_t k = 0; k < count; ++k)
         if (joint_of[k] >= joint_count)
             return tendon_fail(TENDON_ERR_RANGE,
@@ -463,23 +506,20 @@ static tendon_status inverse_bind_from_rest(const char *fn, const tendon_skeleto
     tendon_model_matrices_scalar(world, skeleton->parents, root_matrix, 0, n, world);
     /* Check every entry before writing any. */
     for (size_t k = 0; k < count; ++k) {
-        const char *why = "";
-        double det = 0.0;
-        char label[96];
-        if (!affine_inverse(world + 16 * (size_t)joint_of[k], NULL, &why, &det)) {
+        char why[160], label[96];
+        if (!affine_inverse(world + 16 * (size_t)joint_of[k], NULL, why, sizeof why)) {
             free(world);
             return tendon_fail(TENDON_ERR_VALUE,
-                               "%s: the world rest matrix of %s (palette entry %zu) %s, "
-                               "determinant %g: no inverse bind matrix",
+                               "%s: the world rest matrix of %s (palette entry %zu) %s: no "
+                               "inverse bind matrix",
                                fn, joint_label(label, sizeof label,
                                                (const char *const *)skeleton->names, joint_of[k]),
-                               k, why, det);
+                               k, why);
         }
     }
     for (size_t k = 0; k < count; ++k) {
-        const char *why;
-        double det;
-        affine_inverse(world + 16 * (size_t)joint_of[k], out + 16 * k, &why, &det);
+        char why[160];
+        affine_inverse(world + 16 * (size_t)joint_of[k], out + 16 * k, why, sizeof why);
     }
     free(world);
     return TENDON_OK;
@@ -495,7 +535,8 @@ tendon_status tendon_inverse_bind_from_rest(const tendon_skeleton *skeleton,
         return tendon_fail(TENDON_ERR_NULL, "%s: skeleton is NULL", fn);
     if ((s = check_joint_of(fn, joint_of, palette_count, skeleton->joint_count)) != TENDON_OK ||
         (s = check_matrices(fn, "out_inverse_bind", out_inverse_bind, palette_count)) !=
-            TENDON_OK)
+            TENDON_OK ||
+        (s = check_root(fn, root_matrix)) != TENDON_OK)
         return s;
     const size_t bytes = palette_count * MAT_BYTES;
     if (tendon_ranges_overlap(out_inverse_bind, bytes, joint_of, palette_count * sizeof *joint_of) ||
@@ -528,7 +569,9 @@ tendon_status tendon_skin_binding_create(const tendon_skeleton *skeleton, const 
     *out = NULL;
     if (!skeleton)
         return tendon_fail(TENDON_ERR_NULL, "%s: skeleton is NULL", fn);
-    if ((s = check_joint_of(fn, joint_of, palette_count, skeleton->joint_count)) != TENDON_OK)
+    if ((s = check_joint_of(fn, joint_of, palette_count, skeleton->joint_count)) != TENDON_OK ||
+        (inverse_bind &&
+         (s = check_matrices(fn, "inverse_bind", inverse_bind, palette_count)) != TENDON_OK))
         return s;
     tendon_skin_binding *b = calloc(1, sizeof *b);
     if (!b)

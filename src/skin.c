@@ -4,6 +4,7 @@
  */
 #include <math.h> /* isfinite: a macro, no libm call */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/kernels_internal.h"
@@ -46,7 +47,8 @@ static tendon_status check_attr(const char *fn, attr *a, size_t *stride_io, size
                            "%s: %s: %zu vertices of stride %zu bytes overflow size_t", fn,
                            a->name, count, a->stride);
     a->extent = (count - 1) * a->stride + elem;
-    if ((uintptr_t)a->p > UINTPTR_MAX - a->extent)
+    /* as src/check.c's check_address_range: the last byte must not lie past the end */
+    if ((uintptr_t)a->p > UINTPTR_MAX - (a->extent - 1))
         return tendon_fail(TENDON_ERR_OVERFLOW,
                            "%s: %s: %zu bytes from %p run past the end of the address space", fn,
                            a->name, a->extent, a->p);
@@ -179,8 +181,9 @@ tendon_status tendon_skin(const tendon_skin_job *in)
             return s;
         return TENDON_OK;
     }
-    if ((uintptr_t)job.palette % sizeof(float) != 0)
-        return tendon_fail(TENDON_ERR_VALUE, "%s: palette is not aligned to float", fn);
+    /* aligned to float, and its byte extent inside the address space (src/check.c) */
+    if ((s = tendon_check_array(fn, "palette", job.palette, job.palette_count, 16)) != TENDON_OK)
+        return s;
     a[6].stride = a[6].elem = a[6].extent = job.palette_count * 16 * sizeof(float);
 
     /* Outputs against inputs and each other: exact aliasing in place, else disjoint bytes. */
@@ -206,12 +209,17 @@ tendon_status tendon_skin(const tendon_skin_job *in)
 
     size_t bad_v, bad_k;
     unsigned bad_idx;
-    if (find_bad_index(&job, &bad_v, &bad_k, &bad_idx))
+    if (find_bad_index(&job, &bad_v, &bad_k, &bad_idx)) {
+        if (job.palette_count == 0)
+            return tendon_fail(TENDON_ERR_RANGE,
+                               "%s: vertex %zu, influence %zu has joint index %u, but the "
+                               "palette has no entries (palette_count is 0)",
+                               fn, bad_v, bad_k, bad_idx);
         return tendon_fail(TENDON_ERR_RANGE,
                            "%s: vertex %zu, influence %zu has joint index %u, but the palette "
                            "has %zu entries (indices 0..%zu)",
-                           fn, bad_v, bad_k, bad_idx, job.palette_count,
-                           job.palette_count ? job.palette_count - 1 : 0);
+                           fn, bad_v, bad_k, bad_idx, job.palette_count, job.palette_count - 1);
+    }
     if ((s = tendon_active_kernels(&k)) != TENDON_OK)
         return s;
     k->skin(&job);
@@ -283,6 +291,17 @@ tendon_status tendon_morph(const float *base, const float *const *deltas, const 
     if (target_count > 0 && !deltas)
         return tendon_fail(TENDON_ERR_NULL, "%s: deltas is NULL with %zu targets", fn,
                            target_count);
+    if (target_count > 0 && (uintptr_t)deltas % _Alignof(const float *) != 0)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: deltas at %p is not aligned to its element type (a pointer: a "
+                           "multiple of %zu bytes, as C requires)",
+                           fn, (const void *)deltas, _Alignof(const float *));
+    if (target_count > 0 &&
+        (uintptr_t)deltas > UINTPTR_MAX - (target_count * sizeof *deltas - 1))
+        return tendon_fail(TENDON_ERR_OVERFLOW,
+                           "%s: deltas at %p with %zu pointers would run past the end of the "
+                           "address space; the count is wrong",
+                           fn, (const void *)deltas, target_count);
     const size_t bytes = float_count * sizeof(float);
     if (out != base && tendon_ranges_overlap(out, bytes, base, bytes))
         return tendon_fail(TENDON_ERR_ALIAS,
@@ -299,6 +318,10 @@ tendon_status tendon_morph(const float *base, const float *const *deltas, const 
                                "%s: deltas[%zu] is NULL but its weight is %g (only a target of "
                                "weight zero may be NULL)",
                                fn, t, (double)weights[t]);
+        char name[40];
+        snprintf(name, sizeof name, "deltas[%zu]", t);
+        if ((s = tendon_check_array(fn, name, deltas[t], float_count, 1)) != TENDON_OK)
+            return s;
         if (tendon_ranges_overlap(out, bytes, deltas[t], bytes))
             return tendon_fail(TENDON_ERR_ALIAS, "%s: out overlaps deltas[%zu]", fn, t);
     }

@@ -462,6 +462,23 @@ static tendon_status check_workspace(const char *fn, const void *workspace, size
     return TENDON_OK;
 }
 
+/* Output arrays must be aligned to their element type, as C requires (docs/errors.md). */
+static tendon_status check_out_aligned(const char *fn, const void *out, size_t align)
+{
+    if ((uintptr_t)out % align != 0)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: out at %p is not aligned to its element type: its address must be "
+                           "a multiple of %zu bytes",
+                           fn, out, align);
+    return TENDON_OK;
+}
+#define TENDON_CHECK_OUT_ALIGNED(fn, out)                                                          \
+    do {                                                                                           \
+        const tendon_status aligned_ = check_out_aligned((fn), (out), _Alignof(__typeof__(*(out))));\
+        if (aligned_ != TENDON_OK)                                                                 \
+            return aligned_;                                                                       \
+    } while (0)
+
 static tendon_status check_out_alias(const char *fn, const void *out, size_t out_bytes,
                                      const void *workspace, size_t workspace_bytes)
 {
@@ -558,6 +575,7 @@ static tendon_status spring_sample(const char *fn, const tendon_kernels *given,
         return tendon_fail(TENDON_ERR_NULL, "%s: anchor is NULL", fn);
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
+    TENDON_CHECK_OUT_ALIGNED(fn, out);
     spring_setup s;
     tendon_status st = spring_setup_for(fn, settings, &s);
     const tendon_kernels *k;
@@ -666,6 +684,7 @@ tendon_status tendon_spring_sample_batch_on(const tendon_kernels *given,
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL with a count of %zu", fn,
                            spring_count);
+    TENDON_CHECK_OUT_ALIGNED(fn, out);
     spring_setup s;
     tendon_status st = spring_setup_for(fn, settings, &s);
     if (st != TENDON_OK)
@@ -764,6 +783,7 @@ static tendon_status chain_sample(const char *fn, const tendon_kernels *given,
         return tendon_fail(TENDON_ERR_NULL, "%s: root is NULL", fn);
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
+    TENDON_CHECK_OUT_ALIGNED(fn, out);
     size_t per_chain, need;
     if (!mul_ok(link_count, 3, &per_chain) || !mul_ok(per_chain, chain_count, &need) ||
         need > SIZE_MAX / sizeof(float))

@@ -949,6 +949,132 @@ START_TEST(test_pose_errors)
 END_TEST
 
 /* ---------------------------------------------------------------------------------------------
+ * Alignment: every float (and double) pointer must be aligned to its element type, as C
+ * requires; a pointer 1, 2 or 3 bytes off is refused with TENDON_ERR_VALUE naming the argument,
+ * before anything is read or written.
+ * ------------------------------------------------------------------------------------------- */
+
+/* p moved by `bytes` (not a multiple of the element size: a misaligned pointer). */
+#define BYTE_SHIFT(T, p, bytes) ((T *)(void *)((unsigned char *)(p) + (bytes)))
+
+START_TEST(test_misaligned_refused)
+{
+    /* room for QN quaternions plus the shift, in 64-byte-aligned storage */
+    _Alignas(64) float qa[4 * QN + 4], qb[4 * QN + 4], qo[4 * QN + 4];
+    _Alignas(64) double qt[QN + 2];
+    test_rng r;
+    rng_seed(&r, 0xA119u);
+    for (int i = 0; i < QN + 1; ++i) {
+        rng_unit_quat(&r, qa + 4 * i);
+        rng_unit_quat(&r, qb + 4 * i);
+    }
+    for (int i = 0; i < QN + 2; ++i)
+        qt[i] = 0.25;
+    for (size_t sh = 1; sh < 4; ++sh) {
+        for (int f = 0; f < 3; ++f) {
+            const char *fn = QUAT_FNS[f].name;
+            const quat_fn call = QUAT_FNS[f].fn;
+            const double *t = QUAT_FNS[f].has_t ? qt : NULL;
+            fill_sentinel(qo, 4 * QN + 4);
+            EXPECT_FAIL(call(BYTE_SHIFT(const float, qa, sh), qb, t, QN, qo), TENDON_ERR_VALUE,
+                        fn, "a ", "aligned");
+            EXPECT_FAIL(call(qa, BYTE_SHIFT(const float, qb, sh), t, QN, qo), TENDON_ERR_VALUE,
+                        fn, "b ", "aligned");
+            EXPECT_FAIL(call(qa, qb, t, QN, BYTE_SHIFT(float, qo, sh)), TENDON_ERR_VALUE, fn,
+                        "out ", "aligned");
+            if (QUAT_FNS[f].has_t)
+                EXPECT_FAIL(call(qa, qb, BYTE_SHIFT(const double, qt, sh), QN, qo),
+                            TENDON_ERR_VALUE, fn, "t ", "aligned");
+            EXPECT(untouched(qo, 4 * QN + 4), "%s wrote although it refused a misaligned array",
+                   fn);
+        }
+    }
+    /* t holds doubles: 4 bytes off is float-aligned but not double-aligned, and refused */
+    for (int f = 0; f < 3; ++f) {
+        if (!QUAT_FNS[f].has_t)
+            continue;
+        EXPECT_FAIL(QUAT_FNS[f].fn(qa, qb, BYTE_SHIFT(const double, qt, 4), QN, qo),
+                    TENDON_ERR_VALUE, QUAT_FNS[f].name, "t ", "8 bytes");
+    }
+    /* set_joint's inputs are float arrays too */
+    {
+        tendon_pose p;
+        ck_assert_int_eq(tendon_pose_create(2, &p), TENDON_OK);
+        EXPECT_FAIL(tendon_pose_set_joint(&p, 1, BYTE_SHIFT(const float, qa, 2), qa, qa),
+                    TENDON_ERR_VALUE, "tendon_pose_set_joint", "translation", "aligned");
+        EXPECT_FAIL(tendon_pose_set_joint(&p, 1, qa, BYTE_SHIFT(const float, qa, 1), qa),
+                    TENDON_ERR_VALUE, "tendon_pose_set_joint", "rotation", "aligned");
+        tendon_pose_destroy(&p);
+    }
+    /* count 0 reads nothing: any pointer is accepted, as NULL is */
+    EXPECT_OK(tendon_quat_slerp(BYTE_SHIFT(const float, qa, 1), qb, qt, 0, qo));
+
+    /* poses: each array of each argument, and the mask's weights */
+    for (int f = 0; f < 4; ++f) {
+        const char *fn = POSE_FNS[f].name, *an = POSE_FNS[f].a_name, *bn = POSE_FNS[f].b_name;
+        const pose_fn call = POSE_FNS[f].fn;
+        spose A, B, O;
+        spose_init(&A, &r);
+        spose_init(&B, &r);
+        spose_init(&O, &r);
+        _Alignas(64) float room[4 * PN + 4];
+        float w[PN] = {1, 0.5f, 0, 0.25f, 1};
+        static const char *const ARR[3] = {"translation", "rotation", "scale"};
+        for (int k = 0; k < 3; ++k) {
+            for (int which = 0; which < 3; ++which) {
+                tendon_pose a = A.p, b = B.p, o = O.p;
+                tendon_pose *bad = which == 0 ? &a : which == 1 ? &b : &o;
+                float **arr = k == 0 ? &bad->translation : k == 1 ? &bad->rotation : &bad->scale;
+                memcpy(room, *arr, (k == 1 ? 4 : 3) * PN * sizeof(float));
+                *arr = BYTE_SHIFT(float, room, 1 + (size_t)k);
+                const char *who = which == 0 ? an : which == 1 ? bn : "out";
+                char arg[32];
+                snprintf(arg, sizeof arg, "`%s`", who);
+                spose_sentinel(&O);
+                if (which == 2)
+                    fill_sentinel(room, 4 * PN + 4);
+                EXPECT_FAIL(call(&a, &b, 0.5, w, &o), TENDON_ERR_VALUE, fn, arg, ARR[k],
+                            "aligned");
+                EXPECT(spose_untouched(&O), "%s wrote although it failed", fn);
+                if (which == 2)
+                    EXPECT(untouched(room, 4 * PN + 4), "%s wrote a misaligned output", fn);
+            }
+        }
+        if (POSE_FNS[f].masked) {
+            memcpy(room, w, sizeof w);
+            spose_sentinel(&O);
+            EXPECT_FAIL(call(&A.p, &B.p, 0.5, BYTE_SHIFT(const float, room, 2), &O.p),
+                        TENDON_ERR_VALUE, fn, "joint_weights", "aligned");
+            EXPECT(spose_untouched(&O), "%s wrote although it failed", fn);
+        }
+    }
+
+    /* pose storage */
+    {
+        spose A, O;
+        spose_init(&A, &r);
+        spose_init(&O, &r);
+        _Alignas(64) float room[4 * PN + 4];
+        fill_sentinel(room, 4 * PN + 4);
+        tendon_pose shifted = O.p;
+        shifted.scale = BYTE_SHIFT(float, room, 3);
+        EXPECT_FAIL(tendon_pose_copy(&A.p, &shifted), TENDON_ERR_VALUE, "tendon_pose_copy",
+                    "`dst`", "scale", "aligned");
+        EXPECT_FAIL(tendon_pose_set_identity(&shifted), TENDON_ERR_VALUE,
+                    "tendon_pose_set_identity", "scale", "aligned");
+        EXPECT(untouched(room, 4 * PN + 4), "a refused misaligned pose was written");
+        shifted = A.p;
+        memcpy(room, A.r, sizeof A.r);
+        shifted.rotation = BYTE_SHIFT(float, room, 1);
+        spose_sentinel(&O);
+        EXPECT_FAIL(tendon_pose_copy(&shifted, &O.p), TENDON_ERR_VALUE, "`src`", "rotation",
+                    "aligned");
+        EXPECT(spose_untouched(&O), "tendon_pose_copy wrote although it failed");
+    }
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------------
  * Pose storage: create / destroy / identity / copy / set_joint
  * ------------------------------------------------------------------------------------------- */
 
@@ -1145,6 +1271,7 @@ static Suite *api_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_quat_errors);
     tcase_add_test(tc, test_pose_errors);
+    tcase_add_test(tc, test_misaligned_refused);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("pose");

@@ -345,6 +345,46 @@ START_TEST(test_nested)
 }
 END_TEST
 
+/* The clip node: a lerp of two one-track clips, by hand. Clip A moves x from 0 to 2 over one
+ * second (LINEAR); clip B holds (0.5, 4, 0) (one key) on its own clock; rotation and scale have
+ * no track in either, so they stay at the bind pose's. */
+START_TEST(test_clip_node)
+{
+    static const float ta[2] = {0.0f, 1.0f}, va[6] = {0, 0, 0, 2, 0, 0};
+    static const float tb[1] = {0.0f}, vb[3] = {0.5f, 4, 0};
+    tendon_track_desc tra = {0, TENDON_PATH_TRANSLATION, TENDON_INTERP_LINEAR, 3, 2, ta, va};
+    tendon_track_desc trb = {0, TENDON_PATH_TRANSLATION, TENDON_INTERP_LINEAR, 3, 1, tb, vb};
+    tendon_clip_desc ca = {1, 1, &tra}, cb = {1, 1, &trb};
+    tendon_clip *a = NULL, *b = NULL;
+    ck_assert_int_eq(tendon_clip_create(&ca, &a), TENDON_OK);
+    ck_assert_int_eq(tendon_clip_create(&cb, &b), TENDON_OK);
+    tendon_blend_node nodes[3] = {
+        {.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 1, .b = 2},
+        {.kind = TENDON_BLEND_CLIP, .clip = a},
+        {.kind = TENDON_BLEND_CLIP, .clip = b, .clock = "b_time"}};
+    tendon_blend_tree *tree = make_tree(nodes, 3, 0, NULL);
+    tendon_pose out;
+    ck_assert_int_eq(tendon_pose_create(1, &out), TENDON_OK);
+    ck_assert_int_eq(tendon_blend_tree_set(tree, "w", 0.25), TENDON_OK);
+    ck_assert_int_eq(tendon_blend_tree_evaluate(tree, 0.5, &out), TENDON_OK);
+    /* A at 0.5: x = 1; B: x = 0.5, y = 4. x = 1 + (0.5 − 1)·0.25 = 0.875, y = 0 + 4·0.25 = 1 */
+    expect_f(out.translation[0], 0.875, "x");
+    expect_f(out.translation[1], 1.0, "y");
+    tendon_clip_desc c2 = {2, 1, &tra};
+    tendon_clip *two = NULL;
+    ck_assert_int_eq(tendon_clip_create(&c2, &two), TENDON_OK);
+    nodes[2].clip = two;
+    ck_assert_int_eq(try_tree(nodes, 3, 0), TENDON_ERR_COUNT);
+    nodes[2].clip = NULL;
+    ck_assert_int_eq(try_tree(nodes, 3, 0), TENDON_ERR_NULL);
+    tendon_pose_destroy(&out);
+    tendon_blend_tree_destroy(tree);
+    tendon_clip_destroy(a);
+    tendon_clip_destroy(b);
+    tendon_clip_destroy(two);
+}
+END_TEST
+
 /* ---- refusals ----------------------------------------------------------------------------- */
 
 START_TEST(test_tree_errors)
@@ -663,6 +703,7 @@ int main(void)
     tcase_add_test(tree, test_clocks);
     tcase_add_test(tree, test_bind_pose);
     tcase_add_test(tree, test_nested);
+    tcase_add_test(tree, test_clip_node);
     tcase_add_test(tree, test_tree_errors);
     tcase_add_test(tree, test_set_evaluate_errors);
     suite_add_tcase(s, tree);

@@ -117,6 +117,42 @@ START_TEST(test_graph_per_frame)
 }
 END_TEST
 
+/* Clip nodes and clip deltas: tendon_clip_sample inside a tree, and tendon_clip_delta_pose. */
+START_TEST(test_clip_per_frame)
+{
+    static const float times[2] = {0.0f, 1.0f}, values[6] = {0, 0, 0, 2, 0, 0};
+    tendon_track_desc track = {1, TENDON_PATH_TRANSLATION, TENDON_INTERP_LINEAR, 3, 2, times,
+                               values};
+    tendon_clip_desc cd = {3, 1, &track};
+    tendon_clip *clip = NULL;
+    ck_assert_int_eq(tendon_clip_create(&cd, &clip), TENDON_OK);
+    tendon_blend_node nodes[3] = {{.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 1, .b = 2},
+                                  {.kind = TENDON_BLEND_CLIP, .clip = clip},
+                                  {.kind = TENDON_BLEND_CLIP, .clip = clip, .clock = "c"}};
+    tendon_blend_tree_desc d = {.nodes = nodes, .node_count = 3, .joint_count = 3};
+    tendon_blend_tree *tree = NULL;
+    ck_assert_int_eq(tendon_blend_tree_create(&d, &tree), TENDON_OK);
+    tendon_pose out, ref;
+    ck_assert_int_eq(tendon_pose_create(3, &out), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(3, &ref), TENDON_OK);
+    int bad = 0;
+    const size_t before = g_allocations;
+    for (int frame = 0; frame < 20; ++frame) {
+        bad |= tendon_blend_tree_set(tree, "w", 0.5) != TENDON_OK;
+        bad |= tendon_blend_tree_set(tree, "c", frame * 0.05) != TENDON_OK;
+        bad |= tendon_blend_tree_evaluate(tree, frame / 30.0, &out) != TENDON_OK;
+        bad |= tendon_clip_delta_pose(clip, frame / 30.0, &ref, &out) != TENDON_OK;
+    }
+    const size_t allocated = g_allocations - before;
+    ck_assert_msg(!bad, "a per-frame call failed: %s", tendon_error_message());
+    ck_assert_msg(allocated == 0, "clip nodes and clip deltas allocated %zu times", allocated);
+    tendon_pose_destroy(&out);
+    tendon_pose_destroy(&ref);
+    tendon_blend_tree_destroy(tree);
+    tendon_clip_destroy(clip);
+}
+END_TEST
+
 START_TEST(test_mask_ik_retarget_per_frame)
 {
     static const int32_t parents[4] = {-1, 0, 1, 1};
@@ -175,6 +211,7 @@ int main(void)
     TCase *tc = tcase_create("no_allocation_per_frame");
     tcase_add_test(tc, test_wrap_counts);
     tcase_add_test(tc, test_graph_per_frame);
+    tcase_add_test(tc, test_clip_per_frame);
     tcase_add_test(tc, test_mask_ik_retarget_per_frame);
     suite_add_tcase(s, tc);
     return run_suite(s);

@@ -329,6 +329,58 @@ START_TEST(test_delta_round_trip)
 }
 END_TEST
 
+/* The delta of a clip: joint 0 has a rotation track (30° → 90° about z over 1 s, LINEAR), joint
+ * 1 none. Against a reference of 30° on joint 0: at t = 0.5 (60°) the delta is 30° about z; at
+ * t = 0 it is the identity; joint 1 (no track) is the identity delta at every time. */
+START_TEST(test_clip_delta)
+{
+    double q30[4], q90[4], q60[4], want[4];
+    axis_quat(0, 0, 1, M_PI / 6, q30);
+    axis_quat(0, 0, 1, M_PI / 2, q90);
+    axis_quat(0, 0, 1, M_PI / 3, q60);
+    float times[2] = {0.0f, 1.0f}, values[8];
+    for (int c = 0; c < 4; ++c) {
+        values[c] = (float)q30[c];
+        values[4 + c] = (float)q90[c];
+    }
+    tendon_track_desc track = {0, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 2, times, values};
+    tendon_clip_desc cd = {2, 1, &track};
+    tendon_clip *clip = NULL;
+    ck_assert_int_eq(tendon_clip_create(&cd, &clip), TENDON_OK);
+    tendon_pose ref, delta, back;
+    ck_assert_int_eq(tendon_pose_create(2, &ref), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(2, &delta), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(2, &back), TENDON_OK);
+    for (int c = 0; c < 4; ++c)
+        ref.rotation[c] = (float)q30[c];
+    ref.translation[3] = 1.5f; /* joint 1: a rest offset and scale the clip does not touch */
+    ref.scale[4] = 2.0f;
+    ck_assert_int_eq(tendon_clip_delta_pose(clip, 0.5, &ref, &delta), TENDON_OK);
+    axis_quat(0, 0, 1, M_PI / 6, want); /* 60° − 30° */
+    expect_quat(delta.rotation, want, 3e-7, "clip delta at 0.5");
+    ck_assert(delta.translation[3] == 0.0f && delta.scale[4] == 1.0f);
+    ck_assert(delta.rotation[4] == 0.0f && delta.rotation[5] == 0.0f && delta.rotation[6] == 0.0f);
+    ck_assert(float_ulp_distance(delta.rotation[7], 1.0f) <= 1);
+    /* Added back onto the reference: the clip's pose (60°), joint 1 untouched. */
+    ck_assert_int_eq(tendon_pose_add(&ref, &delta, 1.0, &back), TENDON_OK);
+    expect_quat(back.rotation, q60, 3e-7, "reference + delta");
+    ck_assert(back.translation[3] == 1.5f && back.scale[4] == 2.0f);
+    ck_assert_int_eq(tendon_clip_delta_pose(clip, 0.0, &ref, &delta), TENDON_OK);
+    ck_assert(delta.rotation[0] == 0.0f && delta.rotation[1] == 0.0f && delta.rotation[2] == 0.0f);
+    /* Refusals. */
+    ck_assert_int_eq(tendon_clip_delta_pose(NULL, 0.5, &ref, &delta), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_clip_delta_pose(clip, 0.5, &ref, &ref), TENDON_ERR_ALIAS);
+    tendon_pose one;
+    ck_assert_int_eq(tendon_pose_create(1, &one), TENDON_OK);
+    ck_assert_int_eq(tendon_clip_delta_pose(clip, 0.5, &ref, &one), TENDON_ERR_COUNT);
+    tendon_pose_destroy(&one);
+    tendon_pose_destroy(&ref);
+    tendon_pose_destroy(&delta);
+    tendon_pose_destroy(&back);
+    tendon_clip_destroy(clip);
+}
+END_TEST
+
 START_TEST(test_delta_errors)
 {
     float t[6] = {0}, r[8] = {0, 0, 0, 1, 0, 0, 0, 1}, s[6] = {1, 1, 1, 1, 0, 1};
@@ -366,6 +418,7 @@ int main(void)
     tcase_add_test(tc, test_delta_by_hand);
     tcase_add_test(tc, test_delta_round_trip);
     tcase_add_test(tc, test_delta_errors);
+    tcase_add_test(tc, test_clip_delta);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -35,6 +35,57 @@ static tendon_skeleton *make_skeleton(const int32_t *parents, const char *const 
     return s;
 }
 
+/*
+ * Random parents in DFS pre-order (what tendon_skeleton_create requires): −1 for joint 0 and ~8%
+ * of the others; otherwise the joint just before (half the time: a chain link) or one of its
+ * ancestors, uniformly on that path. (skin_support.h's random_parents picks any earlier joint:
+ * fine for the kernels, which only need parents[j] < j, but not a valid skeleton.)
+ */
+static void random_dfs_parents(test_rng *r, size_t n, int32_t *parents)
+{
+    int32_t *path = malloc((n ? n : 1) * sizeof *path); /* the root → joint j − 1 path */
+    ck_assert_ptr_nonnull(path);
+    size_t depth = 0;
+    for (size_t j = 0; j < n; ++j) {
+        if (j == 0 || rng_unit(r) < 0.08) {
+            parents[j] = -1;
+            depth = 0;
+        } else {
+            const size_t d = rng_unit(r) < 0.5 ? depth - 1 : (size_t)(rng_u64(r) % depth);
+            parents[j] = path[d];
+            depth = d + 1;
+        }
+        path[depth++] = (int32_t)j;
+    }
+    free(path);
+}
+
+/* Whether joint b is in joint a's subtree (a itself included), walking b's parents up. */
+static int in_subtree(const int32_t *parents, size_t b, size_t a)
+{
+    int64_t x = (int64_t)b;
+    while (x > (int64_t)a)
+        x = parents[x];
+    return x == (int64_t)a;
+}
+
+/*
+ * The property DFS pre-order exists for, checked by brute force (an oracle independent of the
+ * library's rule): every joint's subtree is the contiguous range that starts at it.
+ */
+static int subtrees_contiguous(const int32_t *parents, size_t n)
+{
+    for (size_t a = 0; a < n; ++a) {
+        size_t end = a + 1;
+        while (end < n && in_subtree(parents, end, a))
+            ++end;
+        for (size_t b = end; b < n; ++b)
+            if (in_subtree(parents, b, a))
+                return 0;
+    }
+    return 1;
+}
+
 /* ---- construction and its errors ----------------------------------------------------------- */
 
 START_TEST(test_create_and_query)
@@ -133,6 +184,68 @@ START_TEST(test_create_errors)
 }
 END_TEST
 
+/*
+ * DFS pre-order is enforced, not only parents[j] < j: a joint's parent must be the joint just
+ * before it or one of that joint's ancestors, so every subtree is the contiguous range after its
+ * root (what a partial model-matrix update relies on). The review's repro {-1, 0, 0, 1} put
+ * joint 3 under joint 1 after joint 2 had closed joint 1's subtree: updating joints [1, 2) then
+ * left joint 3 stale.
+ */
+START_TEST(test_create_requires_dfs_preorder)
+{
+    const int32_t split[4] = {-1, 0, 0, 1};
+    const char *names[4] = {"hips", "spine", "leg", "chest"};
+    expect_create_error(split, names, 4, TENDON_ERR_RANGE, "joint 3 (\"chest\")");
+    expect_create_error(split, names, 4, TENDON_ERR_RANGE, "parent joint 1 (\"spine\")");
+    expect_create_error(split, names, 4, TENDON_ERR_RANGE, "joint 2 (\"leg\")");
+    expect_create_error(split, names, 4, TENDON_ERR_RANGE, "DFS pre-order");
+    expect_create_error(split, NULL, 4, TENDON_ERR_RANGE, "parent joint 1");
+    expect_create_error(split, NULL, 4, TENDON_ERR_RANGE, "contiguous");
+    /* a second tree may not reach back into the first */
+    const int32_t back[4] = {-1, 0, -1, 1};
+    expect_create_error(back, NULL, 4, TENDON_ERR_RANGE, "joint 3");
+    /* deep: joint 6 goes back under joint 1 after the subtree of 4 (a sibling of 1) began */
+    const int32_t deep[7] = {-1, 0, 1, 2, 0, 4, 1};
+    expect_create_error(deep, NULL, 7, TENDON_ERR_RANGE, "joint 6");
+    /* accepted: chains, a sibling after a finished subtree, several roots, a lone root */
+    const int32_t good[10] = {-1, 0, 1, 2, 1, 0, 5, -1, 7, -1};
+    tendon_skeleton_destroy(make_skeleton(good, NULL, 10, NULL));
+
+    /* the rule against the property, by brute force: random parents with parents[j] < j are
+       accepted exactly when every subtree is contiguous */
+    test_rng r;
+    rng_seed(&r, 0xDF5);
+    int accepted = 0, refused = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+        const size_t n = 1 + (size_t)(rng_u64(&r) % 9);
+        int32_t parents[9];
+        for (size_t j = 0; j < n; ++j)
+            parents[j] = (j == 0 || rng_unit(&r) < 0.2) ? -1 : (int32_t)(rng_u64(&r) % j);
+        tendon_skeleton_desc d = {.joint_count = n, .parents = parents};
+        tendon_skeleton *s = NULL;
+        const tendon_status st = tendon_skeleton_create(&d, &s);
+        const int contiguous = subtrees_contiguous(parents, n);
+        ck_assert_msg(st == (contiguous ? TENDON_OK : TENDON_ERR_RANGE),
+                      "trial %d (%zu joints): subtrees %scontiguous but create returned %s (%s)",
+                      trial, n, contiguous ? "" : "not ", tendon_status_name(st),
+                      tendon_error_message());
+        tendon_skeleton_destroy(s);
+        if (contiguous)
+            ++accepted;
+        else
+            ++refused;
+    }
+    ck_assert_msg(accepted > 400 && refused > 400, "accepted %d, refused %d", accepted, refused);
+    /* the generator the other tests use gives valid skeletons */
+    for (size_t n = 1; n < 300; n += 37) {
+        int32_t parents[300];
+        random_dfs_parents(&r, n, parents);
+        ck_assert(subtrees_contiguous(parents, n));
+        tendon_skeleton_destroy(make_skeleton(parents, NULL, n, NULL));
+    }
+}
+END_TEST
+
 /* ---- local matrices -------------------------------------------------------------------------- */
 
 START_TEST(test_local_hand)
@@ -228,7 +341,7 @@ START_TEST(test_model_cglm)
     rng_seed(&r, 0x30DE1);
     const size_t n = 300;
     int32_t parents[300];
-    random_parents(&r, n, parents);
+    random_dfs_parents(&r, n, parents);
     tendon_pose pose;
     ck_assert_int_eq(tendon_pose_create(n, &pose), TENDON_OK);
     random_pose(&r, &pose);
@@ -262,34 +375,51 @@ START_TEST(test_model_cglm)
 }
 END_TEST
 
-/* A partial update of a subtree equals recomputing everything (ozz's from/to). */
+/*
+ * A partial update of a subtree equals recomputing everything (ozz's from/to), for the subtree
+ * of every joint of a random DFS-ordered skeleton: its subtree is the contiguous range after it.
+ */
 START_TEST(test_model_partial)
 {
     test_rng r;
     rng_seed(&r, 0x9A27);
     const size_t n = 64;
     int32_t parents[64];
-    random_parents(&r, n, parents);
-    /* joint 20's subtree is the contiguous range after it whose parents stay inside it */
-    size_t end = 21;
-    while (end < n && parents[end] >= 20)
-        ++end;
+    random_dfs_parents(&r, n, parents);
     tendon_pose pose;
     ck_assert_int_eq(tendon_pose_create(n, &pose), TENDON_OK);
     random_pose(&r, &pose);
     tendon_skeleton *sk = make_skeleton(parents, NULL, n, NULL);
     float full[64 * 16], part[64 * 16], local[64 * 16];
-    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, RIG_ROOT, part), TENDON_OK);
-    for (size_t j = 20; j < end; ++j)
-        rng_unit_quat(&r, pose.rotation + 4 * j);
-    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, RIG_ROOT, full), TENDON_OK);
-    ck_assert_int_eq(tendon_local_matrices(&pose, local), TENDON_OK);
-    ck_assert_int_eq(tendon_model_matrices(sk, local, RIG_ROOT, 20, end - 20, part), TENDON_OK);
-    ck_assert_msg(first_float_diff(part, full, n * 16) < 0, "partial update differs from full");
-    /* in place: the range holds local matrices on entry */
-    memcpy(part + 16 * 20, local + 16 * 20, (end - 20) * 64);
-    ck_assert_int_eq(tendon_model_matrices(sk, part, RIG_ROOT, 20, end - 20, part), TENDON_OK);
-    ck_assert_msg(first_float_diff(part, full, n * 16) < 0, "in-place partial update differs");
+    size_t longest = 0;
+    for (size_t a = 0; a < n; ++a) {
+        /* a's subtree: the range after it whose parents stay inside it */
+        size_t end = a + 1;
+        while (end < n && parents[end] >= (int32_t)a)
+            ++end;
+        for (size_t b = a; b < n; ++b)
+            ck_assert_msg(in_subtree(parents, b, a) == (b < end), "joint %zu, subtree of %zu", b,
+                          a);
+        longest = end - a > longest ? end - a : longest;
+        ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, RIG_ROOT, part), TENDON_OK);
+        for (size_t j = a; j < end; ++j)
+            rng_unit_quat(&r, pose.rotation + 4 * j);
+        ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, RIG_ROOT, full), TENDON_OK);
+        ck_assert_int_eq(tendon_local_matrices(&pose, local), TENDON_OK);
+        float before[64 * 16];
+        memcpy(before, part, sizeof part);
+        ck_assert_int_eq(tendon_model_matrices(sk, local, RIG_ROOT, a, end - a, part), TENDON_OK);
+        ck_assert_msg(first_float_diff(part, full, n * 16) < 0,
+                      "partial update of joint %zu's subtree [%zu, %zu) differs from full", a, a,
+                      end);
+        /* in place: the range holds local matrices on entry */
+        memcpy(before + 16 * a, local + 16 * a, (end - a) * 64);
+        ck_assert_int_eq(tendon_model_matrices(sk, before, RIG_ROOT, a, end - a, before),
+                         TENDON_OK);
+        ck_assert_msg(first_float_diff(before, full, n * 16) < 0,
+                      "in-place partial update of joint %zu's subtree differs", a);
+    }
+    ck_assert_msg(longest >= 8, "the random skeleton has no deep subtree (longest %zu)", longest);
     /* an empty range does nothing */
     ck_assert_int_eq(tendon_model_matrices(sk, NULL, NULL, 64, 0, NULL), TENDON_OK);
     tendon_skeleton_destroy(sk);
@@ -340,7 +470,7 @@ START_TEST(test_inverse_bind_cglm)
     rng_seed(&r, 0x1B1D);
     const size_t n = 120;
     int32_t parents[120];
-    random_parents(&r, n, parents);
+    random_dfs_parents(&r, n, parents);
     tendon_pose rest;
     ck_assert_int_eq(tendon_pose_create(n, &rest), TENDON_OK);
     random_pose(&r, &rest);
@@ -470,7 +600,7 @@ START_TEST(test_palette_cglm_two_bindings)
     rng_seed(&r, 0xB1D5);
     const size_t n = 80, pc = 50;
     int32_t parents[80];
-    random_parents(&r, n, parents);
+    random_dfs_parents(&r, n, parents);
     tendon_pose rest, pose;
     ck_assert_int_eq(tendon_pose_create(n, &rest), TENDON_OK);
     ck_assert_int_eq(tendon_pose_create(n, &pose), TENDON_OK);
@@ -540,6 +670,197 @@ START_TEST(test_palette_errors)
     ck_assert_int_eq(tendon_pose_palette(other, b, &three, NULL, model, pal), TENDON_ERR_COUNT);
     tendon_skeleton_destroy(other);
     tendon_skin_binding_destroy(b);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
+/* ---- alignment and messages ------------------------------------------------------------------ */
+
+/* p moved by `bytes` (1..3: misaligned for a float, int32 or uint32 element). */
+#define BYTE_SHIFT(T, p, bytes) ((T *)(void *)((unsigned char *)(p) + (bytes)))
+
+static void expect_misaligned(tendon_status st, const char *call, const char *name)
+{
+    ck_assert_msg(st == TENDON_ERR_VALUE, "%s with a misaligned %s returned %s (%s)", call, name,
+                  tendon_status_name(st), tendon_error_message());
+    ck_assert_msg(strstr(tendon_error_message(), call) && strstr(tendon_error_message(), name) &&
+                      strstr(tendon_error_message(), "aligned"),
+                  "%s: the message \"%s\" does not name %s and the alignment", call,
+                  tendon_error_message(), name);
+}
+
+/*
+ * Every float (and int32 / uint32) pointer must be aligned to its element type, as C requires
+ * (a misaligned float read is undefined behaviour; UBSan stops on it): refused with
+ * TENDON_ERR_VALUE naming the argument, before anything is read or written.
+ */
+START_TEST(test_misaligned_refused)
+{
+    float t[12], q[16], s[12];
+    tendon_pose pose = rig_pose(t, q, s);
+    tendon_skeleton *sk = make_skeleton(RIG_PARENTS, NULL, 4, &pose);
+    const uint32_t joint_of[3] = {2, 0, 3};
+    tendon_skin_binding *b;
+    ck_assert_int_eq(tendon_skin_binding_create(sk, joint_of, NULL, 3, &b), TENDON_OK);
+    _Alignas(64) float room[16 * 5], local[64], model[64], pal[48];
+    _Alignas(64) uint32_t jroom[8];
+    ck_assert_int_eq(tendon_local_matrices(&pose, local), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, NULL, model), TENDON_OK);
+    for (size_t sh = 1; sh < 4; ++sh) {
+        float snap[16 * 5];
+        for (int e = 0; e < 16 * 5; ++e)
+            room[e] = 12345.0f;
+        memcpy(snap, room, sizeof room);
+        float *const out = BYTE_SHIFT(float, room, sh);
+#define UNTOUCHED(call) ck_assert_msg(memcmp(room, snap, sizeof room) == 0, "%s wrote", call)
+        /* local matrices: the output and each of the pose's arrays */
+        expect_misaligned(tendon_local_matrices(&pose, out), "tendon_local_matrices", "out_local");
+        UNTOUCHED("tendon_local_matrices");
+        static const char *const ARR[3] = {"translation", "rotation", "scale"};
+        for (int k = 0; k < 3; ++k) {
+            tendon_pose bad = pose;
+            float **arr = k == 0 ? &bad.translation : k == 1 ? &bad.rotation : &bad.scale;
+            float in[20];
+            memcpy(in, *arr, (k == 1 ? 16 : 12) * sizeof(float));
+            *arr = BYTE_SHIFT(float, in, sh);
+            expect_misaligned(tendon_local_matrices(&bad, pal), "tendon_local_matrices", ARR[k]);
+            expect_misaligned(tendon_pose_model_matrices(sk, &bad, NULL, model),
+                              "tendon_pose_model_matrices", ARR[k]);
+            expect_misaligned(tendon_pose_palette(sk, b, &bad, NULL, model, pal),
+                              "tendon_pose_palette", ARR[k]);
+            float rt[12], rq[16], rs[12];
+            tendon_pose rest_out = {rt, rq, rs, 4};
+            float **rarr = k == 0 ? &rest_out.translation : k == 1 ? &rest_out.rotation
+                                                                   : &rest_out.scale;
+            *rarr = BYTE_SHIFT(float, room, sh);
+            expect_misaligned(tendon_skeleton_rest_pose(sk, &rest_out), "tendon_skeleton_rest_pose",
+                              ARR[k]);
+            UNTOUCHED("tendon_skeleton_rest_pose");
+            tendon_skeleton_desc d = {.joint_count = 4, .parents = RIG_PARENTS, .rest = &bad};
+            tendon_skeleton *none = (tendon_skeleton *)(uintptr_t)1;
+            expect_misaligned(tendon_skeleton_create(&d, &none), "tendon_skeleton_create",
+                              ARR[k]);
+            ck_assert_ptr_null(none);
+        }
+        /* model matrices: local, model (written), root */
+        memcpy(room, local, sizeof local);
+        memcpy(snap, room, sizeof room);
+        expect_misaligned(tendon_model_matrices(sk, BYTE_SHIFT(const float, room, sh), NULL, 0, 4,
+                                                model),
+                          "tendon_model_matrices", "local");
+        expect_misaligned(tendon_model_matrices(sk, local, NULL, 0, 4, out),
+                          "tendon_model_matrices", "model");
+        UNTOUCHED("tendon_model_matrices");
+        expect_misaligned(tendon_model_matrices(sk, local, BYTE_SHIFT(const float, room, sh), 0,
+                                                4, model),
+                          "tendon_model_matrices", "root_matrix");
+        expect_misaligned(tendon_pose_model_matrices(sk, &pose, NULL, out),
+                          "tendon_pose_model_matrices", "model");
+        UNTOUCHED("tendon_pose_model_matrices");
+        expect_misaligned(tendon_pose_model_matrices(sk, &pose, BYTE_SHIFT(const float, room, sh),
+                                                     model),
+                          "tendon_pose_model_matrices", "root_matrix");
+        /* palette */
+        memcpy(room, model, sizeof model);
+        memcpy(snap, room, sizeof room);
+        expect_misaligned(tendon_palette(b, BYTE_SHIFT(const float, room, sh), 4, pal),
+                          "tendon_palette", "model");
+        expect_misaligned(tendon_palette(b, model, 4, out), "tendon_palette", "out_palette");
+        UNTOUCHED("tendon_palette");
+        expect_misaligned(tendon_pose_palette(sk, b, &pose, NULL, model, out),
+                          "tendon_pose_palette", "out_palette");
+        expect_misaligned(tendon_pose_palette(sk, b, &pose, NULL, out, pal),
+                          "tendon_pose_palette", "model");
+        UNTOUCHED("tendon_pose_palette");
+        expect_misaligned(tendon_pose_palette(sk, b, &pose, BYTE_SHIFT(const float, room, sh),
+                                              model, pal),
+                          "tendon_pose_palette", "root_matrix");
+        /* inverse bind matrices and bindings: the uint32 joint_of too */
+        memcpy(BYTE_SHIFT(unsigned char, jroom, sh), joint_of, sizeof joint_of);
+        const uint32_t *mis_joints = BYTE_SHIFT(const uint32_t, jroom, sh);
+        expect_misaligned(tendon_inverse_bind_from_rest(sk, NULL, joint_of, 3, out),
+                          "tendon_inverse_bind_from_rest", "out_inverse_bind");
+        UNTOUCHED("tendon_inverse_bind_from_rest");
+        expect_misaligned(tendon_inverse_bind_from_rest(sk, BYTE_SHIFT(const float, room, sh),
+                                                        joint_of, 3, pal),
+                          "tendon_inverse_bind_from_rest", "root_matrix");
+        expect_misaligned(tendon_inverse_bind_from_rest(sk, NULL, mis_joints, 3, pal),
+                          "tendon_inverse_bind_from_rest", "joint_of");
+        tendon_skin_binding *nb = (tendon_skin_binding *)(uintptr_t)1;
+        expect_misaligned(tendon_skin_binding_create(sk, mis_joints, NULL, 3, &nb),
+                          "tendon_skin_binding_create", "joint_of");
+        ck_assert_ptr_null(nb);
+        expect_misaligned(tendon_skin_binding_create(sk, joint_of,
+                                                     BYTE_SHIFT(const float, room, sh), 3, &nb),
+                          "tendon_skin_binding_create", "inverse_bind");
+        ck_assert_ptr_null(nb);
+        /* the skeleton's int32 parents */
+        _Alignas(64) int32_t proom[8];
+        memcpy(BYTE_SHIFT(unsigned char, proom, sh), RIG_PARENTS, sizeof RIG_PARENTS);
+        tendon_skeleton_desc d = {.joint_count = 4,
+                                  .parents = BYTE_SHIFT(const int32_t, proom, sh)};
+        tendon_skeleton *none = (tendon_skeleton *)(uintptr_t)1;
+        expect_misaligned(tendon_skeleton_create(&d, &none), "tendon_skeleton_create", "parents");
+        ck_assert_ptr_null(none);
+#undef UNTOUCHED
+    }
+    /* an empty range reads nothing: a misaligned pointer with nothing to read is accepted */
+    ck_assert_int_eq(tendon_model_matrices(sk, BYTE_SHIFT(const float, room, 1), NULL, 4, 0,
+                                           BYTE_SHIFT(float, room, 1)),
+                     TENDON_OK);
+    tendon_skin_binding_destroy(b);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
+/*
+ * The inverse-bind refusals say what was found: a non-finite element (which one, its value), a
+ * bottom row that is not 0 0 0 1 (its values), a zero determinant, an inverse beyond float —
+ * and quote a determinant only where one was computed.
+ */
+START_TEST(test_inverse_bind_messages)
+{
+    float t[12], q[16], s[12];
+    const uint32_t shin[1] = {2}, spine[1] = {3};
+    float ibm[16];
+    /* a NaN in the shin's rest translation: its world matrix has NaN elements */
+    tendon_pose rest = rig_pose(t, q, s);
+    rest.translation[3 * 2 + 1] = NAN;
+    tendon_skeleton *sk = make_skeleton(RIG_PARENTS, (const char *const *)RIG_NAMES, 4, &rest);
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, NULL, shin, 1, ibm), TENDON_ERR_VALUE);
+    const char *m = tendon_error_message();
+    ck_assert_msg(strstr(m, "\"shin\"") && strstr(m, "non-finite") && strstr(m, "nan") &&
+                      !strstr(m, "determinant"),
+                  "non-finite: \"%s\"", m);
+    tendon_skeleton_destroy(sk);
+    /* a projective root matrix: the bottom row is quoted, no determinant */
+    rest = rig_pose(t, q, s);
+    sk = make_skeleton(RIG_PARENTS, (const char *const *)RIG_NAMES, 4, &rest);
+    const float projective[16] = {1, 0, 0, 0.5f, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, projective, spine, 1, ibm),
+                     TENDON_ERR_VALUE);
+    m = tendon_error_message();
+    ck_assert_msg(strstr(m, "not affine") && strstr(m, "bottom row is (1 0 0 1)") && !strstr(m, "determinant"),
+                  "not affine: \"%s\"", m);
+    tendon_skeleton_destroy(sk);
+    /* singular: the determinant was computed, and is 0 */
+    rest = rig_pose(t, q, s);
+    rest.scale[3 * 2 + 1] = 0.0f;
+    sk = make_skeleton(RIG_PARENTS, (const char *const *)RIG_NAMES, 4, &rest);
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, NULL, shin, 1, ibm), TENDON_ERR_VALUE);
+    m = tendon_error_message();
+    ck_assert_msg(strstr(m, "singular") && strstr(m, "determinant is 0"), "singular: \"%s\"", m);
+    tendon_skeleton_destroy(sk);
+    /* an inverse beyond float: the spine scaled by 2^-130 in x (world x scale 2^-129, det
+       2^-129 exactly), its inverse 2^129 > FLT_MAX */
+    rest = rig_pose(t, q, s);
+    rest.scale[3 * 3 + 0] = 0x1p-130f;
+    sk = make_skeleton(RIG_PARENTS, (const char *const *)RIG_NAMES, 4, &rest);
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, NULL, spine, 1, ibm), TENDON_ERR_VALUE);
+    m = tendon_error_message();
+    ck_assert_msg(strstr(m, "\"spine\"") && strstr(m, "overflows float") &&
+                      strstr(m, "determinant is 1.46937e-39"),
+                  "overflow: \"%s\"", m);
     tendon_skeleton_destroy(sk);
 }
 END_TEST
@@ -661,7 +982,7 @@ START_TEST(test_public_pipeline_matches_scalar)
     rng_seed(&r, 0x9193);
     const size_t n = 67, pc = 41;
     int32_t parents[67];
-    random_parents(&r, n, parents);
+    random_dfs_parents(&r, n, parents);
     tendon_pose pose;
     ck_assert_int_eq(tendon_pose_create(n, &pose), TENDON_OK);
     random_pose(&r, &pose);
@@ -692,6 +1013,7 @@ static Suite *skeleton_suite(void)
     TCase *api = tcase_create("api");
     tcase_add_test(api, test_create_and_query);
     tcase_add_test(api, test_create_errors);
+    tcase_add_test(api, test_create_requires_dfs_preorder);
     tcase_add_test(api, test_local_hand);
     tcase_add_test(api, test_local_cglm);
     tcase_add_test(api, test_model_hand);
@@ -703,6 +1025,8 @@ static Suite *skeleton_suite(void)
     tcase_add_test(api, test_palette_hand);
     tcase_add_test(api, test_palette_cglm_two_bindings);
     tcase_add_test(api, test_palette_errors);
+    tcase_add_test(api, test_misaligned_refused);
+    tcase_add_test(api, test_inverse_bind_messages);
     tcase_add_test(api, test_public_pipeline_matches_scalar);
     suite_add_tcase(s, api);
     TCase *isa = tcase_create("every_isa");

@@ -449,6 +449,167 @@ START_TEST(test_skin_errors)
 }
 END_TEST
 
+/*
+ * Review fixes (issue 3): an empty palette is called empty; the palette's byte extent is
+ * checked against the end of the address space like every other buffer (a huge palette_count
+ * with a real pointer is an overflow, not an alias or a read).
+ */
+START_TEST(test_skin_palette_messages_and_extent)
+{
+    float pal[3 * 16] = {0};
+    uint8_t j[8] = {0, 1, 2, 0, 1, 2, 0, 1};
+    float w[8] = {0}, p[6] = {0}, n[6] = {0}, op[6] = {0}, on[6] = {0};
+    tendon_skin_job job = packed_job(pal, 0, 2, 4, TENDON_JOINT_INDEX_U8, j, w, p, op, n, on);
+    ck_assert_int_eq(tendon_skin(&job), TENDON_ERR_RANGE);
+    const char *m = tendon_error_message();
+    ck_assert_msg(strstr(m, "vertex 0, influence 0 has joint index 0") &&
+                      strstr(m, "the palette has no entries") && !strstr(m, "0..0"),
+                  "empty palette: \"%s\"", m);
+    job.palette_count = 1;
+    ck_assert_int_eq(tendon_skin(&job), TENDON_ERR_RANGE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "1 entries (indices 0..0)"));
+    /* 64·palette_count fits size_t, but not after a stack address */
+    const size_t huge[] = {SIZE_MAX / 64, SIZE_MAX / 64 - 1, SIZE_MAX / 64 - ((size_t)1 << 20)};
+    for (int i = 0; i < 3; ++i) {
+        job.palette_count = huge[i];
+        ck_assert_int_eq(tendon_skin(&job), TENDON_ERR_OVERFLOW);
+        m = tendon_error_message();
+        ck_assert_msg(strstr(m, "palette") && strstr(m, "address space"), "huge palette: \"%s\"",
+                      m);
+    }
+}
+END_TEST
+
+/* Morph targets: every float pointer aligned to float, the deltas array to a pointer. */
+START_TEST(test_morph_misaligned)
+{
+    _Alignas(64) float base[12] = {1, 2, 3, 4, 5, 6, 7, 8}, d[12] = {0}, out[12], w[4] = {1, 0.5f};
+    _Alignas(64) unsigned char room[64];
+    const float *deltas[2] = {d, d};
+    for (size_t sh = 1; sh < 4; ++sh) {
+        const float *mb = (const float *)(const void *)((unsigned char *)base + sh);
+        const float *mw = (const float *)(const void *)((unsigned char *)w + sh);
+        float *mo = (float *)(void *)((unsigned char *)out + sh);
+        const float *md[2] = {d, (const float *)(const void *)((unsigned char *)d + sh)};
+        memcpy(room + sh, deltas, sizeof deltas);
+        const float *const *mdarr = (const float *const *)(const void *)(room + sh);
+        struct {
+            tendon_status st;
+            const char *name;
+        } cases[] = {
+            {tendon_morph(mb, deltas, w, 2, 8, out), "base"},
+            {tendon_morph(base, deltas, w, 2, 8, mo), "out"},
+            {tendon_morph(base, deltas, mw, 2, 8, out), "weights"},
+            {tendon_morph(base, md, w, 2, 8, out), "deltas[1]"},
+            {tendon_morph(base, mdarr, w, 2, 8, out), "deltas"},
+        };
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+            ck_assert_msg(cases[c].st == TENDON_ERR_VALUE, "misaligned %s (shift %zu): %s (%s)",
+                          cases[c].name, sh, tendon_status_name(cases[c].st),
+                          tendon_error_message());
+        }
+        /* the messages name the argument */
+        ck_assert_int_eq(tendon_morph(base, md, w, 2, 8, out), TENDON_ERR_VALUE);
+        ck_assert_msg(strstr(tendon_error_message(), "deltas[1]") &&
+                          strstr(tendon_error_message(), "aligned"),
+                      "%s", tendon_error_message());
+        ck_assert_int_eq(tendon_morph(base, deltas, mw, 2, 8, out), TENDON_ERR_VALUE);
+        ck_assert_msg(strstr(tendon_error_message(), "weights") &&
+                          strstr(tendon_error_message(), "aligned"),
+                      "%s", tendon_error_message());
+        /* a delta whose weight is zero is never read: it may be anything, as NULL may */
+        const float wz[2] = {1, 0};
+        ck_assert_int_eq(tendon_morph(base, md, wz, 2, 8, out), TENDON_OK);
+    }
+}
+END_TEST
+
+/*
+ * Normals at extreme palette scales, as skin.h and docs/skinning.md state them. One vertex,
+ * one influence of weight 1, palette k·I (exact), input normal n = (0.6, 0.8, 0); then
+ * v = k²·n, s = |v|² and normal' = v · (s > 0 ? 1/√s : 0):
+ *   s a normal float (2⁻¹²⁶ ≤ s ≤ FLT_MAX, k in [2^-31.5, 2^32)):  n/|n| to a few ulp
+ *   s subnormal: the right direction, length √(s_exact / s), s off by ≤ 3·2⁻¹⁵⁰ absolute
+ *   s = 0 (every |vᵢ| < 2⁻⁷⁵) or s = +∞ with v finite (k in [2^32, 2^64)): exactly zero
+ *   a cofactor k² that overflows (k ≥ 2^64): ∞ in v, every component NaN here
+ * Every ISA, each against these statements (and so against each other).
+ */
+START_TEST(test_skin_normal_scale_range)
+{
+    ISA_TABLE_OR_RETURN(k);
+    const char *isa = tendon_isa_name((tendon_isa)_i);
+    enum { UNIT, SUBNORMAL, ZERO, NANS };
+    static const struct {
+        float k;
+        int expect;
+    } cases[] = {
+        {0x1p-31f, UNIT},       {3.6e-10f, UNIT},       {1e-9f, UNIT},
+        {1.0f, UNIT},           {1e9f, UNIT},           {4.2e9f, UNIT},
+        {0x1.fffffep31f, UNIT}, {1e-10f, SUBNORMAL},    {3e-11f, SUBNORMAL},
+        {1e-11f, SUBNORMAL},    {6e-12f, SUBNORMAL},    {5e-12f, ZERO},
+        {1e-13f, ZERO},         {0x1p-60f, ZERO},       {0x1p32f, ZERO},
+        {4.4e9f, ZERO},         {1e10f, ZERO},          {1e18f, ZERO},
+        {1.8e19f, ZERO},        {0x1p64f, NANS},        {1.9e19f, NANS},
+        {1e20f, NANS},          {1e30f, NANS},          {3e38f, NANS},
+    };
+    const double nx = 0.6f, ny = 0.8f, nlen = sqrt(nx * nx + ny * ny);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const float kk = cases[c].k;
+        float pal[16];
+        set_translate_scale(pal, 0, 0, 0, kk, kk, kk);
+        const uint8_t j[1] = {0};
+        const float w[1] = {1.0f}, pos[3] = {1, 2, 3}, nrm[3] = {0.6f, 0.8f, 0.0f};
+        float op[3], on[3] = {12345.0f, 12345.0f, 12345.0f};
+        tendon_skin_job job = packed_job(pal, 1, 1, 1, TENDON_JOINT_INDEX_U8, j, w, pos, op, nrm,
+                                         on);
+        job.joints_stride = 1, job.weights_stride = 4, job.positions_stride = 12;
+        job.out_positions_stride = 12, job.normals_stride = 12, job.out_normals_stride = 12;
+        k->skin(&job);
+        const double len = sqrt((double)on[0] * on[0] + (double)on[1] * on[1] +
+                                (double)on[2] * on[2]);
+        switch (cases[c].expect) {
+        case UNIT:
+            for (int e = 0; e < 2; ++e)
+                ck_assert_msg(fabs((double)on[e] - (e ? ny : nx) / nlen) <= 4e-7,
+                              "%s k=%g: component %d is %.9g, expected %.9g", isa, (double)kk, e,
+                              (double)on[e], (e ? ny : nx) / nlen);
+            ck_assert_msg(on[2] == 0.0f, "%s k=%g: z %g", isa, (double)kk, (double)on[2]);
+            break;
+        case SUBNORMAL: {
+            /* s_exact from the exact float v (k² and k²·n rounded as the kernel's products) */
+            const double k2 = (double)(kk * kk);
+            const double vx = (double)(float)(k2 * nx), vy = (double)(float)(k2 * ny);
+            const double s_exact = vx * vx + vy * vy;
+            ck_assert_msg(s_exact < 0x1p-126 && s_exact > 0x1p-151, "%s k=%g: case not subnormal",
+                          isa, (double)kk);
+            const double e = 3 * 0x1p-150 / s_exact;
+            const double lo = sqrt(1 / (1 + e)) - 1e-6, hi = e < 1 ? sqrt(1 / (1 - e)) + 1e-6 : 1e9;
+            ck_assert_msg(len >= lo && len <= hi, "%s k=%g: |n'| = %.9g outside [%.9g, %.9g]", isa,
+                          (double)kk, len, lo, hi);
+            ck_assert_msg(fabs((double)on[1] / (double)on[0] - ny / nx) <= 1e-6 && on[2] == 0.0f,
+                          "%s k=%g: direction (%g %g %g)", isa, (double)kk, (double)on[0],
+                          (double)on[1], (double)on[2]);
+            if (kk == 1e-11f) /* the documented example */
+                ck_assert_msg(len > 0.9444 && len < 0.9445, "%s k=1e-11: |n'| = %.9g", isa, len);
+            break;
+        }
+        case ZERO:
+            for (int e = 0; e < 3; ++e)
+                ck_assert_msg(on[e] == 0.0f, "%s k=%g: component %d is %g, expected ±0", isa,
+                              (double)kk, e, (double)on[e]);
+            break;
+        default:
+            for (int e = 0; e < 3; ++e)
+                ck_assert_msg(isnan(on[e]), "%s k=%g: component %d is %g, expected NaN", isa,
+                              (double)kk, e, (double)on[e]);
+        }
+        /* positions are unaffected by the normal's range: k·p, exact or overflowing to ±∞ */
+        for (int e = 0; e < 3; ++e)
+            ck_assert_msg(op[e] == kk * pos[e], "%s k=%g: position %d", isa, (double)kk, e);
+    }
+}
+END_TEST
+
 /* ---- every ISA against the scalar table, bit for bit ------------------------------------------ */
 
 typedef struct skin_case {
@@ -726,11 +887,14 @@ static Suite *skin_suite(void)
     tcase_add_test(api, test_public_skin_matches_scalar);
     tcase_add_test(api, test_morph_hand);
     tcase_add_test(api, test_morph_errors);
+    tcase_add_test(api, test_skin_palette_messages_and_extent);
+    tcase_add_test(api, test_morph_misaligned);
     suite_add_tcase(s, api);
     TCase *isa = tcase_create("every_isa");
     tcase_set_timeout(isa, 120);
     tcase_add_loop_test(isa, test_isa_skin, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_morph, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, test_skin_normal_scale_range, 0, TENDON_ISA_COUNT);
     suite_add_tcase(s, isa);
     return s;
 }

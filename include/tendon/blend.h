@@ -12,7 +12,9 @@
  *
  * Aliasing: `out` may be exactly one of the input poses (every joint is read before it is
  * written); arrays that partly overlap an input's are refused (TENDON_ERR_ALIAS).
- * Alignment: none required.
+ * Alignment: the element's own (4 bytes for floats); 64-byte alignment is a speed hint only. A
+ * pose array or joint_weights pointer that is not a multiple of 4 bytes (with joint_count > 0)
+ * is refused with TENDON_ERR_VALUE naming the argument and the array; nothing is written.
  */
 #ifndef TENDON_BLEND_H
 #define TENDON_BLEND_H
@@ -37,7 +39,8 @@ extern "C" {
  *
  * a, b, out: poses of equal joint_count (0 allowed).
  * Errors: TENDON_ERR_NULL (a pose or one of its arrays), TENDON_ERR_COUNT (joint counts
- * differ), TENDON_ERR_ALIAS, TENDON_ERR_ISA. Nothing is written on error.
+ * differ), TENDON_ERR_VALUE (a misaligned array), TENDON_ERR_ALIAS, TENDON_ERR_ISA. Nothing is
+ * written on error.
  */
 TENDON_API tendon_status tendon_pose_blend(const tendon_pose *a, const tendon_pose *b, double t,
                                            tendon_pose *out);

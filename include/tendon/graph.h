@@ -6,8 +6,9 @@
  * consumer names, per-node clocks, a bind pose, scratch claimed at construction) and 001
  * `stateMachine.ts` (AnimationStateMachine). Decisions and their reasons: docs/layers.md.
  *
- * The tree's leaf is a **pose source**: a caller's function sampled at a time. A clip node is
- * a pose source whose function samples a clip (docs/layers.md). Every blend goes through
+ * The tree's leaves are **clips** (sampled with tendon_clip_sample) and **pose sources** (a
+ * caller's function sampled at a time: procedural poses, another system's output, test
+ * stand-ins); docs/layers.md. Every blend goes through
  * tendon_pose_blend, so the arithmetic (and its bitwise equality on every ISA) is that of
  * blend.h.
  *
@@ -18,6 +19,7 @@
 #ifndef TENDON_GRAPH_H
 #define TENDON_GRAPH_H
 
+#include "clip.h"
 #include "pose.h"
 
 #ifdef __cplusplus
@@ -48,7 +50,9 @@ typedef enum tendon_blend_node_kind {
     /** blend(child a, child b, parameter) — the parameter clamped to [0, 1] by the blend. */
     TENDON_BLEND_LERP = 1,
     /** A 1-D blend space: children at increasing positions `at`, bracketed by the parameter. */
-    TENDON_BLEND_ONE_DIMENSIONAL = 2
+    TENDON_BLEND_ONE_DIMENSIONAL = 2,
+    /** A leaf sampling a clip: tendon_clip_sample(clip, clock, target) (seed `clip` node). */
+    TENDON_BLEND_CLIP = 3
 } tendon_blend_node_kind;
 
 /** One node of a tree description. Members a kind does not use are ignored. */
@@ -60,6 +64,9 @@ typedef struct tendon_blend_node {
     /** The clock: the parameter whose value is this source's own time in seconds, or NULL for
      *  the time evaluate is given (the frame clock). */
     const char *clock;
+    /* TENDON_BLEND_CLIP (uses `clock` as a source does): the clip, borrowed (it must outlive the
+     * tree), of the tree's joint count. */
+    const tendon_clip *clip;
     /* TENDON_BLEND_LERP and TENDON_BLEND_ONE_DIMENSIONAL */
     /** The blend parameter (required): lerp's weight, or the 1-D node's position. */
     const char *parameter;
@@ -95,8 +102,8 @@ typedef struct tendon_blend_tree tendon_blend_tree;
  * evaluation allocates nothing. Every parameter starts at 0.
  *
  * Errors (the message names the node and the rule):
- *   TENDON_ERR_NULL    desc, out, desc->nodes, a source's sample, a lerp/1-D node's parameter,
- *                      a 1-D node's children or at
+ *   TENDON_ERR_NULL    desc, out, desc->nodes, a source's sample, a clip node's clip, a
+ *                      lerp/1-D node's parameter, a 1-D node's children or at
  *   TENDON_ERR_RANGE   root or a child index ≥ node_count; node_count 0; child_count 0; a
  *                      node deeper than TENDON_BLEND_TREE_MAX_DEPTH
  *   TENDON_ERR_FORMAT  not a tree (a node with two parents, the root as a child, a cycle, a
@@ -105,7 +112,8 @@ typedef struct tendon_blend_tree tendon_blend_tree;
  *                      a name used as both a blend parameter and a clock (the seed's rule: one
  *                      number doing both jobs is a rig that responds to the wrong dial); at[]
  *                      not finite or not strictly increasing
- *   TENDON_ERR_COUNT   bind->joint_count differs from joint_count
+ *   TENDON_ERR_COUNT   bind->joint_count or a clip's tendon_clip_joint_count differs from
+ *                      joint_count (checked here, so that sampling cannot fail per frame)
  *   TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM
  * On error *out is NULL.
  */
@@ -155,6 +163,8 @@ TENDON_API const char *tendon_blend_tree_parameter_name(const tendon_blend_tree 
  * source leaves untouched).
  *
  *   source  sample(user, clock ? value of clock : time_sec, target)
+ *   clip    tendon_clip_sample(clip, clock ? value of clock : time_sec, target): tracks clamp at
+ *           their ends; channels no track drives keep what target holds
  *   lerp    A, B ← bind pose; evaluate a into A, b into B; target = blend(A, B, value)
  *   1-D     v = value; if v ≤ at[0]: child 0; if v ≥ at[n−1]: child n−1; if v == at[i]:
  *           child i alone; else the i with at[i] < v < at[i+1]:

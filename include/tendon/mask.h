@@ -18,6 +18,7 @@
 #define TENDON_MASK_H
 
 #include "blend.h"
+#include "clip.h"
 #include "skeleton.h"
 
 #ifdef __cplusplus
@@ -109,6 +110,24 @@ TENDON_API tendon_status tendon_layer_apply(const tendon_pose *base, const tendo
  */
 TENDON_API tendon_status tendon_pose_delta(const tendon_pose *reference, const tendon_pose *pose,
                                            tendon_pose *out_delta);
+
+/**
+ * The delta of a clip at `time_sec` from its reference pose — what an additive layer adds
+ * (seed 003: the aim clip applied as a delta from its own reference pose):
+ *
+ *   out_delta ← reference;  tendon_clip_sample(clip, time_sec, out_delta);
+ *   tendon_pose_delta(reference, out_delta, out_delta)
+ *
+ * so a channel no track drives has the identity delta (translation 0, rotation (0,0,0,1),
+ * scale 1) and adds nothing. `reference` is the clip's reference pose: commonly the clip sampled
+ * at its first key over the bind pose, or the bind pose itself. Allocates nothing.
+ * reference, out_delta: the clip's joint count; out_delta must not overlap reference.
+ * Errors: as tendon_clip_sample and tendon_pose_delta (TENDON_ERR_NULL, TENDON_ERR_COUNT,
+ * TENDON_ERR_ALIAS, TENDON_ERR_VALUE); on error out_delta's content is unspecified.
+ */
+TENDON_API tendon_status tendon_clip_delta_pose(const tendon_clip *clip, double time_sec,
+                                                const tendon_pose *reference,
+                                                tendon_pose *out_delta);
 
 #ifdef __cplusplus
 }

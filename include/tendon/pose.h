@@ -5,7 +5,9 @@
  *   translation[3*j + c]   metres, c = x y z
  *   rotation[4*j + c]      unit quaternion, x y z w
  *   scale[3*j + c]         unitless factors, x y z
- * composed T·R·S (glTF order). No alignment is required; 64-byte alignment is a speed hint only.
+ * composed T·R·S (glTF order). Alignment: the element's own (4 bytes for floats); 64-byte
+ * alignment is a speed hint only. Every function that takes a pose refuses one whose arrays are
+ * not on a 4-byte boundary (joint_count > 0) with TENDON_ERR_VALUE, naming the array.
  */
 #ifndef TENDON_POSE_H
 #define TENDON_POSE_H
@@ -42,14 +44,16 @@ TENDON_API void tendon_pose_destroy(tendon_pose *pose);
 
 /**
  * Write the rest pose (translation 0, rotation (0,0,0,1), scale 1) into every joint of `pose`.
- * Errors: TENDON_ERR_NULL (pose or one of its arrays, when joint_count > 0).
+ * Errors: TENDON_ERR_NULL (pose or one of its arrays, when joint_count > 0), TENDON_ERR_VALUE
+ * (an array not aligned to float), TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS (its arrays overlap).
  */
 TENDON_API tendon_status tendon_pose_set_identity(tendon_pose *pose);
 
 /**
  * Copy every joint of `src` into `dst` (bit for bit, NaNs included). src == dst is allowed;
  * arrays that partly overlap are refused.
- * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (joint counts differ), TENDON_ERR_ALIAS.
+ * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (joint counts differ), TENDON_ERR_VALUE (an array
+ * not aligned to float), TENDON_ERR_ALIAS.
  */
 TENDON_API tendon_status tendon_pose_copy(const tendon_pose *src, tendon_pose *dst);
 

@@ -2,7 +2,8 @@
  * tendon — quaternion arrays: slerp, nlerp, product.
  *
  * Seed: 000 `blend.js` (slerpInto, multiplyInto). Quaternions are x y z w, four floats each,
- * packed: element i is q[4*i .. 4*i+3]. No alignment required.
+ * packed: element i is q[4*i .. 4*i+3]. Alignment: the element's own (4 bytes for floats, 8 for
+ * the double t); 64-byte alignment is a speed hint only.
  *
  * Arithmetic: each float is read, converted to double, computed in double, and rounded to
  * float once on store, in the operation order written in docs/determinism.md. Every ISA
@@ -32,8 +33,10 @@ extern "C" {
  *
  * a, b, out: [4*count] x y z w. t: [count], unitless. count may be 0 (pointers may then be NULL).
  * Aliasing: out may be exactly a or b; any other overlap with a, b or t is refused.
- * Errors: TENDON_ERR_NULL (a NULL array with count > 0), TENDON_ERR_OVERFLOW (4*count floats
- * overflow size_t), TENDON_ERR_ALIAS, TENDON_ERR_ISA (TENDON_ISA names an unusable ISA).
+ * Errors: TENDON_ERR_NULL (a NULL array with count > 0), TENDON_ERR_VALUE (a float array whose
+ * address is not a multiple of 4 bytes, or such a t; the message names it), TENDON_ERR_OVERFLOW
+ * (4*count floats overflow size_t, or an array runs past the end of the address space),
+ * TENDON_ERR_ALIAS, TENDON_ERR_ISA (TENDON_ISA names an unusable ISA).
  * Nothing is written on error.
  */
 TENDON_API tendon_status tendon_quat_slerp(const float *a, const float *b, const double *t,

@@ -18,7 +18,9 @@
  *
  * Objects (skeleton, binding) allocate when created and are immutable afterwards: any number of
  * threads may use one at once. The per-frame functions allocate nothing and keep no state.
- * Alignment: none required anywhere; 64-byte alignment is a speed hint only.
+ * Alignment: the element's own (4 bytes for floats, int32 parents and uint32 joint indices), as
+ * C requires; 64-byte alignment is a speed hint only. A misaligned pointer that would be read or
+ * written is refused with TENDON_ERR_VALUE naming the argument, before anything is touched.
  */
 #ifndef TENDON_SKELETON_H
 #define TENDON_SKELETON_H
@@ -40,8 +42,11 @@ typedef struct tendon_skeleton_desc {
     size_t joint_count;
     /**
      * [joint_count]: parents[j] is −1 for a root (any number of roots), otherwise the parent's
-     * index, which must come before the child: 0 ≤ parents[j] < j (DFS pre-order, seed 002).
-     * May be NULL only when joint_count is 0.
+     * index, in **DFS pre-order** (seed 002): the parent of joint j > 0 is joint j − 1 or one of
+     * joint j − 1's ancestors (so 0 ≤ parents[j] < j). Then every joint's subtree is the
+     * contiguous range of joints that follows it, which partial updates rely on. {−1, 0, 1, 0}
+     * is valid; {−1, 0, 0, 1} is not (joint 3 returns under joint 1 after joint 2 closed its
+     * subtree). May be NULL only when joint_count is 0.
      */
     const int32_t *parents;
     /**
@@ -62,9 +67,12 @@ typedef struct tendon_skeleton_desc {
  * Allocates: call at set-up, not per frame. Free with tendon_skeleton_destroy.
  * Errors (the message names the joint — by name when names are given — and the rule):
  *   TENDON_ERR_NULL      desc, out, desc->parents (joint_count > 0), a NULL entry in names
- *   TENDON_ERR_RANGE     parents[j] ≥ j (a parent not before its child, itself included) or
- *                        parents[j] < −1
- *   TENDON_ERR_VALUE     an empty name, or two joints with the same name
+ *   TENDON_ERR_RANGE     parents[j] ≥ j (a parent not before its child, itself included),
+ *                        parents[j] < −1, or not DFS pre-order: parents[j] is neither j − 1
+ *                        nor an ancestor of j − 1 (the message names the joint, its parent,
+ *                        the joint before it and the rule)
+ *   TENDON_ERR_VALUE     an empty name, two joints with the same name, or parents or a rest
+ *                        pose array not aligned to its 4-byte element
  *   TENDON_ERR_COUNT     desc->rest->joint_count differs from joint_count
  *   TENDON_ERR_OVERFLOW  joint_count > INT32_MAX, or its byte sizes overflow size_t
  *   TENDON_ERR_NOMEM
@@ -79,7 +87,7 @@ TENDON_API void tendon_skeleton_destroy(tendon_skeleton *skeleton);
 /** The joint count; 0 for NULL. */
 TENDON_API size_t tendon_skeleton_joint_count(const tendon_skeleton *skeleton);
 
-/** The parents array, [joint_count] (−1 for roots, parents[j] < j); NULL for NULL or 0 joints. */
+/** The parents array, [joint_count] (−1 for roots, DFS pre-order); NULL for NULL or 0 joints. */
 TENDON_API const int32_t *tendon_skeleton_parents(const tendon_skeleton *skeleton);
 
 /** The name of `joint`, or NULL (unnamed skeleton, NULL skeleton, joint out of range). */
@@ -95,8 +103,8 @@ TENDON_API tendon_status tendon_skeleton_find_joint(const tendon_skeleton *skele
 
 /**
  * Copy the rest pose into `out` (bit for bit).
- * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (out->joint_count differs), TENDON_ERR_ALIAS (out's
- * own arrays overlap each other).
+ * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (out->joint_count differs), TENDON_ERR_VALUE (an
+ * array of out not aligned to float), TENDON_ERR_ALIAS (out's own arrays overlap each other).
  */
 TENDON_API tendon_status tendon_skeleton_rest_pose(const tendon_skeleton *skeleton,
                                                    tendon_pose *out);
@@ -115,7 +123,8 @@ TENDON_API tendon_status tendon_skeleton_rest_pose(const tendon_skeleton *skelet
  * A non-unit quaternion gives a non-orthogonal matrix (|q|² = 2 is not a rotation); normalise
  * poses you did not make. pose: joint_count joints. out_local: [16*joint_count], must not
  * overlap the pose's arrays.
- * Errors: TENDON_ERR_NULL, TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS, TENDON_ERR_ISA.
+ * Errors: TENDON_ERR_NULL, TENDON_ERR_VALUE (a misaligned pose array or out_local),
+ * TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS, TENDON_ERR_ISA.
  */
 TENDON_API tendon_status tendon_local_matrices(const tendon_pose *pose, float *out_local);
 
@@ -139,7 +148,9 @@ TENDON_API tendon_status tendon_local_matrices(const tendon_pose *pose, float *o
  * entry) is allowed; a partial overlap is refused. root_matrix: NULL or [16], must not overlap
  * the written range.
  * Errors: TENDON_ERR_NULL (skeleton, local, model when the range is not empty), TENDON_ERR_RANGE
- * (first + count > joint_count; the message names both), TENDON_ERR_ALIAS, TENDON_ERR_ISA.
+ * (first + count > joint_count; the message names both), TENDON_ERR_VALUE (local, model or
+ * root_matrix misaligned, when the range is not empty), TENDON_ERR_OVERFLOW (an array runs past
+ * the end of the address space), TENDON_ERR_ALIAS, TENDON_ERR_ISA.
  */
 TENDON_API tendon_status tendon_model_matrices(const tendon_skeleton *skeleton, const float *local,
                                                const float *root_matrix, size_t first,
@@ -150,7 +161,8 @@ TENDON_API tendon_status tendon_model_matrices(const tendon_skeleton *skeleton, 
  * tendon_model_matrices in place (bitwise the same as the two calls).
  * pose: skeleton's joint_count joints. out_model: [16*joint_count], must not overlap the pose.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (pose and skeleton joint counts differ),
- * TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS, TENDON_ERR_ISA.
+ * TENDON_ERR_VALUE (a misaligned pose array, out_model or root_matrix), TENDON_ERR_OVERFLOW,
+ * TENDON_ERR_ALIAS, TENDON_ERR_ISA.
  */
 TENDON_API tendon_status tendon_pose_model_matrices(const tendon_skeleton *skeleton,
                                                     const tendon_pose *pose,
@@ -168,9 +180,11 @@ TENDON_API tendon_status tendon_pose_model_matrices(const tendon_skeleton *skele
  * non-joint ancestors). joint_of: [palette_count] skeleton joint indices (any order, repeats
  * allowed). out_inverse_bind: [16*palette_count].
  * Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE (joint_of[k] ≥ joint_count: names k and the value),
- * TENDON_ERR_VALUE (a world rest matrix that is singular — its 3×3 determinant is 0 or not
- * finite — or not affine — bottom row not (0, 0, 0, 1); names the joint), TENDON_ERR_OVERFLOW,
- * TENDON_ERR_NOMEM.
+ * TENDON_ERR_VALUE (a world rest matrix with a non-finite element — the message names it and its
+ * value —, not affine — its bottom row, quoted, is not (0, 0, 0, 1) —, singular — its 3×3
+ * determinant is 0 —, or whose inverse overflows float — the determinant is quoted; the message
+ * names the joint; or a misaligned joint_of, root_matrix or out_inverse_bind),
+ * TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM.
  */
 TENDON_API tendon_status tendon_inverse_bind_from_rest(const tendon_skeleton *skeleton,
                                                        const float *root_matrix,
@@ -196,8 +210,9 @@ typedef struct tendon_skin_binding tendon_skin_binding;
  * palette_count 0 is allowed (an empty palette). Allocates. Free with
  * tendon_skin_binding_destroy.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE (joint_of[k] out of range: names k, the value and
- * the joint count), the errors of tendon_inverse_bind_from_rest when inverse_bind is NULL,
- * TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM. On error *out is NULL.
+ * the joint count), TENDON_ERR_VALUE (joint_of or inverse_bind misaligned), the errors of
+ * tendon_inverse_bind_from_rest when inverse_bind is NULL, TENDON_ERR_OVERFLOW,
+ * TENDON_ERR_NOMEM. On error *out is NULL.
  */
 TENDON_API tendon_status tendon_skin_binding_create(const tendon_skeleton *skeleton,
                                                     const uint32_t *joint_of,
@@ -223,7 +238,8 @@ TENDON_API const float *tendon_skin_binding_inverse_bind(const tendon_skin_bindi
  * model: [16*joint_count], joint_count equal to the binding's skeleton joint count.
  * out_palette: [16*palette_count], must not overlap model.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (joint_count differs from the binding's skeleton),
- * TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS, TENDON_ERR_ISA.
+ * TENDON_ERR_VALUE (model or out_palette misaligned), TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS,
+ * TENDON_ERR_ISA.
  */
 TENDON_API tendon_status tendon_palette(const tendon_skin_binding *binding, const float *model,
                                         size_t joint_count, float *out_palette);

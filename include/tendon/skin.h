@@ -8,8 +8,9 @@
  * Arithmetic: float32, every sum in one written order, no fused multiply-add. Every ISA variant
  * is bitwise identical to the scalar reference in the default FP environment; NaN outputs are
  * NaN on every ISA (sign and payload not promised). Nothing here allocates or keeps state.
- * Alignment: none beyond the element's own (a float pointer on a 4-byte boundary); 64-byte
- * alignment is a speed hint only.
+ * Alignment: the element's own (4 bytes for floats, 2 for uint16 indices, a pointer's for the
+ * morph deltas array), as C requires; 64-byte alignment is a speed hint only. A misaligned
+ * pointer that would be read or written is refused with TENDON_ERR_VALUE naming it.
  */
 #ifndef TENDON_SKIN_H
 #define TENDON_SKIN_H
@@ -83,8 +84,18 @@ typedef struct tendon_skin_job {
  *               v = (C₀·nx + C₁·ny) + C₂·nz,   s = (v.x·v.x + v.y·v.y) + v.z·v.z
  *               normal' = v · (s > 0 ? 1/√s : 0) · (det < 0 ? −1 : 1)
  *             i.e. A⁻ᵀ·n normalised (A⁻ᵀ = C/det, so a mirrored joint keeps the normal on the
- *             outside). A degenerate result (s = 0, e.g. all weights zero) gives a zero normal;
- *             s overflowing float (palette entries beyond ~1e9) gives zero too.
+ *             outside).
+ *   Range of validity (exact, the same bits on every ISA; docs/skinning.md): normal' is unit to
+ *   a few ulp when s is a normal float, 2⁻¹²⁶ ≤ s ≤ FLT_MAX. When s is subnormal the direction
+ *   is kept but the length is not 1 (s carries up to 3·2⁻¹⁵⁰ of absolute rounding error: |n'| =
+ *   0.944 for a palette of scale 1e-11). When s is 0, +∞ or NaN the factor is 0 and normal' =
+ *   v·(±0): ±0 in each component where v is finite, NaN where v is ±∞ or NaN. So the normal is
+ *   zero for a degenerate A or all-zero weights (s = 0), for a tiny A (every |vᵢ| < 2⁻⁷⁵) and
+ *   for a large A whose s overflows while its cofactors do not (|v| ≥ ~2⁶⁴); it is NaN once a
+ *   cofactor overflows (a product of two entries of A beyond FLT_MAX: entries from ~2⁶⁴ ≈
+ *   1.8e19). For A = k·(a rotation) and a unit n, |v| = k²: unit for 2^-31.5 ≤ k < 2^32 (about
+ *   3.3e-10 to 4.29e9), shorter or longer than 1 below that down to about 5e-12, zero below
+ *   that and for 2^32 ≤ k < 2^64, NaN from 2^64 (k = 1e20 gives NaN in every component).
  *
  * Weights are used as given: weights that do not sum to one scale the vertex about the origin,
  * and **all-zero weights put the vertex at the origin** with a zero normal (finite, never NaN);
@@ -102,7 +113,8 @@ typedef struct tendon_skin_job {
  *   TENDON_ERR_RANGE     a joint index ≥ palette_count (names the vertex, the influence, the
  *                        index and the palette size) — every index is checked before anything
  *                        is read through it
- *   TENDON_ERR_OVERFLOW  a buffer's byte extent overflows size_t or the address space
+ *   TENDON_ERR_OVERFLOW  a buffer's byte extent (the palette's 64·palette_count bytes included)
+ *                        overflows size_t or runs past the end of the address space
  *   TENDON_ERR_ALIAS     a partial overlap
  *   TENDON_ERR_ISA
  */
@@ -141,7 +153,10 @@ TENDON_API tendon_status tendon_skin_weights_normalize(float *weights, size_t st
  * base: [float_count]. deltas: [target_count] pointers, each [float_count] (a pointer may be
  * NULL only if its weight is zero). weights: [target_count]. out: [float_count]; may be exactly
  * base; must not otherwise overlap base, a delta or the weights.
- * Errors: TENDON_ERR_NULL, TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS, TENDON_ERR_ISA.
+ * Errors: TENDON_ERR_NULL, TENDON_ERR_VALUE (base, out, weights or a delta that is read not on a
+ * 4-byte boundary, or deltas not aligned to a pointer; the message names it),
+ * TENDON_ERR_OVERFLOW (a byte size overflows size_t or an array runs past the end of the address
+ * space), TENDON_ERR_ALIAS, TENDON_ERR_ISA.
  */
 TENDON_API tendon_status tendon_morph(const float *base, const float *const *deltas,
                                       const float *weights, size_t target_count,

@@ -32,7 +32,8 @@
  * seed divides by the step in every substep (docs/springs.md gives its measured effect: well
  * inside the seed cases' tolerance).
  *
- * No function here allocates. None keeps state. Alignment: none required.
+ * No function here allocates. None keeps state. Alignment: the element's own (4 bytes for float
+ * outputs, refused with TENDON_ERR_VALUE otherwise); workspaces: any.
  */
 #ifndef TENDON_SPRING_H
 #define TENDON_SPRING_H

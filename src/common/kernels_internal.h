@@ -106,6 +106,9 @@ TENDON_HIDDEN tendon_status tendon_active_kernels(const tendon_kernels **out);
  */
 TENDON_HIDDEN tendon_status tendon_check_array(const char *fn, const char *what, const void *p,
                                                size_t count, size_t elem_floats);
+/* count doubles, 8-byte aligned */
+TENDON_HIDDEN tendon_status tendon_check_array_f64(const char *fn, const char *what,
+                                                   const double *p, size_t count);
 TENDON_HIDDEN tendon_status tendon_check_pose(const char *fn, const char *what,
                                               const tendon_pose *pose);
 /* out's arrays against in's: identical or disjoint, never partly overlapping. */

@@ -38,7 +38,7 @@ unsigned tendon_cpu_features(void)
     const uint64_t xcr0 = read_xcr0();
     const int ymm_saved = (xcr0 & 0x6) == 0x6;        /* XMM and YMM state */
     const int zmm_saved = (xcr0 & 0xE6) == 0xE6;      /* plus opmask, ZMM_Hi256, Hi16_ZMM */
-    const unsigned max_leaf = __get_cpuid_max(0, NULL);
+    const unsigned max_leaf = (unsigned)__get_cpuid_max(0, NULL);
     if (max_leaf < 7)
         return features;
     __cpuid_count(7, 0, a, b, c, d);
@@ -62,7 +62,7 @@ void tendon_cpu_brand(char *out, size_t size)
     if (size == 0)
         return;
     copy_text(out, size, "x86-64");
-    if (__get_cpuid_max(0x80000000u, NULL) < 0x80000004u)
+    if ((unsigned)__get_cpuid_max(0x80000000u, NULL) < 0x80000004u) /* int in clang, unsigned in gcc */
         return;
     unsigned regs[12];
     for (unsigned i = 0; i < 3; ++i)

@@ -1,5 +1,6 @@
 /*
- * SSE2 op layer: W = 2 doubles per vector, on SIMDe types (native with -msse2 on x86-64,
+ * SSE2 op layer (and, with TENDON_SSE41_SELECTS, the SSE4.1 one: the same ops with blendv
+ * selects): W = 2 doubles per vector, on SIMDe types (native with -msse2 on x86-64,
  * emulated elsewhere). Every op is exact lane-wise IEEE arithmetic or a pure data movement;
  * nothing here estimates, fuses or reorders. The kernel bodies in src/simd/kernels/ use only
  * these names (see src/simd/README.md for the op contract every ISA implements).
@@ -9,12 +10,18 @@
 
 #include <stdint.h>
 #include <string.h>
+#if defined(TENDON_SSE41_SELECTS)
+#include <simde/x86/sse4.1.h>
+#else
 #include <simde/x86/sse2.h>
+#endif
 
 #include "../../common/detmath_coeffs.h"
 
 #define TENDON_W 2
+#ifndef TENDON_SFX
 #define TENDON_SFX sse2
+#endif
 
 typedef simde__m128d vd;
 typedef simde__m128d vmask;
@@ -38,7 +45,11 @@ static inline int vmask_all(vmask m) { return simde_mm_movemask_pd(m) == 3; }
 /** m ? yes : no, lane-wise */
 static inline vd vsel(vmask m, vd yes, vd no)
 {
+#if defined(TENDON_SSE41_SELECTS)
+    return simde_mm_blendv_pd(no, yes, m);
+#else
     return simde_mm_or_pd(simde_mm_and_pd(m, yes), simde_mm_andnot_pd(m, no));
+#endif
 }
 
 /** Correctly rounded IEEE square root and quotient (identical bits on every ISA). */
@@ -136,7 +147,11 @@ static inline vfmask vfgt(vf a, vf b) { return simde_mm_cmpgt_ps(a, b); }
 static inline vfmask vflt(vf a, vf b) { return simde_mm_cmplt_ps(a, b); }
 static inline vf vfsel(vfmask m, vf yes, vf no)
 {
+#if defined(TENDON_SSE41_SELECTS)
+    return simde_mm_blendv_ps(no, yes, m);
+#else
     return simde_mm_or_ps(simde_mm_and_ps(m, yes), simde_mm_andnot_ps(m, no));
+#endif
 }
 static inline vf vfload(const float *p) { return simde_mm_loadu_ps(p); }
 static inline void vfstore(float *p, vf v) { simde_mm_storeu_ps(p, v); }
