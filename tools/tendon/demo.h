@@ -48,6 +48,9 @@ typedef struct demo_spring_group {
     float anchor_world[DEMO_MAX_CHAINS][3]; /* then offset by this, in model space */
     /* chain c, link i drives skeleton joint first_joint + c·link_count + i; UINT32_MAX: none */
     uint32_t first_joint;
+    /* the anchors re-evaluate joints [0, anchor_joint_count): up to the last anchor joint, whose
+       ancestors all come before it (demo_scene_finish) */
+    size_t anchor_joint_count;
 } demo_spring_group;
 
 #define DEMO_MAX_MESHES 256
@@ -96,6 +99,7 @@ typedef struct demo_scene {
     /* pose evaluations the anchors make per frame: Σ over groups of substeps + 2, substeps =
        max(1, ceil(lookback·f_fastest·32)) as tendon/spring.h documents (demo_scene_finish) */
     size_t anchor_evaluations;
+    size_t anchor_joint_evaluations; /* Σ over groups of evaluations × anchor_joint_count */
 
     /* the skinned meshes (the built-in character has one; a glTF model one per skinned
        primitive), and their totals for the report */

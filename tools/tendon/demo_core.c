@@ -166,12 +166,25 @@ typedef struct jdef {
     double bias[4];  /* the walk's constant rotation (quaternion) */
     double axis[3];  /* the walk's swing: axis, amplitude (radians), phase */
     double amp, phase;
+    int spring; /* 0: a body joint the clips animate; 1: hair; 2: coat (driven by springs) */
 } jdef;
 
 typedef struct builder {
     jdef j[BODY_JOINTS + HAIR_CHAINS * HAIR_LINKS + COAT_CHAINS * COAT_LINKS];
     int n;
+    int hair_first; /* the first hair joint: chain c, link i is hair_first + c·HAIR_LINKS + i */
 } builder;
+
+/* Where the hair chains hang from, in the head's frame. */
+static const float HAIR_ANCHOR[HAIR_CHAINS][3] = {{0.06f, 0.1f, -0.08f}, {-0.06f, 0.1f, -0.08f}};
+
+static int find(const builder *b, const char *name)
+{
+    for (int j = 0; j < b->n; ++j)
+        if (strcmp(b->j[j].name, name) == 0)
+            return j;
+    return -1;
+}
 
 static int add(builder *b, const char *name, int parent, double x, double y, double z, double r)
 {
@@ -217,6 +230,19 @@ static void build_humanoid(builder *b)
     const int head = add(b, "head", neck, 0, 0.1, 0, 0.05);
     swing(b, head, 1, 0, 0, 0.03, 1.0);
     add(b, "head_top", head, 0, 0.22, 0, 0.1);
+    /* the hair, right after the head's own subtree (DFS pre-order): two chains under the head */
+    b->hair_first = b->n;
+    for (int c = 0; c < HAIR_CHAINS; ++c) {
+        const float *al = HAIR_ANCHOR[c];
+        int p = head;
+        for (int i = 0; i < HAIR_LINKS; ++i) {
+            char name[24];
+            snprintf(name, sizeof name, "hair%d_%d", c, i);
+            p = add(b, name, p, i == 0 ? al[0] : 0, i == 0 ? al[1] - 0.06 : -0.06,
+                    i == 0 ? al[2] : 0, 0.012);
+            b->j[p].spring = 1;
+        }
+    }
     for (int side = 0; side < 2; ++side) {
         const double sx = side == 0 ? 1.0 : -1.0;
         const char *sn = side == 0 ? "l" : "r";
@@ -353,7 +379,7 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
     out->owned = o;
     snprintf(out->name, sizeof out->name, "built-in humanoid");
     build_humanoid(b);
-    const int head = 7, hips = 1;
+    const int head = find(b, "head"), hips = find(b, "hips"), head_top = find(b, "head_top");
     /* spring-driven joints: 2 hair chains from the head, a coat of 12 chains from the hips */
     demo_spring_group *hair = &out->groups[0], *coat = &out->groups[1];
     out->group_count = 2;
@@ -363,19 +389,12 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
         hair->links[i] = (tendon_spring_link){2.2, 0.45, 0.12, {0, -0.06, 0}};
     for (int i = 0; i < COAT_LINKS; ++i)
         coat->links[i] = (tendon_spring_link){1.6, 0.6, 0.1, {0, -0.1, 0}};
-    hair->first_joint = (uint32_t)b->n;
+    hair->first_joint = (uint32_t)b->hair_first;
     for (int c = 0; c < HAIR_CHAINS; ++c) {
-        const float al[3] = {c == 0 ? 0.06f : -0.06f, 0.1f, -0.08f};
         hair->anchor_joint[c] = (uint32_t)head;
-        memcpy(hair->anchor_local[c], al, sizeof al);
-        int p = head;
-        for (int i = 0; i < HAIR_LINKS; ++i) {
-            char name[24];
-            snprintf(name, sizeof name, "hair%d_%d", c, i);
-            p = add(b, name, p, i == 0 ? al[0] : 0, i == 0 ? al[1] - 0.06 : -0.06,
-                    i == 0 ? al[2] : 0, 0.012);
-        }
+        memcpy(hair->anchor_local[c], HAIR_ANCHOR[c], sizeof HAIR_ANCHOR[c]);
     }
+    /* the coat after everything (the hips' subtree is the whole body): 12 chains under the hips */
     coat->first_joint = (uint32_t)b->n;
     for (int c = 0; c < COAT_CHAINS; ++c) {
         const double th = 2 * PI * c / COAT_CHAINS;
@@ -388,11 +407,13 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
             snprintf(name, sizeof name, "coat%02d_%d", c, i);
             p = add(b, name, p, i == 0 ? al[0] : 0, i == 0 ? al[1] - 0.1 : -0.1,
                     i == 0 ? al[2] : 0, 0);
+            b->j[p].spring = 2;
         }
     }
     const size_t n = (size_t)b->n;
     out->joint_count = n;
-    out->body_joint_count = BODY_JOINTS;
+    for (size_t j = 0; j < n; ++j)
+        out->body_joint_count += b->j[j].spring == 0;
 
     /* skeleton and rest pose */
     int32_t *parents = take(o, n * sizeof *parents);
@@ -442,8 +463,8 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
     const double v_body = 0.70 * (double)vertex_target, v_head = 0.10 * (double)vertex_target;
     const double v_hair = 0.05 * (double)vertex_target, v_coat = 0.15 * (double)vertex_target;
     double body_area = 0; /* Σ sides·length */
-    for (int j = 2; j < BODY_JOINTS; ++j) {
-        if (b->j[j].radius <= 0 || j == 8)
+    for (int j = 2; j < b->n; ++j) {
+        if (b->j[j].spring || b->j[j].radius <= 0 || j == head_top)
             continue;
         const float *a = rest_world(model, b->j[j].parent), *e = rest_world(model, j);
         const double len = sqrt((double)((e[0] - a[0]) * (e[0] - a[0]) + (e[1] - a[1]) * (e[1] - a[1]) +
@@ -451,13 +472,13 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
         body_area += (b->j[j].radius < 0.02 ? 6 : 12) * len;
     }
     const double spacing = body_area / v_body;
-    for (int j = 2; j < BODY_JOINTS; ++j) {
-        if (b->j[j].radius <= 0)
+    for (int j = 2; j < b->n; ++j) {
+        if (b->j[j].spring || b->j[j].radius <= 0)
             continue;
         const int owner = b->j[j].parent, prev = b->j[owner].parent > 0 ? b->j[owner].parent : owner;
         const int prev2 = b->j[prev].parent > 0 ? b->j[prev].parent : prev;
         const float *a = rest_world(model, owner), *e = rest_world(model, j);
-        if (j == 8) { /* the head: dense, the morph targets' vertices */
+        if (j == head_top) { /* the head: dense, the morph targets' vertices */
             me->morph_first = m.count;
             const int rings = (int)(v_head / 32) > 4 ? (int)(v_head / 32) : 4;
             tube(&m, a, e, b->j[j].radius, rings, 32, prev, prev2, owner, j);
@@ -551,8 +572,8 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
             ft[k] = (float)(k / 12.0);
         size_t nt = 0;
         float *v = wv;
-        for (int j = 1; j < BODY_JOINTS; ++j) {
-            if (b->j[j].amp == 0 && b->j[j].bias[3] == 1.0)
+        for (int j = 1; j < b->n; ++j) {
+            if (b->j[j].spring || (b->j[j].amp == 0 && b->j[j].bias[3] == 1.0))
                 continue;
             for (int k = 0; k < WK; ++k) {
                 double q[4], sw[4];
@@ -578,7 +599,8 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
 
         /* aim: a delta (additive) clip over the upper body: yaw and pitch shared down the spine,
            and the right arm raised */
-        static const int AIM_JOINTS[6] = {3, 4, 5, 6, 7, 34};
+        static const char *const AIM_JOINTS[6] = {"spine1", "spine2", "chest",
+                                                  "neck",   "head",   "upperarm_r"};
         static const double SHARE[6] = {0.15, 0.15, 0.2, 0.25, 0.25, 1.0};
         for (int i = 0; i < 6; ++i) {
             for (int k = 0; k < AK; ++k) {
@@ -595,7 +617,7 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
                 for (int c = 0; c < 4; ++c)
                     av[4 * (i * AK + k) + c] = (float)q[c];
             }
-            tr[i] = (tendon_track_desc){(uint32_t)AIM_JOINTS[i], TENDON_PATH_ROTATION,
+            tr[i] = (tendon_track_desc){(uint32_t)find(b, AIM_JOINTS[i]), TENDON_PATH_ROTATION,
                                         TENDON_INTERP_LINEAR, 4, AK, at, av + 4 * i * AK};
         }
         cd = (tendon_clip_desc){n, 6, tr};
@@ -654,7 +676,7 @@ size_t demo_stage_items(const demo_scene *s, int stage, const char **item)
         return s->joint_count;
     case DEMO_ANCHORS:
         *item = "joint eval";
-        return s->anchor_evaluations * s->body_joint_count;
+        return s->anchor_joint_evaluations;
     case DEMO_SPRINGS:
         *item = "link";
         for (size_t g = 0; g < s->group_count; ++g)
@@ -681,7 +703,7 @@ int demo_scene_finish(demo_scene *s, char *why, size_t why_size)
         s->target_count += m->target_count;
         s->morph_count += m->target_count ? m->morph_count : 0;
     }
-    s->anchor_evaluations = 0;
+    s->anchor_evaluations = s->anchor_joint_evaluations = 0;
     for (size_t g = 0; g < s->group_count; ++g) {
         const demo_spring_group *gr = &s->groups[g];
         double lookback, fastest = 0;
@@ -692,7 +714,13 @@ int demo_scene_finish(demo_scene *s, char *why, size_t why_size)
         for (size_t i = 0; i < gr->link_count; ++i)
             fastest = gr->links[i].frequency_hz > fastest ? gr->links[i].frequency_hz : fastest;
         double steps = ceil(lookback * fastest * TENDON_SPRING_STEPS_PER_PERIOD);
-        s->anchor_evaluations += (size_t)(steps < 1 ? 1 : steps) + 2;
+        const size_t calls = (size_t)(steps < 1 ? 1 : steps) + 2;
+        s->anchor_evaluations += calls;
+        size_t last = 0;
+        for (size_t c = 0; c < gr->chain_count; ++c)
+            last = gr->anchor_joint[c] > last ? gr->anchor_joint[c] : last;
+        s->groups[g].anchor_joint_count = last + 1;
+        s->anchor_joint_evaluations += calls * (last + 1);
     }
     return 0;
 }
@@ -772,14 +800,24 @@ static void evaluate_pose(const demo_scene *s, const tendon_kernels *k, work *w,
     }
 }
 
-static void layer_pose(const demo_scene *s, const tendon_kernels *k, work *w, double t)
+/* The first n joints of a pose (a prefix is a pose: parents come before their children). */
+static tendon_pose prefix(const tendon_pose *p, size_t n)
 {
-    const size_t n = s->joint_count;
+    tendon_pose v = *p;
+    v.joint_count = n;
+    return v;
+}
+
+/* Blend and layer the first n joints of the sampled poses (n = joint_count for the frame). */
+static void layer_pose(const demo_scene *s, const tendon_kernels *k, work *w, double t, size_t n)
+{
     k->pose_blend(&s->rest, &w->base, speed_at(t), NULL, n, &w->blend);
     if (s->layer && s->mask) {
         const tendon_pose *delta = &w->layer;
         if (s->layer_is_full_pose) {
-            tendon_pose_delta(&s->rest, &w->layer, &w->delta);
+            const tendon_pose rest = prefix(&s->rest, n), layer = prefix(&w->layer, n);
+            tendon_pose d = prefix(&w->delta, n);
+            tendon_pose_delta(&rest, &layer, &d);
             delta = &w->delta;
         }
         k->pose_add(&w->blend, delta, aim_weight_at(t), s->mask, n, &w->final);
@@ -806,9 +844,10 @@ static void anchor_at(void *user, double t, float *out)
     anchor_ctx *a = user;
     const demo_scene *s = a->s;
     const double t0 = now_ns();
+    /* only the joints up to the group's last anchor joint: its ancestors are all among them */
+    const size_t n = a->g->anchor_joint_count;
     evaluate_pose(s, a->k, &a->w, t, 0);
-    layer_pose(s, a->k, &a->w, t);
-    const size_t n = s->body_joint_count;
+    layer_pose(s, a->k, &a->w, t, n);
     a->k->local_matrices(a->w.final.translation, a->w.final.rotation, a->w.final.scale, n,
                          a->w.model);
     a->k->model_matrices(a->w.model, tendon_skeleton_parents(s->skeleton), NULL, 0, n, a->w.model);
@@ -947,7 +986,7 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
         double t1 = now_ns();
         times[DEMO_SAMPLE * frames + f] = t1 - t0;
         /* layer */
-        layer_pose(s, k, &w, t);
+        layer_pose(s, k, &w, t, n);
         double t2 = now_ns();
         times[DEMO_LAYER * frames + f] = t2 - t1;
         /* springs */
