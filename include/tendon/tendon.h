@@ -11,4 +11,8 @@
 #include "spring.h"
 #include "clip.h"
 #include "kernels.h"
+#include "graph.h"
+#include "mask.h"
+#include "ik.h"
+#include "retarget.h"
 #endif

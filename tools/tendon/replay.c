@@ -35,7 +35,7 @@ const char USAGE_REPLAY[] =
     "               else (other ops, no op, elements that are not objects) is left out\n"
     "\n"
     "ops: blendPoses, addPose, setJoint, sampleSpring, sampleSpringChain, springSettleSec,\n"
-    "     springChainSettleSec\n";
+    "     springChainSettleSec, stateMachine\n";
 
 /* How one case is run. */
 typedef struct replay_run {
@@ -59,6 +59,7 @@ static json_t *op_sample_spring(const json_t *c, replay_run *run);
 static json_t *op_sample_spring_chain(const json_t *c, replay_run *run);
 static json_t *op_spring_settle_sec(const json_t *c, replay_run *run);
 static json_t *op_spring_chain_settle_sec(const json_t *c, replay_run *run);
+static json_t *op_state_machine(const json_t *c, replay_run *run);
 
 static const struct replay_op {
     const char *name;
@@ -72,6 +73,7 @@ static const struct replay_op {
     {"sampleSpringChain", op_sample_spring_chain, 1},
     {"springSettleSec", op_spring_settle_sec, 0},
     {"springChainSettleSec", op_spring_chain_settle_sec, 0},
+    {"stateMachine", op_state_machine, 0},
 };
 enum { OP_COUNT = sizeof OPS / sizeof OPS[0] };
 
@@ -645,6 +647,336 @@ static json_t *op_spring_chain_settle_sec(const json_t *c, replay_run *run)
     return actual;
 }
 
+/* ---- the state machine (tendon/graph.h) -------------------------------------------------- */
+
+/*
+ * stateMachine {jointCount, bind?, states, transitions, script} → {trace} or a refusal.
+ * Stand-in trees (tests/data/CASES-README.md): {kind: "pose", pose, rate?, writes?} is a blend
+ * tree whose root is one pose source writing pose.translation + rate·time (double, rounded once
+ * to float32) — or the pose as is — into the channels in `writes` (default all three). Predicates:
+ * "always", "never", {parameter, op, value}; a parameter never set compares false except under
+ * "!=". One out pose, created at rest, persists across the script.
+ */
+enum { SM_T = 1, SM_R = 2, SM_S = 4 };
+
+typedef struct sm_standin {
+    tendon_pose pose;
+    double *rate; /* [3n] or NULL */
+    int writes;
+} sm_standin;
+
+static void sm_standin_sample(void *user, double time, tendon_pose *out)
+{
+    const sm_standin *st = user;
+    const size_t n = st->pose.joint_count;
+    if (st->writes & SM_T)
+        for (size_t i = 0; i < 3 * n; ++i)
+            out->translation[i] = st->rate ? (float)((double)st->pose.translation[i] +
+                                                     st->rate[i] * time)
+                                           : st->pose.translation[i];
+    if (st->writes & SM_R)
+        memcpy(out->rotation, st->pose.rotation, 4 * n * sizeof(float));
+    if (st->writes & SM_S)
+        memcpy(out->scale, st->pose.scale, 3 * n * sizeof(float));
+}
+
+typedef struct sm_predicate {
+    enum { SMP_ALWAYS, SMP_NEVER, SMP_CMP } kind;
+    const char *parameter;
+    enum { OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE } op;
+    double value;
+} sm_predicate;
+
+static int sm_predicate_eval(void *user, const tendon_parameters *params)
+{
+    const sm_predicate *p = user;
+    if (p->kind != SMP_CMP)
+        return p->kind == SMP_ALWAYS;
+    double v;
+    if (!tendon_parameters_get(params, p->parameter, &v))
+        return p->op == OP_NE;
+    switch (p->op) {
+    case OP_LT: return v < p->value;
+    case OP_LE: return v <= p->value;
+    case OP_GT: return v > p->value;
+    case OP_GE: return v >= p->value;
+    case OP_EQ: return v == p->value;
+    case OP_NE: return v != p->value;
+    }
+    return 0;
+}
+
+typedef struct sm_parts {
+    size_t state_count, transition_count;
+    sm_standin *standins;
+    tendon_blend_tree **trees;
+    tendon_state_desc *states;
+    sm_predicate *preds;
+    tendon_transition_desc *transitions;
+    tendon_pose bind, out;
+} sm_parts;
+
+static void sm_parts_free(sm_parts *k)
+{
+    for (size_t i = 0; k->standins && i < k->state_count; ++i) {
+        tendon_blend_tree_destroy(k->trees[i]);
+        tendon_pose_destroy(&k->standins[i].pose);
+        free(k->standins[i].rate);
+    }
+    tendon_pose_destroy(&k->bind);
+    tendon_pose_destroy(&k->out);
+    free(k->standins);
+    free(k->trees);
+    free(k->states);
+    free(k->preds);
+    free(k->transitions);
+}
+
+static int sm_get_string(const json_t *o, const char *name, const char **out, const char *where,
+                         replay_run *run)
+{
+    const json_t *v = json_object_get(o, name);
+    if (!json_is_string(v))
+        return malformed(run, "%s: \"%s\" must be a string", where, name);
+    *out = json_string_value(v);
+    return 0;
+}
+
+static int sm_get_tree(const json_t *tree, size_t n, size_t index, sm_standin *st,
+                       replay_run *run)
+{
+    char where[64];
+    snprintf(where, sizeof where, "states[%zu].tree", index);
+    const json_t *kind = json_object_get(tree, "kind");
+    if (!json_is_object(tree) || !json_is_string(kind) ||
+        strcmp(json_string_value(kind), "pose") != 0)
+        return malformed(run, "%s must be a stand-in {kind: \"pose\", pose, rate?, writes?}",
+                         where);
+    if (get_pose(tree, "pose", &st->pose, run) != 0)
+        return -1;
+    if (st->pose.joint_count != n)
+        return malformed(run, "%s.pose has %zu joints; jointCount is %zu", where,
+                         st->pose.joint_count, n);
+    const json_t *rate = json_object_get(tree, "rate");
+    if (rate && !json_is_null(rate)) {
+        if (!json_is_array(rate) || json_array_size(rate) != 3 * n)
+            return malformed(run, "%s.rate must be an array of 3·jointCount numbers", where);
+        st->rate = malloc((3 * n + 1) * sizeof(double));
+        if (!st->rate)
+            return malformed(run, "out of memory");
+        for (size_t i = 0; i < 3 * n; ++i)
+            if (jx_get_double(json_array_get(rate, i), &st->rate[i]) != 0)
+                return malformed(run, "%s.rate[%zu] is not a number", where, i);
+    }
+    const json_t *writes = json_object_get(tree, "writes");
+    st->writes = SM_T | SM_R | SM_S;
+    if (writes && !json_is_null(writes)) {
+        if (!json_is_array(writes))
+            return malformed(run, "%s.writes must be an array of channel names", where);
+        st->writes = 0;
+        for (size_t i = 0; i < json_array_size(writes); ++i) {
+            const char *w = json_string_value(json_array_get(writes, i));
+            if (w && strcmp(w, "translation") == 0)
+                st->writes |= SM_T;
+            else if (w && strcmp(w, "rotation") == 0)
+                st->writes |= SM_R;
+            else if (w && strcmp(w, "scale") == 0)
+                st->writes |= SM_S;
+            else
+                return malformed(run, "%s.writes[%zu] is not \"translation\", \"rotation\" or "
+                                      "\"scale\"", where, i);
+        }
+    }
+    return 0;
+}
+
+static int sm_get_predicate(const json_t *when, size_t index, sm_predicate *p, replay_run *run)
+{
+    static const char *const OPS_TEXT[6] = {"<", "<=", ">", ">=", "==", "!="};
+    if (json_is_string(when)) {
+        if (strcmp(json_string_value(when), "always") == 0) {
+            p->kind = SMP_ALWAYS;
+            return 0;
+        }
+        if (strcmp(json_string_value(when), "never") == 0) {
+            p->kind = SMP_NEVER;
+            return 0;
+        }
+    } else if (json_is_object(when)) {
+        const json_t *op = json_object_get(when, "op");
+        p->kind = SMP_CMP;
+        p->parameter = json_string_value(json_object_get(when, "parameter"));
+        if (!p->parameter || !json_is_string(op) ||
+            jx_get_double(json_object_get(when, "value"), &p->value) != 0)
+            return malformed(run, "transitions[%zu].when needs parameter (a string), op and "
+                                  "value (a number)", index);
+        for (int k = 0; k < 6; ++k)
+            if (strcmp(json_string_value(op), OPS_TEXT[k]) == 0) {
+                p->op = (int)k;
+                return 0;
+            }
+        return malformed(run, "transitions[%zu].when.op \"%s\" is not one of < <= > >= == !=",
+                         index, json_string_value(op));
+    }
+    return malformed(run, "transitions[%zu].when must be \"always\", \"never\" or {parameter, "
+                          "op, value}", index);
+}
+
+static int sm_build_parts(const json_t *c, size_t n, sm_parts *k, replay_run *run)
+{
+    const json_t *states = json_object_get(c, "states");
+    const json_t *trans = json_object_get(c, "transitions");
+    if (!json_is_array(states) || !json_is_array(trans))
+        return malformed(run, "\"states\" and \"transitions\" must be arrays");
+    k->state_count = json_array_size(states);
+    k->transition_count = json_array_size(trans);
+    k->standins = calloc(k->state_count + 1, sizeof *k->standins);
+    k->trees = calloc(k->state_count + 1, sizeof *k->trees);
+    k->states = calloc(k->state_count + 1, sizeof *k->states);
+    k->preds = calloc(k->transition_count + 1, sizeof *k->preds);
+    k->transitions = calloc(k->transition_count + 1, sizeof *k->transitions);
+    if (!k->standins || !k->trees || !k->states || !k->preds || !k->transitions)
+        return malformed(run, "out of memory");
+    for (size_t i = 0; i < k->state_count; ++i) {
+        const json_t *s = json_array_get(states, i);
+        char where[48];
+        snprintf(where, sizeof where, "states[%zu]", i);
+        if (!json_is_object(s) || sm_get_string(s, "name", &k->states[i].name, where, run) != 0)
+            return malformed(run, "%s must be {name, tree}", where);
+        if (sm_get_tree(json_object_get(s, "tree"), n, i, &k->standins[i], run) != 0)
+            return -1;
+        tendon_blend_node node = {.kind = TENDON_BLEND_SOURCE, .sample = sm_standin_sample,
+                                  .user = &k->standins[i]};
+        tendon_blend_tree_desc td = {.nodes = &node, .node_count = 1, .joint_count = n};
+        if (tendon_blend_tree_create(&td, &k->trees[i]) != TENDON_OK)
+            return malformed(run, "%s: the stand-in tree: %s", where, tendon_error_message());
+        k->states[i].tree = k->trees[i];
+    }
+    for (size_t i = 0; i < k->transition_count; ++i) {
+        const json_t *t = json_array_get(trans, i);
+        char where[48];
+        snprintf(where, sizeof where, "transitions[%zu]", i);
+        tendon_transition_desc *d = &k->transitions[i];
+        if (!json_is_object(t) || sm_get_string(t, "from", &d->from, where, run) != 0 ||
+            sm_get_string(t, "to", &d->to, where, run) != 0 ||
+            jx_get_double(json_object_get(t, "durationSec"), &d->duration_sec) != 0)
+            return malformed(run, "%s must be {from, to, durationSec, when}", where);
+        if (sm_get_predicate(json_object_get(t, "when"), i, &k->preds[i], run) != 0)
+            return -1;
+        d->when = sm_predicate_eval;
+        d->user = &k->preds[i];
+    }
+    return 0;
+}
+
+static json_t *sm_info_json(const tendon_state_machine *m, const sm_parts *k, int internal)
+{
+    tendon_state_machine_info info;
+    tendon_state_machine_get_info(m, &info);
+    json_t *e = json_pack("{s:s, s:b}", "current", info.current, "transitioning",
+                          info.transitioning);
+    if (internal) {
+        json_t *elapsed = json_object();
+        for (size_t i = 0; i < k->state_count; ++i) {
+            double sec = 0.0;
+            tendon_state_machine_state_time(m, k->states[i].name, &sec);
+            json_object_set_new(elapsed, k->states[i].name, jx_number(sec));
+        }
+        json_object_set_new(e, "internal",
+                            json_pack("{s:o, s:o, s:o, s:o}", "leaving",
+                                      info.leaving ? json_string(info.leaving) : json_null(),
+                                      "fadeElapsed", jx_number(info.fade_elapsed_sec),
+                                      "fadeDuration", jx_number(info.fade_duration_sec),
+                                      "elapsed", elapsed));
+    }
+    return e;
+}
+
+static json_t *op_state_machine(const json_t *c, replay_run *run)
+{
+    sm_parts k = {0};
+    json_t *actual = NULL, *trace = NULL;
+    tendon_state_machine *m = NULL;
+    double count;
+    if (get_number(c, "jointCount", &count, run) != 0)
+        goto done;
+    if (!(count >= 0 && count <= 1e6) || count != (double)(size_t)count) {
+        malformed(run, "\"jointCount\" must be an integer from 0 to 1000000");
+        goto done;
+    }
+    const size_t n = (size_t)count;
+    const json_t *bind = json_object_get(c, "bind");
+    const json_t *script = json_object_get(c, "script");
+    if (!json_is_array(script)) {
+        malformed(run, "\"script\" must be an array of steps");
+        goto done;
+    }
+    if (bind && !json_is_null(bind)) {
+        if (get_pose(c, "bind", &k.bind, run) != 0)
+            goto done;
+        if (k.bind.joint_count != n) {
+            malformed(run, "\"bind\" has %zu joints; jointCount is %zu", k.bind.joint_count, n);
+            goto done;
+        }
+    }
+    if (sm_build_parts(c, n, &k, run) != 0 || new_pose(n, &k.out, run) != 0)
+        goto done;
+    tendon_state_machine_desc d = {.states = k.states, .state_count = k.state_count,
+                                   .transitions = k.transitions,
+                                   .transition_count = k.transition_count, .joint_count = n,
+                                   .bind = k.bind.rotation ? &k.bind : NULL,
+                                   .parameter_capacity = 256};
+    tendon_status s = tendon_state_machine_create(&d, &m);
+    if (s != TENDON_OK) {
+        actual = refusal(run, s);
+        goto done;
+    }
+    trace = json_array();
+    for (size_t i = 0; i < json_array_size(script); ++i) {
+        const json_t *step = json_array_get(script, i);
+        const char *what = json_string_value(json_object_get(step, "do"));
+        double v;
+        if (what && strcmp(what, "set") == 0) {
+            const char *name = json_string_value(json_object_get(step, "parameter"));
+            if (!name || jx_get_double(json_object_get(step, "value"), &v) != 0) {
+                malformed(run, "script[%zu]: set needs parameter (a string) and value", i);
+                goto done;
+            }
+            s = tendon_state_machine_set(m, name, v);
+            if (s == TENDON_OK)
+                json_array_append_new(trace, json_object());
+        } else if (what && strcmp(what, "advance") == 0) {
+            if (jx_get_double(json_object_get(step, "dt"), &v) != 0) {
+                malformed(run, "script[%zu]: advance needs dt (a number)", i);
+                goto done;
+            }
+            s = tendon_state_machine_advance(m, v);
+            if (s == TENDON_OK)
+                json_array_append_new(trace, sm_info_json(m, &k, 1));
+        } else if (what && strcmp(what, "evaluate") == 0) {
+            s = tendon_state_machine_evaluate(m, &k.out);
+            if (s == TENDON_OK) {
+                json_t *e = sm_info_json(m, &k, 0);
+                json_object_set_new(e, "out", pose_json(&k.out));
+                json_array_append_new(trace, e);
+            }
+        } else {
+            malformed(run, "script[%zu]: \"do\" must be \"set\", \"advance\" or \"evaluate\"", i);
+            goto done;
+        }
+        if (s != TENDON_OK) {
+            actual = refusal(run, s);
+            goto done;
+        }
+    }
+    actual = json_pack("{s:O}", "trace", trace);
+done:
+    json_decref(trace);
+    tendon_state_machine_destroy(m);
+    sm_parts_free(&k);
+    return actual;
+}
+
 /* ---- the driver -------------------------------------------------------------------------- */
 
 static const struct replay_op *find_op(const char *name)
@@ -804,7 +1136,7 @@ int cmd_replay(int argc, char **argv)
             if (op_name)
                 snprintf(msg, sizeof msg, "unknown op \"%.64s\"; this tendon replays blendPoses, "
                          "addPose, setJoint, sampleSpring, sampleSpringChain, springSettleSec, "
-                         "springChainSettleSec", op_name);
+                         "springChainSettleSec, stateMachine", op_name);
             else
                 snprintf(msg, sizeof msg, "the case has no \"op\" string");
         } else {

@@ -1,0 +1,218 @@
+/*
+ * The per-frame calls of the layer modules allocate nothing (docs/layers.md): blend-tree set and
+ * evaluate, state-machine set (a known name and a new one), advance and evaluate (with and
+ * without a running fade), bone-mask building, masked layers, delta poses, two-bone IK and
+ * retargeting. Only construction allocates.
+ *
+ * How: this suite is linked with -Wl,--wrap for malloc, calloc, realloc and aligned_alloc
+ * (tests/CMakeLists.txt), so every allocation made by the statically linked library goes through
+ * the counters below; each check reads the counters around the calls alone (no Check macro in
+ * between, since Check may allocate).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t size);
+void *__real_aligned_alloc(size_t alignment, size_t size);
+
+static size_t g_allocations;
+
+void *__wrap_malloc(size_t size)
+{
+    ++g_allocations;
+    return __real_malloc(size);
+}
+void *__wrap_calloc(size_t n, size_t size)
+{
+    ++g_allocations;
+    return __real_calloc(n, size);
+}
+void *__wrap_realloc(void *p, size_t size)
+{
+    ++g_allocations;
+    return __real_realloc(p, size);
+}
+void *__wrap_aligned_alloc(size_t alignment, size_t size)
+{
+    ++g_allocations;
+    return __real_aligned_alloc(alignment, size);
+}
+
+static void constant_source(void *user, double time, tendon_pose *out)
+{
+    const float *x = user;
+    out->translation[0] = (float)(x[0] + time);
+    out->rotation[2] = x[1];
+    out->rotation[3] = x[2];
+}
+
+static int always(void *user, const tendon_parameters *p)
+{
+    double v;
+    (void)user;
+    return tendon_parameters_get(p, "go", &v) && v > 0;
+}
+
+/* The wrapper really counts: construction allocates. */
+START_TEST(test_wrap_counts)
+{
+    const size_t before = g_allocations;
+    tendon_pose p;
+    ck_assert_int_eq(tendon_pose_create(3, &p), TENDON_OK);
+    const size_t after = g_allocations;
+    tendon_pose_destroy(&p);
+    ck_assert_msg(after > before, "tendon_pose_create allocated nothing the wrapper saw: the "
+                  "--wrap link options are missing, and this suite would prove nothing");
+}
+END_TEST
+
+START_TEST(test_graph_per_frame)
+{
+    float a[3] = {0.0f, 0.0f, 1.0f}, b[3] = {2.0f, 0.70710677f, 0.70710677f};
+    static const size_t ch[2] = {1, 2};
+    static const double at[2] = {0.0, 1.0};
+    tendon_blend_node nodes[4] = {
+        {.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 3, .b = 1},
+        {.kind = TENDON_BLEND_SOURCE, .sample = constant_source, .user = b, .clock = "stride"},
+        {.kind = TENDON_BLEND_SOURCE, .sample = constant_source, .user = a},
+        {.kind = TENDON_BLEND_ONE_DIMENSIONAL, .parameter = "speed", .children = (size_t[1]){2},
+         .at = at, .child_count = 1}};
+    (void)ch;
+    tendon_blend_tree_desc d = {.nodes = nodes, .node_count = 4, .joint_count = 5};
+    tendon_blend_tree *tree = NULL;
+    ck_assert_int_eq(tendon_blend_tree_create(&d, &tree), TENDON_OK);
+    tendon_state_desc states[2] = {{"idle", tree}, {"walk", tree}};
+    tendon_transition_desc tr[2] = {{"idle", "walk", 0.5, always, NULL},
+                                    {"walk", "idle", 0.25, always, NULL}};
+    tendon_state_machine_desc md = {.states = states, .state_count = 2, .transitions = tr,
+                                    .transition_count = 2, .joint_count = 5};
+    tendon_state_machine *m = NULL;
+    ck_assert_int_eq(tendon_state_machine_create(&md, &m), TENDON_OK);
+    tendon_pose out;
+    ck_assert_int_eq(tendon_pose_create(5, &out), TENDON_OK);
+
+    int bad = 0;
+    const size_t before = g_allocations;
+    for (int frame = 0; frame < 50; ++frame) {
+        bad |= tendon_blend_tree_set(tree, "w", frame / 50.0) != TENDON_OK;
+        bad |= tendon_blend_tree_set(tree, "stride", frame * 0.1) != TENDON_OK;
+        bad |= tendon_blend_tree_evaluate(tree, frame / 60.0, &out) != TENDON_OK;
+        bad |= tendon_state_machine_set(m, frame < 25 ? "speed" : "go", frame % 2) != TENDON_OK;
+        bad |= tendon_state_machine_advance(m, 1.0 / 60.0) != TENDON_OK;
+        bad |= tendon_state_machine_evaluate(m, &out) != TENDON_OK;
+        bad |= tendon_blend_tree_set(tree, "nope", 1.0) != TENDON_ERR_NOT_FOUND; /* refusals too */
+    }
+    const size_t allocated = g_allocations - before;
+    ck_assert_msg(!bad, "a per-frame call failed: %s", tendon_error_message());
+    ck_assert_msg(allocated == 0, "50 frames of tree and machine calls allocated %zu times",
+                  allocated);
+    tendon_pose_destroy(&out);
+    tendon_state_machine_destroy(m);
+    tendon_blend_tree_destroy(tree);
+}
+END_TEST
+
+/* Clip nodes and clip deltas: tendon_clip_sample inside a tree, and tendon_clip_delta_pose. */
+START_TEST(test_clip_per_frame)
+{
+    static const float times[2] = {0.0f, 1.0f}, values[6] = {0, 0, 0, 2, 0, 0};
+    tendon_track_desc track = {1, TENDON_PATH_TRANSLATION, TENDON_INTERP_LINEAR, 3, 2, times,
+                               values};
+    tendon_clip_desc cd = {3, 1, &track};
+    tendon_clip *clip = NULL;
+    ck_assert_int_eq(tendon_clip_create(&cd, &clip), TENDON_OK);
+    tendon_blend_node nodes[3] = {{.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 1, .b = 2},
+                                  {.kind = TENDON_BLEND_CLIP, .clip = clip},
+                                  {.kind = TENDON_BLEND_CLIP, .clip = clip, .clock = "c"}};
+    tendon_blend_tree_desc d = {.nodes = nodes, .node_count = 3, .joint_count = 3};
+    tendon_blend_tree *tree = NULL;
+    ck_assert_int_eq(tendon_blend_tree_create(&d, &tree), TENDON_OK);
+    tendon_pose out, ref;
+    ck_assert_int_eq(tendon_pose_create(3, &out), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(3, &ref), TENDON_OK);
+    int bad = 0;
+    const size_t before = g_allocations;
+    for (int frame = 0; frame < 20; ++frame) {
+        bad |= tendon_blend_tree_set(tree, "w", 0.5) != TENDON_OK;
+        bad |= tendon_blend_tree_set(tree, "c", frame * 0.05) != TENDON_OK;
+        bad |= tendon_blend_tree_evaluate(tree, frame / 30.0, &out) != TENDON_OK;
+        bad |= tendon_clip_delta_pose(clip, frame / 30.0, &ref, &out) != TENDON_OK;
+    }
+    const size_t allocated = g_allocations - before;
+    ck_assert_msg(!bad, "a per-frame call failed: %s", tendon_error_message());
+    ck_assert_msg(allocated == 0, "clip nodes and clip deltas allocated %zu times", allocated);
+    tendon_pose_destroy(&out);
+    tendon_pose_destroy(&ref);
+    tendon_blend_tree_destroy(tree);
+    tendon_clip_destroy(clip);
+}
+END_TEST
+
+START_TEST(test_mask_ik_retarget_per_frame)
+{
+    static const int32_t parents[4] = {-1, 0, 1, 1};
+    static const char *const names[4] = {"hips", "spine", "head", "arm"};
+    tendon_pose rest;
+    ck_assert_int_eq(tendon_pose_create(4, &rest), TENDON_OK);
+    rest.translation[4] = 1.0f;
+    rest.translation[7] = 0.5f;
+    rest.translation[9] = 0.3f;
+    tendon_skeleton_desc sd = {4, parents, names, &rest};
+    tendon_skeleton *sk = NULL;
+    ck_assert_int_eq(tendon_skeleton_create(&sd, &sk), TENDON_OK);
+    tendon_retarget_map *map = NULL;
+    ck_assert_int_eq(tendon_retarget_map_create(sk, sk, &map), TENDON_OK);
+    tendon_pose base, delta, out;
+    ck_assert_int_eq(tendon_pose_create(4, &base), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(4, &delta), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(4, &out), TENDON_OK);
+    float mask[4];
+    const float root[3] = {0, 0, 0}, mid[3] = {0, 3, 0}, end[3] = {0, 7, 0},
+                target[3] = {5, 0, 0}, pole[3] = {0, 1, 0};
+    tendon_ik_two_bone_result r;
+    float model[64];
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &rest, NULL, model), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_copy(&rest, &out), TENDON_OK);
+
+    int bad = 0;
+    const size_t before = g_allocations;
+    bad |= tendon_bone_mask_by_name(sk, "spine", 2.0, mask) != TENDON_OK;
+    bad |= tendon_bone_mask_by_name(sk, "Spine", 2.0, mask) != TENDON_ERR_NOT_FOUND;
+    bad |= tendon_bone_mask_by_index(sk, 1, 3.0, mask) != TENDON_OK;
+    bad |= tendon_pose_delta(&rest, &base, &delta) != TENDON_OK;
+    bad |= tendon_layer_apply(&base, &delta, 1.0, mask, TENDON_MASK_ADDITIVE, &out) != TENDON_OK;
+    bad |= tendon_layer_apply(&base, &rest, 0.5, mask, TENDON_MASK_OVERRIDE, &out) != TENDON_OK;
+    bad |= tendon_ik_two_bone(root, mid, end, target, pole, 1.0, &r) != TENDON_OK;
+    bad |= tendon_ik_two_bone(root, mid, end, target, pole, 0.5, &r) != TENDON_OK;
+    bad |= tendon_ik_two_bone(root, root, end, target, pole, 0.5, &r) != TENDON_ERR_VALUE;
+    bad |= tendon_retarget_pose(map, &base, &out) != TENDON_OK;
+    bad |= tendon_ik_two_bone_pose(sk, model, 0, 1, 2, target, pole, 1.0, &out, NULL) != TENDON_OK;
+    const size_t allocated = g_allocations - before;
+    ck_assert_msg(!bad, "a per-frame call failed: %s", tendon_error_message());
+    ck_assert_msg(allocated == 0, "mask, layer, delta, IK and retarget calls allocated %zu times",
+                  allocated);
+    tendon_pose_destroy(&base);
+    tendon_pose_destroy(&delta);
+    tendon_pose_destroy(&out);
+    tendon_pose_destroy(&rest);
+    tendon_retarget_map_destroy(map);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("layers_alloc");
+    TCase *tc = tcase_create("no_allocation_per_frame");
+    tcase_add_test(tc, test_wrap_counts);
+    tcase_add_test(tc, test_graph_per_frame);
+    tcase_add_test(tc, test_clip_per_frame);
+    tcase_add_test(tc, test_mask_ik_retarget_per_frame);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
