@@ -640,11 +640,10 @@ void tendon_clip_sample_table_cursor(const tendon_kernels *kt, const tendon_clip
     sample_all(kt, clip, time_sec, &s, cursor);
 }
 
-tendon_status tendon_clip_sample(const tendon_clip *clip, double time_sec, tendon_pose *pose)
+/* The pose and time checks both pose samplers make, then the active table. */
+static tendon_status check_pose_sample(const char *fn, const tendon_clip *clip, double time_sec,
+                                       const tendon_pose *pose, const tendon_kernels **kt)
 {
-    static const char fn[] = "tendon_clip_sample";
-    if (!clip)
-        return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
     tendon_status st = tendon_check_pose(fn, "pose", pose);
     if (st != TENDON_OK)
         return st;
@@ -655,8 +654,17 @@ tendon_status tendon_clip_sample(const tendon_clip *clip, double time_sec, tendo
     if (time_sec != time_sec)
         return tendon_fail(TENDON_ERR_VALUE,
                            "%s: time_sec is NaN: a clip is sampled at a number of seconds", fn);
+    return tendon_active_kernels(kt);
+}
+
+tendon_status tendon_clip_sample(const tendon_clip *clip, double time_sec, tendon_pose *pose)
+{
+    static const char fn[] = "tendon_clip_sample";
+    if (!clip)
+        return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
     const tendon_kernels *kt;
-    if ((st = tendon_active_kernels(&kt)) != TENDON_OK)
+    const tendon_status st = check_pose_sample(fn, clip, time_sec, pose, &kt);
+    if (st != TENDON_OK)
         return st;
     const sink s = {pose, NULL};
     sample_all(kt, clip, time_sec, &s, NULL);
@@ -676,18 +684,9 @@ tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, double time_sec
                            fn, cursor_count, clip->timeline_count);
     if (clip->timeline_count > 0 && !cursor)
         return tendon_fail(TENDON_ERR_NULL, "%s: cursor is NULL", fn);
-    tendon_status st = tendon_check_pose(fn, "pose", pose);
-    if (st != TENDON_OK)
-        return st;
-    if (pose->joint_count != clip->joint_count)
-        return tendon_fail(TENDON_ERR_COUNT,
-                           "%s: pose has %zu joints, the clip was made for %zu", fn,
-                           pose->joint_count, clip->joint_count);
-    if (time_sec != time_sec)
-        return tendon_fail(TENDON_ERR_VALUE,
-                           "%s: time_sec is NaN: a clip is sampled at a number of seconds", fn);
     const tendon_kernels *kt;
-    if ((st = tendon_active_kernels(&kt)) != TENDON_OK)
+    const tendon_status st = check_pose_sample(fn, clip, time_sec, pose, &kt);
+    if (st != TENDON_OK)
         return st;
     const sink s = {pose, NULL};
     sample_all(kt, clip, time_sec, &s, cursor);

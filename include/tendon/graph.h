@@ -8,9 +8,8 @@
  *
  * The tree's leaves are **clips** (sampled with tendon_clip_sample) and **pose sources** (a
  * caller's function sampled at a time: procedural poses, another system's output, test
- * stand-ins); docs/layers.md. Every blend goes through
- * tendon_pose_blend, so the arithmetic (and its bitwise equality on every ISA) is that of
- * blend.h.
+ * stand-ins); docs/layers.md. Every blend goes through tendon_pose_blend, so the arithmetic (and
+ * its bitwise equality on every ISA) is that of blend.h, and clip sampling's is clip.h's.
  *
  * Objects allocate when created; evaluate / advance / set allocate nothing. An object is not
  * safe to use from two threads at once (it owns scratch poses and state); distinct objects are

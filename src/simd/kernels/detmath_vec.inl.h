@@ -53,7 +53,8 @@ static inline vd vdet_sin_core(vd x)
     const vd q0 = vadd(p0, vmul(p1, y2));
     const vd q1 = vadd(p2, vmul(vset1(TENDON_SIN_C6), y2));
     const vd p = vadd(q0, vmul(q1, y4));
-    return vsel(veq(x, vset1(0.0)), x, vadd(x, vmul(vmul(x, y), p))); /* sin(±0) = ±0 */
+    /* a zero argument keeps its sign (x + (x·y)·p would turn −0 into +0) */
+    return vsel(veq(x, vset1(0.0)), x, vadd(x, vmul(vmul(x, y), p)));
 }
 
 /** tendon_det_rsqrt: four Newton steps from the bit-pattern seed (for kernels that want it). */
