@@ -20,6 +20,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_digest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_sample(int argc, char **argv); /* sample.c, built with the glTF importer */
+int cmd_demo(int argc, char **argv);   /* demo.c, demo_core.c */
 
 /* Usage texts, printed by `tendon <cmd> --help` (stdout) and on a usage error (stderr). */
 extern const char USAGE_INFO[];
@@ -27,6 +28,7 @@ extern const char USAGE_REPLAY[];
 extern const char USAGE_DIGEST[];
 extern const char USAGE_BENCH[];
 extern const char USAGE_SAMPLE[];
+extern const char USAGE_DEMO[];
 
 /*
  * Report a usage error: "tendon <cmd>: <message>" and the command's usage on stderr.

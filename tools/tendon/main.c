@@ -1,5 +1,5 @@
 /*
- * tendon — the command line of the tendon library: info, replay, digest, bench (docs/cli.md).
+ * tendon — the command line of the tendon library: info, replay, digest, bench, demo (docs/cli.md).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
@@ -18,6 +18,7 @@ static const char USAGE[] =
     "  replay   JSON cases on stdin, the same cases with an `actual` result on stdout\n"
     "  digest   determinism hashes of every kernel on every ISA that can run here\n"
     "  bench    run the tendon-bench harness and print ns per item and speed-up over scalar\n"
+    "  demo     the whole frame of a skinned character on every ISA: times, hashes, a chart\n"
 #ifdef TENDON_CLI_HAVE_GLTF
     "  sample   a glTF model's skins, channels and skinned vertices at given times, as JSON\n"
 #endif
@@ -34,6 +35,7 @@ static const struct command {
     {"replay", cmd_replay},
     {"digest", cmd_digest},
     {"bench", cmd_bench},
+    {"demo", cmd_demo},
 #ifdef TENDON_CLI_HAVE_GLTF
     {"sample", cmd_sample},
 #endif

@@ -1,0 +1,408 @@
+/*
+ * tendon demo: the whole frame of a skinned character (built in, or a glTF model) on every ISA
+ * that runs here, timed per stage, hashed per stage, with a table, a chart and JSON
+ * (docs/demo.md; the pipeline is demo_core.c).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tendon/tendon.h>
+
+#include "cli.h"
+#include "demo.h"
+#include "json.h"
+
+const char USAGE_DEMO[] =
+    "usage: tendon demo [MODEL.glb|MODEL.gltf] [--animation NAME|INDEX] [--seconds S] [--fps F]\n"
+    "                   [--vertices N] [--isa LIST] [--no-emulated] [--chart FILE] [--json FILE]\n"
+    "                   [--expect FILE]\n"
+    "\n"
+    "Play a skinned character frame by frame on every ISA that can run here, each through its\n"
+    "own kernel table in this one process: sample the clips, blend idle and walk, add the aim\n"
+    "layer under a bone mask split at the spine, march the spring chains (hair, coat) anchored\n"
+    "to the pose, build the model matrices and the skinning palette, apply the face's morph\n"
+    "targets, skin positions and normals. Each stage is timed (monotonic clock) and its outputs\n"
+    "hashed (SHA-256 over every frame, NaNs canonical); the ISAs must give the same hashes.\n"
+    "Without MODEL, a built-in character generated at start-up (no file needed).\n"
+    "\n"
+    "  MODEL          a glTF 2.0 model with a skin and an animation (every skinned\n"
+    "                 primitive is skinned; what the model lacks is skipped with a note)\n"
+    "  --animation A  the model's animation to play, by name or index (default: the first)\n"
+    "  --seconds S    seconds of animation to play (default 2)\n"
+    "  --fps F        frames per second (default 60)\n"
+    "  --vertices N   the built-in character's vertex count, about (default 20000; 1000 to\n"
+    "                 1000000)\n"
+    "  --isa LIST     comma-separated ISAs to run, or `all` (default: every one that runs\n"
+    "                 here); scalar always runs first: it is the reference\n"
+    "  --no-emulated  leave out ISAs built through SIMDe emulation (NEON on x86-64): they\n"
+    "                 compute the same bits, but their speed says nothing about the ISA\n"
+    "  --chart FILE   write the SVG chart there (default tendon-demo.svg)\n"
+    "  --json FILE    write the report as JSON (docs/demo.md)\n"
+    "  --expect FILE  check the stage hashes against FILE: lines `STAGE SHA256` (as printed\n"
+    "                 under \"output hashes\"; # comments); exit 1 on a difference. Another\n"
+    "                 machine's output, run with the same arguments, is such a file\n"
+    "\n"
+    "Exit status: 0 every ISA agreed (and matched --expect), 1 an ISA disagreed or failed or a\n"
+    "hash differs from --expect, 2 usage error or unreadable model or --expect file.\n";
+
+/* Read `STAGE SHA256` lines from path; compare with the scalar hashes. Returns 0 when every
+   stage named matches (and every stage that ran is named), 1 on a difference, 2 unreadable. */
+static int check_expect(const char *path, const demo_scene *s, const demo_result *scalar)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        cli_error("demo", "cannot read %s: %s", path, strerror(errno));
+        return 2;
+    }
+    char line[512];
+    int seen[DEMO_STAGE_COUNT] = {0}, rc = 0, lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        ++lineno;
+        char name[64], hex[128];
+        if (line[0] == '#' || sscanf(line, "%63s", name) != 1)
+            continue;
+        if (sscanf(line, "%63s %127s", name, hex) != 2 || strlen(hex) != 64) {
+            cli_error("demo", "%s:%d: expected `STAGE SHA256`", path, lineno);
+            fclose(f);
+            return 2;
+        }
+        int st = 0;
+        while (st < DEMO_STAGE_COUNT && strcmp(name, DEMO_STAGE_NAME[st]) != 0)
+            ++st;
+        if (st == DEMO_STAGE_COUNT) {
+            cli_error("demo", "%s:%d: \"%s\" is not a stage", path, lineno, name);
+            fclose(f);
+            return 2;
+        }
+        char mine[65];
+        demo_hex(scalar->hash[st], mine);
+        seen[st] = 1;
+        if (!demo_stage_items(s, st, NULL) || strcmp(mine, hex) != 0) {
+            printf("MISMATCH %s: %s, expected %s\n", name,
+                   demo_stage_items(s, st, NULL) ? mine : "(stage not run)", hex);
+            rc = 1;
+        }
+    }
+    fclose(f);
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+        if (demo_stage_items(s, st, NULL) && !seen[st]) {
+            printf("MISMATCH %s: no hash for it in %s\n", DEMO_STAGE_NAME[st], path);
+            rc = 1;
+        }
+    }
+    if (rc == 0)
+        printf("every stage matches %s\n", path);
+    return rc;
+}
+
+typedef struct progress_state {
+    size_t last;
+    int tty;
+} progress_state;
+
+/* On a terminal, a line per ISA that counts up; otherwise one line per ISA when it is done. */
+static void on_progress(void *user, int isa, size_t done, size_t total)
+{
+    progress_state *p = user;
+    const size_t pct = done * 100 / total;
+    if (done == total || (p->tty && pct / 10 != p->last / 10)) {
+        fprintf(stderr, "\rtendon demo: %-8s %3zu%% (%zu/%zu frames)", tendon_isa_name(isa), pct,
+                done, total);
+        if (done == total)
+            fputc('\n', stderr);
+        fflush(stderr);
+    }
+    p->last = pct;
+}
+
+static int parse_double(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    const double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static void print_tables(const demo_scene *s, const demo_result *r, size_t count)
+{
+    printf("\nmicroseconds per frame (speed-up over scalar)\n%-8s %-14s", "stage", "items");
+    for (size_t i = 0; i < count; ++i) {
+        char head[32];
+        snprintf(head, sizeof head, "%s%s", tendon_isa_name((tendon_isa)r[i].isa),
+                 tendon_isa_compiled((tendon_isa)r[i].isa) == TENDON_ISA_EMULATED ? "(emu)" : "");
+        printf(" %16s", head);
+    }
+    putchar('\n');
+    double total[TENDON_ISA_COUNT] = {0};
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+        const char *item;
+        const size_t items = demo_stage_items(s, st, &item);
+        if (!items) {
+            printf("%-8s %-14s %s\n", DEMO_STAGE_NAME[st], "-", "skipped (see notes)");
+            continue;
+        }
+        char what[32];
+        snprintf(what, sizeof what, "%zu %s", items,
+                 items == 1 ? item : strcmp(item, "vertex") == 0 ? "vertices"
+                                   : strcmp(item, "joint") == 0  ? "joints"
+                                   : strcmp(item, "link") == 0   ? "links"
+                                                                 : "joint evals");
+        printf("%-8s %-14s", DEMO_STAGE_NAME[st], what);
+        for (size_t i = 0; i < count; ++i) {
+            const double us = r[i].ns_per_frame[st] / 1e3;
+            total[i] += r[i].ns_per_frame[st];
+            if (i == 0)
+                printf(" %16.2f", us);
+            else
+                printf(" %9.2f %5.2fx", us, r[0].ns_per_frame[st] / r[i].ns_per_frame[st]);
+        }
+        putchar('\n');
+    }
+    printf("%-8s %-14s", "total", "");
+    for (size_t i = 0; i < count; ++i) {
+        const double us = total[i] / 1e3;
+        if (i == 0)
+            printf(" %16.2f", us);
+        else
+            printf(" %9.2f %5.2fx", us, total[0] / total[i]);
+    }
+    printf("\n\nnanoseconds per item\n%-8s %-14s", "stage", "item");
+    for (size_t i = 0; i < count; ++i)
+        printf(" %10s", tendon_isa_name((tendon_isa)r[i].isa));
+    putchar('\n');
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+        const char *item;
+        const size_t items = demo_stage_items(s, st, &item);
+        if (!items)
+            continue;
+        printf("%-8s %-14s", DEMO_STAGE_NAME[st], item);
+        for (size_t i = 0; i < count; ++i)
+            printf(" %10.2f", r[i].ns_per_frame[st] / (double)items);
+        putchar('\n');
+    }
+    printf("\noutput hashes (SHA-256 of each stage's outputs over every frame)\n");
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+        if (!demo_stage_items(s, st, NULL))
+            continue;
+        char hex[65];
+        demo_hex(r[0].hash[st], hex);
+        printf("%-8s %s  ", DEMO_STAGE_NAME[st], hex);
+        if (demo_stage_agrees(r, count, st)) {
+            printf("%s\n", count > 1 ? "every ISA agrees" : "(one ISA ran)");
+            continue;
+        }
+        printf("MISMATCH:");
+        for (size_t i = 1; i < count; ++i) {
+            if (memcmp(r[i].hash[st], r[0].hash[st], 32) != 0) {
+                demo_hex(r[i].hash[st], hex);
+                printf(" %s %.16s…", tendon_isa_name((tendon_isa)r[i].isa), hex);
+            }
+        }
+        putchar('\n');
+    }
+}
+
+int cmd_demo(int argc, char **argv)
+{
+    static const char C[] = "demo";
+    const char *model = NULL, *animation = NULL, *json_path = NULL, *isa_list = NULL;
+    const char *expect = NULL;
+    const char *chart = "tendon-demo.svg";
+    double seconds = 2.0, fps = 60.0, vertices = 20000;
+    int emulated = 1;
+    const char *sec = NULL, *fp = NULL, *vert = NULL;
+    for (int i = 1; i < argc; ++i) {
+        const char *v = NULL;
+        int m;
+        if (cli_is_help(argv[i])) {
+            fputs(USAGE_DEMO, stdout);
+            return CLI_OK;
+        }
+        if (strcmp(argv[i], "--no-emulated") == 0) {
+            emulated = 0;
+            continue;
+        }
+#define OPT(name, var)                                                                          \
+    if ((m = cli_opt_value(argc, argv, &i, name, &v)) != 0) {                                   \
+        if (m < 0)                                                                              \
+            return cli_usage_error(C, USAGE_DEMO, "%s needs a value", name);                   \
+        var = v;                                                                                \
+        continue;                                                                               \
+    }
+        OPT("--animation", animation)
+        OPT("--json", json_path)
+        OPT("--expect", expect)
+        OPT("--chart", chart)
+        OPT("--isa", isa_list)
+        OPT("--seconds", sec)
+        OPT("--fps", fp)
+        OPT("--vertices", vert)
+#undef OPT
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_usage_error(C, USAGE_DEMO, "unknown argument \"%s\"", argv[i]);
+        if (model)
+            return cli_usage_error(C, USAGE_DEMO, "one model at a time (\"%s\", then \"%s\")",
+                                   model, argv[i]);
+        model = argv[i];
+    }
+    if (sec && parse_double(sec, 1e-3, 3600, &seconds) != 0)
+        return cli_usage_error(C, USAGE_DEMO, "--seconds \"%s\" is not a number in [0.001, 3600]",
+                               sec);
+    if (fp && parse_double(fp, 1, 10000, &fps) != 0)
+        return cli_usage_error(C, USAGE_DEMO, "--fps \"%s\" is not a number in [1, 10000]", fp);
+    if (vert && parse_double(vert, 1000, 1e6, &vertices) != 0)
+        return cli_usage_error(C, USAGE_DEMO, "--vertices \"%s\" is not a number in [1000, 1000000]",
+                               vert);
+    if (!model && animation)
+        return cli_usage_error(C, USAGE_DEMO, "--animation needs a MODEL");
+
+    /* which ISAs */
+    int want[TENDON_ISA_COUNT] = {0};
+    if (isa_list) {
+        char *copy = strdup(isa_list), *save = NULL;
+        if (!copy)
+            return CLI_FAIL;
+        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            tendon_isa isa;
+            if (strcmp(tok, "all") == 0) { /* every ISA that can run here, emulated ones too */
+                for (int i = 0; i < TENDON_ISA_COUNT; ++i)
+                    want[i] |= tendon_kernels_for((tendon_isa)i) != NULL;
+                continue;
+            }
+            if (tendon_isa_from_name(tok, &isa) != TENDON_OK) {
+                int rc = cli_usage_error(C, USAGE_DEMO, "ISA name \"%s\" is unknown", tok);
+                free(copy);
+                return rc;
+            }
+            if (!tendon_kernels_for(isa)) {
+                int rc = cli_usage_error(C, USAGE_DEMO, "ISA %s cannot run here (%s)", tok,
+                                         tendon_isa_compiled(isa) == TENDON_ISA_ABSENT
+                                             ? "not compiled into this build"
+                                             : "this CPU lacks it");
+                free(copy);
+                return rc;
+            }
+            want[isa] = 1;
+        }
+        free(copy);
+    } else {
+        for (int i = 0; i < TENDON_ISA_COUNT; ++i)
+            want[i] = tendon_kernels_for((tendon_isa)i) != NULL &&
+                      (emulated || tendon_isa_compiled((tendon_isa)i) != TENDON_ISA_EMULATED);
+    }
+    want[TENDON_ISA_SCALAR] = 1;
+
+    if (expect) { /* an unreadable golden file is found before any work */
+        FILE *t = fopen(expect, "r");
+        if (!t) {
+            cli_error(C, "cannot read %s: %s", expect, strerror(errno));
+            return CLI_USAGE;
+        }
+        fclose(t);
+    }
+
+    demo_scene scene;
+    char why[1024] = "";
+    if (model) {
+#ifdef TENDON_CLI_HAVE_GLTF
+        int rc = demo_scene_gltf(model, animation, &scene, why, sizeof why);
+        if (rc != 0) {
+            cli_error(C, "%s", why);
+            return rc < 0 ? CLI_FAIL : CLI_USAGE;
+        }
+#else
+        cli_error(C, "this build has no glTF importer (TENDON_BUILD_GLTF=OFF): %s", model);
+        return CLI_USAGE;
+#endif
+    } else if (demo_scene_builtin((size_t)vertices, &scene, why, sizeof why) != 0) {
+        cli_error(C, "%s", why);
+        return CLI_FAIL;
+    }
+    size_t frames = (size_t)(seconds * fps + 0.5); /* rounded; at least one frame */
+    if (frames == 0)
+        frames = 1;
+
+    printf("tendon demo: %s\n", scene.name);
+    printf("  %zu joints (%zu animated by clips), %zu vertices in %zu mesh%s (palette %zu),"
+           " %zu spring links, %zu morph targets on %zu vertices\n",
+           scene.joint_count, scene.body_joint_count, scene.vertex_count, scene.mesh_count,
+           scene.mesh_count == 1 ? "" : "es", scene.palette_count,
+           demo_stage_items(&scene, DEMO_SPRINGS, NULL), scene.target_count, scene.morph_count);
+    printf("  %zu frames (%.3g s at %.3g fps); cpu: %s\n", frames, seconds, fps,
+           tendon_cpu_name());
+    if (scene.notes[0]) {
+        printf("  notes:\n");
+        for (const char *l = scene.notes; *l;) {
+            const char *e = strchr(l, '\n');
+            const int len = e ? (int)(e - l) : (int)strlen(l);
+            printf("    - %.*s\n", len, l);
+            l += len + (e != NULL);
+        }
+    }
+    fflush(stdout);
+
+    demo_result results[TENDON_ISA_COUNT];
+    size_t count = 0;
+    int failed = 0;
+    for (int i = 0; i < TENDON_ISA_COUNT; ++i) {
+        if (!want[i])
+            continue;
+        const tendon_kernels *k = tendon_kernels_for((tendon_isa)i);
+        progress_state ps = {(size_t)-1, isatty(fileno(stderr))};
+        if (demo_run(&scene, k, frames, fps, on_progress, &ps, &results[count], why,
+                     sizeof why) != 0) {
+            fputc('\n', stderr);
+            cli_error(C, "%s: %s", tendon_isa_name((tendon_isa)i), why);
+            failed = 1;
+            if (i == TENDON_ISA_SCALAR) {
+                demo_scene_destroy(&scene);
+                return CLI_FAIL;
+            }
+            continue;
+        }
+        ++count;
+    }
+    print_tables(&scene, results, count);
+
+    int agree = 1;
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st)
+        agree &= demo_stage_agrees(results, count, st);
+    int rc = agree && !failed ? CLI_OK : CLI_FAIL;
+    if (demo_write_svg(chart, &scene, results, count) != 0) {
+        cli_error(C, "cannot write the chart %s: %s", chart, strerror(errno));
+        rc = CLI_FAIL;
+        chart = NULL;
+    } else {
+        printf("\nchart: %s\n", chart);
+    }
+    if (json_path) {
+        json_t *report = demo_report_json(&scene, results, count, fps, chart);
+        FILE *f = fopen(json_path, "w");
+        if (!f || jx_write(f, report) != 0 || fputc('\n', f) == EOF || fclose(f) != 0) {
+            cli_error(C, "cannot write %s: %s", json_path, strerror(errno));
+            rc = CLI_FAIL;
+        } else {
+            printf("report: %s\n", json_path);
+        }
+        json_decref(report);
+    }
+    printf("%s\n", agree ? (count > 1 ? "every ISA computed the same bits at every stage"
+                                      : "only scalar ran: nothing to compare")
+                         : "ISAs DISAGREE: a determinism bug (see the hashes above)");
+    if (expect) {
+        const int e = check_expect(expect, &scene, &results[0]);
+        if (e == 2 && rc == CLI_OK)
+            rc = CLI_USAGE;
+        else if (e == 1)
+            rc = CLI_FAIL;
+    }
+    demo_scene_destroy(&scene);
+    return rc;
+}

@@ -1,0 +1,1587 @@
+/*
+ * `tendon demo`: the built-in character, the frame pipeline on one kernel table, the JSON
+ * report and the SVG chart (demo.h, docs/demo.md).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "demo.h"
+
+#include <errno.h>
+#include <math.h>
+#include <nettle/sha2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "json.h"
+
+#ifdef TENDON_CLI_HAVE_GLTF
+#include <tendon/gltf.h>
+#endif
+
+/* The clip sampler on a given table (src/clip.c; internal, linked from the static library, as
+   tendon digest uses it): unchecked, the caller validated the pose and the time. */
+void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip, double time_sec,
+                              tendon_pose *pose, float *packed);
+void tendon_clip_sample_table_cursor(const tendon_kernels *kt, const tendon_clip *clip,
+                                     double time_sec, uint32_t *cursor, tendon_pose *pose);
+
+const char *const DEMO_STAGE_NAME[DEMO_STAGE_COUNT] = {"sample",  "layer", "anchors", "springs",
+                                                       "palette", "morph", "skin"};
+
+static void say(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(char *why, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, n, fmt, ap);
+    va_end(ap);
+}
+
+static void note(demo_scene *s, const char *fmt, ...) __attribute__((format(printf, 2, 3), unused));
+static void note(demo_scene *s, const char *fmt, ...)
+{
+    size_t used = strlen(s->notes);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->notes + used, sizeof s->notes - used, fmt, ap);
+    va_end(ap);
+    used = strlen(s->notes);
+    if (used + 1 < sizeof s->notes) {
+        s->notes[used] = '\n';
+        s->notes[used + 1] = '\0';
+    }
+}
+
+/* ---- ownership ------------------------------------------------------------------------------ */
+
+typedef struct owned {
+    tendon_skeleton *skeleton;
+    tendon_clip *clips[3];
+    tendon_skin_binding *binding;
+#ifdef TENDON_CLI_HAVE_GLTF
+    tendon_gltf *gltf;
+#endif
+    tendon_pose rest;
+    void *blocks[32];
+    size_t block_count;
+} owned;
+
+static void *take(owned *o, size_t bytes)
+{
+    if (o->block_count == sizeof o->blocks / sizeof o->blocks[0])
+        return NULL;
+    void *p = calloc(1, bytes ? bytes : 1);
+    if (p)
+        o->blocks[o->block_count++] = p;
+    return p;
+}
+
+void demo_scene_destroy(demo_scene *scene)
+{
+    if (!scene || !scene->owned)
+        return;
+    owned *o = scene->owned;
+    tendon_skeleton_destroy(o->skeleton);
+    for (int i = 0; i < 3; ++i)
+        tendon_clip_destroy(o->clips[i]);
+    tendon_skin_binding_destroy(o->binding);
+#ifdef TENDON_CLI_HAVE_GLTF
+    tendon_gltf_destroy(o->gltf);
+#endif
+    tendon_pose_destroy(&o->rest);
+    for (size_t i = 0; i < o->block_count; ++i)
+        free(o->blocks[i]);
+    free(o);
+    memset(scene, 0, sizeof *scene);
+}
+
+/* ---- arithmetic without libm: the same character on every machine --------------------------- */
+
+static const double PI = 3.14159265358979323846;
+
+/* sin by reduction to [−π/2, π/2] and its Taylor series to x^19 (error < 1e-15 there): only
+   + − × and floor, each correctly rounded, so every IEEE machine gets the same bits. */
+static double dsin(double x)
+{
+    double k = floor(x / (2.0 * PI) + 0.5);
+    double r = x - k * (2.0 * PI);
+    if (r > PI / 2)
+        r = PI - r;
+    else if (r < -PI / 2)
+        r = -PI - r;
+    const double r2 = r * r;
+    double term = r, sum = r;
+    for (int n = 1; n < 10; ++n) {
+        term = -term * r2 / (double)((2 * n) * (2 * n + 1));
+        sum += term;
+    }
+    return sum;
+}
+static double dcos(double x) { return dsin(x + PI / 2); }
+
+/* x wrapped into [0, d) (d > 0). */
+static double wrap(double x, double d)
+{
+    if (!(d > 0))
+        return 0.0;
+    double w = x - floor(x / d) * d;
+    return w >= d ? 0.0 : w;
+}
+
+/* quaternion (x y z w) of `angle` radians about a unit axis */
+static void axis_angle(const double axis[3], double angle, double q[4])
+{
+    const double s = dsin(angle * 0.5);
+    q[0] = axis[0] * s, q[1] = axis[1] * s, q[2] = axis[2] * s, q[3] = dcos(angle * 0.5);
+}
+
+static void qmul(const double a[4], const double b[4], double out[4])
+{
+    double r[4];
+    r[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    r[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    r[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    memcpy(out, r, sizeof r);
+}
+
+/* p' = M·(p, 1), M column-major, float32 in a written order */
+static void xform_point(const float *m, const float p[3], float out[3])
+{
+    for (int r = 0; r < 3; ++r)
+        out[r] = ((m[r] * p[0] + m[4 + r] * p[1]) + m[8 + r] * p[2]) + m[12 + r];
+}
+
+/* ---- the built-in character ---------------------------------------------------------------- */
+
+enum { BODY_JOINTS = 65, HAIR_CHAINS = 2, HAIR_LINKS = 6, COAT_CHAINS = 12, COAT_LINKS = 5 };
+
+typedef struct jdef {
+    char name[24];
+    int parent;
+    double t[3];
+    double radius;   /* of the limb segment from the parent to this joint (0: none) */
+    double bias[4];  /* the walk's constant rotation (quaternion) */
+    double axis[3];  /* the walk's swing: axis, amplitude (radians), phase */
+    double amp, phase;
+    int spring; /* 0: a body joint the clips animate; 1: hair; 2: coat (driven by springs) */
+} jdef;
+
+typedef struct builder {
+    jdef j[BODY_JOINTS + HAIR_CHAINS * HAIR_LINKS + COAT_CHAINS * COAT_LINKS];
+    int n;
+    int hair_first; /* the first hair joint: chain c, link i is hair_first + c·HAIR_LINKS + i */
+} builder;
+
+/* Where the hair chains hang from, in the head's frame. */
+static const float HAIR_ANCHOR[HAIR_CHAINS][3] = {{0.06f, 0.1f, -0.08f}, {-0.06f, 0.1f, -0.08f}};
+
+static int find(const builder *b, const char *name)
+{
+    for (int j = 0; j < b->n; ++j)
+        if (strcmp(b->j[j].name, name) == 0)
+            return j;
+    return -1;
+}
+
+static int add(builder *b, const char *name, int parent, double x, double y, double z, double r)
+{
+    jdef *d = &b->j[b->n];
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "%s", name);
+    d->parent = parent;
+    d->t[0] = x, d->t[1] = y, d->t[2] = z;
+    d->radius = r;
+    d->bias[3] = 1.0;
+    d->axis[0] = 1.0;
+    return b->n++;
+}
+
+static void swing(builder *b, int j, double ax, double ay, double az, double amp, double phase)
+{
+    b->j[j].axis[0] = ax, b->j[j].axis[1] = ay, b->j[j].axis[2] = az;
+    b->j[j].amp = amp, b->j[j].phase = phase;
+}
+
+static void bias(builder *b, int j, double ax, double ay, double az, double angle)
+{
+    const double axis[3] = {ax, ay, az};
+    axis_angle(axis, angle, b->j[j].bias);
+}
+
+static void build_humanoid(builder *b)
+{
+    b->n = 0;
+    const int root = add(b, "root", -1, 0, 0, 0, 0);
+    const int hips = add(b, "hips", root, 0, 1.0, 0, 0);
+    swing(b, hips, 0, 1, 0, 0.08, 0);
+    int s = add(b, "spine", hips, 0, 0.1, 0, 0.13);
+    swing(b, s, 0, 1, 0, 0.05, PI);
+    s = add(b, "spine1", s, 0, 0.12, 0, 0.13);
+    swing(b, s, 0, 1, 0, 0.04, PI);
+    s = add(b, "spine2", s, 0, 0.12, 0, 0.14);
+    swing(b, s, 1, 0, 0, 0.02, 0.5);
+    const int chest = add(b, "chest", s, 0, 0.12, 0, 0.15);
+    swing(b, chest, 0, 1, 0, 0.03, PI);
+    const int neck = add(b, "neck", chest, 0, 0.14, 0, 0.05);
+    swing(b, neck, 0, 1, 0, 0.04, 0);
+    const int head = add(b, "head", neck, 0, 0.1, 0, 0.05);
+    swing(b, head, 1, 0, 0, 0.03, 1.0);
+    add(b, "head_top", head, 0, 0.22, 0, 0.1);
+    /* the hair, right after the head's own subtree (DFS pre-order): two chains under the head */
+    b->hair_first = b->n;
+    for (int c = 0; c < HAIR_CHAINS; ++c) {
+        const float *al = HAIR_ANCHOR[c];
+        int p = head;
+        for (int i = 0; i < HAIR_LINKS; ++i) {
+            char name[24];
+            snprintf(name, sizeof name, "hair%d_%d", c, i);
+            p = add(b, name, p, i == 0 ? al[0] : 0, i == 0 ? al[1] - 0.06 : -0.06,
+                    i == 0 ? al[2] : 0, 0.012);
+            b->j[p].spring = 1;
+        }
+    }
+    for (int side = 0; side < 2; ++side) {
+        const double sx = side == 0 ? 1.0 : -1.0;
+        const char *sn = side == 0 ? "l" : "r";
+        char name[24];
+        snprintf(name, sizeof name, "shoulder_%s", sn);
+        const int sh = add(b, name, chest, sx * 0.07, 0.1, 0, 0.06);
+        swing(b, sh, 0, 0, 1, 0.03, side * PI);
+        snprintf(name, sizeof name, "upperarm_%s", sn);
+        const int ua = add(b, name, sh, sx * 0.13, 0, 0, 0.06);
+        bias(b, ua, 0, 0, 1, -sx * 1.25);
+        swing(b, ua, 1, 0, 0, 0.45, side == 0 ? PI : 0);
+        snprintf(name, sizeof name, "forearm_%s", sn);
+        const int fa = add(b, name, ua, sx * 0.28, 0, 0, 0.05);
+        bias(b, fa, 0, 1, 0, sx * 0.3);
+        swing(b, fa, 0, 1, 0, 0.2 * sx, side == 0 ? PI : 0);
+        snprintf(name, sizeof name, "hand_%s", sn);
+        const int hand = add(b, name, fa, sx * 0.26, 0, 0, 0.04);
+        swing(b, hand, 1, 0, 0, 0.1, 0.3);
+        static const char *const FINGER[5] = {"thumb", "index", "middle", "ring", "pinky"};
+        for (int f = 0; f < 5; ++f) {
+            int p = hand;
+            for (int seg = 0; seg < 4; ++seg) {
+                snprintf(name, sizeof name, "%s%d_%s", FINGER[f], seg, sn);
+                double x = sx * 0.03, y = 0, z = 0;
+                if (seg == 0) {
+                    x = f == 0 ? sx * 0.02 : sx * 0.05;
+                    y = f == 0 ? -0.02 : 0;
+                    z = f == 0 ? 0.03 : 0.022 - 0.012 * f;
+                }
+                p = add(b, name, p, x, y, z, seg == 0 ? 0.015 : 0.009);
+                if (seg > 0) {
+                    bias(b, p, 0, 0, 1, -sx * 0.25);
+                    swing(b, p, 0, 0, 1, 0.12 * sx, 0.4 * f);
+                }
+            }
+        }
+    }
+    for (int side = 0; side < 2; ++side) {
+        const double sx = side == 0 ? 1.0 : -1.0;
+        const char *sn = side == 0 ? "l" : "r";
+        const double ph = side == 0 ? 0 : PI;
+        char name[24];
+        snprintf(name, sizeof name, "thigh_%s", sn);
+        const int th = add(b, name, hips, sx * 0.09, -0.06, 0, 0.09);
+        swing(b, th, 1, 0, 0, 0.45, ph);
+        snprintf(name, sizeof name, "calf_%s", sn);
+        const int ca = add(b, name, th, 0, -0.44, 0, 0.07);
+        bias(b, ca, 1, 0, 0, 0.3);
+        swing(b, ca, 1, 0, 0, 0.3, ph + PI / 2);
+        snprintf(name, sizeof name, "foot_%s", sn);
+        const int fo = add(b, name, ca, 0, -0.42, 0, 0.05);
+        swing(b, fo, 1, 0, 0, 0.2, ph + PI);
+        snprintf(name, sizeof name, "toe_%s", sn);
+        add(b, name, fo, 0, -0.04, 0.13, 0.04);
+    }
+}
+
+/* A mesh under construction. */
+typedef struct mesh {
+    size_t count, capacity;
+    float *pos, *nrm, *w;
+    uint16_t *jnt;
+} mesh;
+
+static void emit(mesh *m, const double p[3], const double n[3], const int j[4], const double w[4])
+{
+    if (m->count == m->capacity)
+        return;
+    const size_t v = m->count++;
+    for (int c = 0; c < 3; ++c) {
+        m->pos[3 * v + c] = (float)p[c];
+        m->nrm[3 * v + c] = (float)n[c];
+    }
+    for (int i = 0; i < 4; ++i) {
+        m->jnt[4 * v + i] = (uint16_t)j[i];
+        m->w[4 * v + i] = (float)w[i];
+    }
+}
+
+static void normalize3(double v[3])
+{
+    const double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (l > 0)
+        v[0] /= l, v[1] /= l, v[2] /= l;
+}
+
+/* A tube from a to b around bone `owner`, blending into `prev` near a and into `next` near b. */
+static void tube(mesh *m, const float *a, const float *b, double radius, int rings, int sides,
+                 int prev, int prev2, int owner, int next)
+{
+    double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    normalize3(d);
+    const double up[3] = {fabs(d[1]) < 0.9 ? 0 : 1, fabs(d[1]) < 0.9 ? 1 : 0, 0};
+    double e1[3] = {d[1] * up[2] - d[2] * up[1], d[2] * up[0] - d[0] * up[2],
+                    d[0] * up[1] - d[1] * up[0]};
+    normalize3(e1);
+    const double e2[3] = {d[1] * e1[2] - d[2] * e1[1], d[2] * e1[0] - d[0] * e1[2],
+                          d[0] * e1[1] - d[1] * e1[0]};
+    for (int r = 0; r < rings; ++r) {
+        const double u = rings > 1 ? (double)r / (rings - 1) : 0.5;
+        const double rad = radius * (0.8 + 0.2 * dsin(PI * u));
+        double w[4] = {u < 0.25 ? (0.25 - u) * 2 : 0, u < 0.15 ? (0.15 - u) : 0, 1.0,
+                       u > 0.75 ? (u - 0.75) * 2 : 0};
+        const double sum = ((w[0] + w[1]) + w[2]) + w[3];
+        for (int i = 0; i < 4; ++i)
+            w[i] /= sum;
+        const int j[4] = {prev, prev2, owner, next};
+        for (int s = 0; s < sides; ++s) {
+            const double th = 2 * PI * s / sides, c = dcos(th), sn = dsin(th);
+            double n[3], p[3];
+            for (int k = 0; k < 3; ++k) {
+                n[k] = c * e1[k] + sn * e2[k];
+                p[k] = a[k] + u * (b[k] - a[k]) + rad * n[k];
+            }
+            emit(m, p, n, j, w);
+        }
+    }
+}
+
+static const float *rest_world(const float *model, int j) { return model + 16 * (size_t)j + 12; }
+
+int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    if (vertex_target < 1000)
+        vertex_target = 1000;
+    owned *o = calloc(1, sizeof *o);
+    builder *b = calloc(1, sizeof *b);
+    if (!o || !b) {
+        free(o), free(b);
+        say(why, why_size, "out of memory");
+        return -1;
+    }
+    out->owned = o;
+    snprintf(out->name, sizeof out->name, "built-in humanoid");
+    build_humanoid(b);
+    const int head = find(b, "head"), hips = find(b, "hips"), head_top = find(b, "head_top");
+    /* spring-driven joints: 2 hair chains from the head, a coat of 12 chains from the hips */
+    demo_spring_group *hair = &out->groups[0], *coat = &out->groups[1];
+    out->group_count = 2;
+    hair->name = "hair", hair->chain_count = HAIR_CHAINS, hair->link_count = HAIR_LINKS;
+    coat->name = "coat", coat->chain_count = COAT_CHAINS, coat->link_count = COAT_LINKS;
+    for (int i = 0; i < HAIR_LINKS; ++i)
+        hair->links[i] = (tendon_spring_link){2.2, 0.45, 0.12, {0, -0.06, 0}};
+    for (int i = 0; i < COAT_LINKS; ++i)
+        coat->links[i] = (tendon_spring_link){1.6, 0.6, 0.1, {0, -0.1, 0}};
+    hair->first_joint = (uint32_t)b->hair_first;
+    for (int c = 0; c < HAIR_CHAINS; ++c) {
+        hair->anchor_joint[c] = (uint32_t)head;
+        memcpy(hair->anchor_local[c], HAIR_ANCHOR[c], sizeof HAIR_ANCHOR[c]);
+    }
+    /* the coat after everything (the hips' subtree is the whole body): 12 chains under the hips */
+    coat->first_joint = (uint32_t)b->n;
+    for (int c = 0; c < COAT_CHAINS; ++c) {
+        const double th = 2 * PI * c / COAT_CHAINS;
+        const float al[3] = {(float)(0.19 * dcos(th)), -0.02f, (float)(0.19 * dsin(th))};
+        coat->anchor_joint[c] = (uint32_t)hips;
+        memcpy(coat->anchor_local[c], al, sizeof al);
+        int p = hips;
+        for (int i = 0; i < COAT_LINKS; ++i) {
+            char name[24];
+            snprintf(name, sizeof name, "coat%02d_%d", c, i);
+            p = add(b, name, p, i == 0 ? al[0] : 0, i == 0 ? al[1] - 0.1 : -0.1,
+                    i == 0 ? al[2] : 0, 0);
+            b->j[p].spring = 2;
+        }
+    }
+    const size_t n = (size_t)b->n;
+    out->joint_count = n;
+    for (size_t j = 0; j < n; ++j)
+        out->body_joint_count += b->j[j].spring == 0;
+
+    /* skeleton and rest pose */
+    int32_t *parents = take(o, n * sizeof *parents);
+    const char **names = take(o, n * sizeof *names);
+    char *name_store = take(o, n * 24);
+    if (!parents || !names || !name_store || tendon_pose_create(n, &o->rest) != TENDON_OK)
+        goto nomem;
+    for (size_t j = 0; j < n; ++j) {
+        parents[j] = b->j[j].parent;
+        memcpy(name_store + 24 * j, b->j[j].name, 24);
+        names[j] = name_store + 24 * j;
+        for (int c = 0; c < 3; ++c)
+            o->rest.translation[3 * j + c] = (float)b->j[j].t[c];
+    }
+    out->rest = o->rest;
+    tendon_skeleton_desc sd = {n, parents, names, &o->rest};
+    if (tendon_skeleton_create(&sd, &o->skeleton) != TENDON_OK)
+        goto lib;
+    out->skeleton = o->skeleton;
+
+    /* rest model matrices (scalar table: set-up), and the binding (inverse bind from rest) */
+    const tendon_kernels *ks = tendon_kernels_for(TENDON_ISA_SCALAR);
+    float *model = take(o, 16 * n * sizeof *model);
+    uint32_t *joint_of = take(o, n * sizeof *joint_of);
+    if (!model || !joint_of)
+        goto nomem;
+    ks->local_matrices(o->rest.translation, o->rest.rotation, o->rest.scale, n, model);
+    ks->model_matrices(model, parents, NULL, 0, n, model);
+    for (size_t j = 0; j < n; ++j)
+        joint_of[j] = (uint32_t)j;
+    if (tendon_skin_binding_create(o->skeleton, joint_of, NULL, n, &o->binding) != TENDON_OK)
+        goto lib;
+    demo_mesh *me = &out->meshes[0];
+    out->mesh_count = 1;
+    me->joint_of = joint_of;
+    me->inverse_bind = tendon_skin_binding_inverse_bind(o->binding);
+    me->palette_count = n;
+
+    /* the mesh: tubes around the limbs, a dense head, hair strands, a coat surface */
+    mesh m = {0, vertex_target + vertex_target / 4 + 4096, NULL, NULL, NULL, NULL};
+    m.pos = take(o, 3 * m.capacity * sizeof(float));
+    m.nrm = take(o, 3 * m.capacity * sizeof(float));
+    m.w = take(o, 4 * m.capacity * sizeof(float));
+    m.jnt = take(o, 4 * m.capacity * sizeof(uint16_t));
+    if (!m.pos || !m.nrm || !m.w || !m.jnt)
+        goto nomem;
+    const double v_body = 0.70 * (double)vertex_target, v_head = 0.10 * (double)vertex_target;
+    const double v_hair = 0.05 * (double)vertex_target, v_coat = 0.15 * (double)vertex_target;
+    double body_area = 0; /* Σ sides·length */
+    for (int j = 2; j < b->n; ++j) {
+        if (b->j[j].spring || b->j[j].radius <= 0 || j == head_top)
+            continue;
+        const float *a = rest_world(model, b->j[j].parent), *e = rest_world(model, j);
+        const double len = sqrt((double)((e[0] - a[0]) * (e[0] - a[0]) + (e[1] - a[1]) * (e[1] - a[1]) +
+                                         (e[2] - a[2]) * (e[2] - a[2])));
+        body_area += (b->j[j].radius < 0.02 ? 6 : 12) * len;
+    }
+    const double spacing = body_area / v_body;
+    for (int j = 2; j < b->n; ++j) {
+        if (b->j[j].spring || b->j[j].radius <= 0)
+            continue;
+        const int owner = b->j[j].parent, prev = b->j[owner].parent > 0 ? b->j[owner].parent : owner;
+        const int prev2 = b->j[prev].parent > 0 ? b->j[prev].parent : prev;
+        const float *a = rest_world(model, owner), *e = rest_world(model, j);
+        if (j == head_top) { /* the head: dense, the morph targets' vertices */
+            me->morph_first = m.count;
+            const int rings = (int)(v_head / 32) > 4 ? (int)(v_head / 32) : 4;
+            tube(&m, a, e, b->j[j].radius, rings, 32, prev, prev2, owner, j);
+            me->morph_count = m.count - me->morph_first;
+            continue;
+        }
+        const double len = sqrt((double)((e[0] - a[0]) * (e[0] - a[0]) + (e[1] - a[1]) * (e[1] - a[1]) +
+                                         (e[2] - a[2]) * (e[2] - a[2])));
+        const int rings = 2 + (int)(len / spacing);
+        tube(&m, a, e, b->j[j].radius, rings, b->j[j].radius < 0.02 ? 6 : 12, prev, prev2, owner, j);
+    }
+    const int hair_rings = 2 + (int)(v_hair / (HAIR_CHAINS * HAIR_LINKS * 6));
+    for (int c = 0; c < HAIR_CHAINS; ++c) {
+        for (int i = 0; i < HAIR_LINKS; ++i) {
+            const int j = (int)hair->first_joint + c * HAIR_LINKS + i, owner = b->j[j].parent;
+            const int prev = b->j[owner].parent, next = i + 1 < HAIR_LINKS ? j + 1 : j;
+            tube(&m, rest_world(model, owner), rest_world(model, j), 0.012, hair_rings, 6, prev,
+                 prev, owner, next);
+        }
+    }
+    int grid = 2;
+    while ((double)((grid + 1) * (grid + 1)) * COAT_CHAINS * (COAT_LINKS - 1) <= v_coat)
+        ++grid;
+    for (int c = 0; c < COAT_CHAINS; ++c) {
+        const int c1 = (c + 1) % COAT_CHAINS;
+        for (int l = 0; l + 1 < COAT_LINKS; ++l) {
+            const int j00 = (int)coat->first_joint + c * COAT_LINKS + l, j01 = j00 + 1;
+            const int j10 = (int)coat->first_joint + c1 * COAT_LINKS + l, j11 = j10 + 1;
+            for (int gv = 0; gv < grid; ++gv) {
+                for (int gu = 0; gu < grid; ++gu) {
+                    const double a = (double)gu / grid, bb = (double)gv / grid;
+                    const double w[4] = {(1 - a) * (1 - bb), a * (1 - bb), (1 - a) * bb, a * bb};
+                    const int jj[4] = {j00, j10, j01, j11};
+                    double p[3] = {0, 0, 0};
+                    for (int i = 0; i < 4; ++i)
+                        for (int k = 0; k < 3; ++k)
+                            p[k] += w[i] * rest_world(model, jj[i])[k];
+                    const double th = 2 * PI * (c + a) / COAT_CHAINS;
+                    const double nn[3] = {dcos(th), 0, dsin(th)};
+                    emit(&m, p, nn, jj, w);
+                }
+            }
+        }
+    }
+    if (tendon_skin_weights_normalize(m.w, 0, 4, m.count) != TENDON_OK)
+        goto lib;
+    me->vertex_count = m.count;
+    me->positions = m.pos, me->normals = m.nrm, me->joints = m.jnt, me->weights = m.w;
+
+    /* face morph targets: jaw open, smile, blink, brow raise */
+    me->target_count = 4;
+    float **targets = take(o, 4 * sizeof *targets);
+    if (!targets)
+        goto nomem;
+    const float *hc = rest_world(model, head);
+    for (int t = 0; t < 4; ++t) {
+        if (!(targets[t] = take(o, 3 * me->morph_count * sizeof(float))))
+            goto nomem;
+        for (size_t v = 0; v < me->morph_count; ++v) {
+            const float *p = m.pos + 3 * (me->morph_first + v);
+            const double rx = p[0] - hc[0], ry = p[1] - hc[1], rz = p[2] - hc[2];
+            const double front = rz > 0 ? rz / 0.1 : 0;
+            float *d = targets[t] + 3 * v;
+            if (t == 0 && ry < 0.08)
+                d[1] = (float)(-0.03 * front * (0.08 - ry) / 0.08);
+            else if (t == 1 && ry > 0.05 && ry < 0.1)
+                d[0] = (float)(0.01 * front * (rx > 0 ? 1 : -1)), d[1] = (float)(0.006 * front);
+            else if (t == 2 && ry > 0.12 && ry < 0.15)
+                d[1] = (float)(-0.006 * front);
+            else if (t == 3 && ry > 0.15)
+                d[1] = (float)(0.01 * front);
+        }
+    }
+    me->targets = (const float *const *)targets;
+
+    /* clips: walk (1 s loop), additive aim (2 s), face weights (2 s); LINEAR keys */
+    {
+        enum { WK = 33, AK = 41, FK = 25 };
+        float *wt = take(o, WK * sizeof(float)), *at = take(o, AK * sizeof(float));
+        float *ft = take(o, FK * sizeof(float));
+        float *wv = take(o, (size_t)BODY_JOINTS * WK * 4 * sizeof(float) + WK * 3 * sizeof(float));
+        float *av = take(o, 7 * AK * 4 * sizeof(float)), *fv = take(o, FK * 4 * sizeof(float));
+        tendon_track_desc *tr = take(o, (BODY_JOINTS + 8) * sizeof *tr);
+        if (!wt || !at || !ft || !wv || !av || !fv || !tr)
+            goto nomem;
+        for (int k = 0; k < WK; ++k)
+            wt[k] = (float)(k / 32.0);
+        for (int k = 0; k < AK; ++k)
+            at[k] = (float)(k / 20.0);
+        for (int k = 0; k < FK; ++k)
+            ft[k] = (float)(k / 12.0);
+        size_t nt = 0;
+        float *v = wv;
+        for (int j = 1; j < b->n; ++j) {
+            if (b->j[j].spring || (b->j[j].amp == 0 && b->j[j].bias[3] == 1.0))
+                continue;
+            for (int k = 0; k < WK; ++k) {
+                double q[4], sw[4];
+                axis_angle(b->j[j].axis, b->j[j].amp * dsin(2 * PI * k / 32.0 + b->j[j].phase), sw);
+                qmul(sw, b->j[j].bias, q);
+                for (int c = 0; c < 4; ++c)
+                    v[4 * k + c] = (float)q[c];
+            }
+            tr[nt++] = (tendon_track_desc){(uint32_t)j, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR,
+                                           4, WK, wt, v};
+            v += 4 * WK;
+        }
+        for (int k = 0; k < WK; ++k) { /* the hips bob twice a cycle */
+            v[3 * k] = 0, v[3 * k + 2] = 0;
+            v[3 * k + 1] = (float)(1.0 + 0.025 * dsin(4 * PI * k / 32.0));
+        }
+        tr[nt++] = (tendon_track_desc){(uint32_t)hips, TENDON_PATH_TRANSLATION,
+                                       TENDON_INTERP_LINEAR, 3, WK, wt, v};
+        tendon_clip_desc cd = {n, nt, tr};
+        if (tendon_clip_create(&cd, &o->clips[0]) != TENDON_OK)
+            goto lib;
+        out->base = o->clips[0], out->base_duration = tendon_clip_duration(o->clips[0]);
+
+        /* aim: a delta (additive) clip over the upper body: yaw and pitch shared down the spine,
+           and the right arm raised */
+        static const char *const AIM_JOINTS[6] = {"spine1", "spine2", "chest",
+                                                  "neck",   "head",   "upperarm_r"};
+        static const double SHARE[6] = {0.15, 0.15, 0.2, 0.25, 0.25, 1.0};
+        for (int i = 0; i < 6; ++i) {
+            for (int k = 0; k < AK; ++k) {
+                const double t = k / 20.0;
+                double q[4], yq[4], pq[4];
+                static const double Y[3] = {0, 1, 0}, X[3] = {1, 0, 0}, Z[3] = {0, 0, 1};
+                if (i < 5) {
+                    axis_angle(Y, SHARE[i] * 0.9 * dsin(PI * t), yq);
+                    axis_angle(X, SHARE[i] * 0.3 * dsin(2 * PI * t + 0.5), pq);
+                    qmul(yq, pq, q);
+                } else {
+                    axis_angle(Z, 0.6 * (0.5 + 0.5 * dsin(PI * t)), q);
+                }
+                for (int c = 0; c < 4; ++c)
+                    av[4 * (i * AK + k) + c] = (float)q[c];
+            }
+            tr[i] = (tendon_track_desc){(uint32_t)find(b, AIM_JOINTS[i]), TENDON_PATH_ROTATION,
+                                        TENDON_INTERP_LINEAR, 4, AK, at, av + 4 * i * AK};
+        }
+        cd = (tendon_clip_desc){n, 6, tr};
+        if (tendon_clip_create(&cd, &o->clips[1]) != TENDON_OK)
+            goto lib;
+        out->layer = o->clips[1], out->layer_duration = tendon_clip_duration(o->clips[1]);
+
+        for (int k = 0; k < FK; ++k)
+            for (int i = 0; i < 4; ++i)
+                fv[4 * k + i] = (float)(0.5 + 0.5 * dsin(2 * PI * (k / 12.0) * (i + 1) / 2 + i));
+        tr[0] = (tendon_track_desc){0, TENDON_PATH_WEIGHTS, TENDON_INTERP_LINEAR, 4, FK, ft, fv};
+        cd = (tendon_clip_desc){n, 1, tr};
+        if (tendon_clip_create(&cd, &o->clips[2]) != TENDON_OK)
+            goto lib;
+        out->face = o->clips[2], me->face_offset = 0;
+        out->face_duration = tendon_clip_duration(o->clips[2]);
+    }
+
+    /* the bone mask: split at spine1, full authority 3 bones down (additive) */
+    if (!(out->mask = take(o, n * sizeof(float))))
+        goto nomem;
+    snprintf(out->mask_root, sizeof out->mask_root, "spine1");
+    if (tendon_bone_mask_by_name(o->skeleton, "spine1", 3.0, out->mask) != TENDON_OK)
+        goto lib;
+    free(b);
+    if (demo_scene_finish(out, why, why_size) != 0) {
+        demo_scene_destroy(out);
+        return -1;
+    }
+    return 0;
+nomem:
+    free(b);
+    say(why, why_size, "out of memory building the built-in character");
+    demo_scene_destroy(out);
+    return -1;
+lib:
+    free(b);
+    say(why, why_size, "building the built-in character: %s", tendon_error_message());
+    demo_scene_destroy(out);
+    return -1;
+}
+
+/* ---- counts --------------------------------------------------------------------------------- */
+
+size_t demo_stage_items(const demo_scene *s, int stage, const char **item)
+{
+    const char *dummy;
+    if (!item)
+        item = &dummy;
+    size_t links = 0;
+    switch (stage) {
+    case DEMO_SAMPLE:
+    case DEMO_LAYER:
+    case DEMO_PALETTE:
+        *item = "joint";
+        return s->joint_count;
+    case DEMO_ANCHORS:
+        *item = "joint eval";
+        return s->anchor_joint_evaluations;
+    case DEMO_SPRINGS:
+        *item = "link";
+        for (size_t g = 0; g < s->group_count; ++g)
+            links += s->groups[g].chain_count * s->groups[g].link_count;
+        return links;
+    case DEMO_MORPH:
+        *item = "vertex";
+        return s->morph_count;
+    case DEMO_SKIN:
+        *item = "vertex";
+        return s->vertex_count;
+    default:
+        *item = "";
+        return 0;
+    }
+}
+
+int demo_scene_finish(demo_scene *s, char *why, size_t why_size)
+{
+    s->palette_count = s->vertex_count = s->morph_count = s->target_count = 0;
+    for (size_t i = 0; i < s->mesh_count; ++i) {
+        const demo_mesh *m = &s->meshes[i];
+        s->palette_count += m->palette_count, s->vertex_count += m->vertex_count;
+        s->target_count += m->target_count;
+        s->morph_count += m->target_count ? m->morph_count : 0;
+    }
+    s->anchor_evaluations = s->anchor_joint_evaluations = 0;
+    for (size_t g = 0; g < s->group_count; ++g) {
+        const demo_spring_group *gr = &s->groups[g];
+        double lookback, fastest = 0;
+        if (tendon_spring_chain_settle_sec(gr->links, gr->link_count, &lookback) != TENDON_OK) {
+            say(why, why_size, "springs (%s): %s", gr->name, tendon_error_message());
+            return -1;
+        }
+        for (size_t i = 0; i < gr->link_count; ++i)
+            fastest = gr->links[i].frequency_hz > fastest ? gr->links[i].frequency_hz : fastest;
+        double steps = ceil(lookback * fastest * TENDON_SPRING_STEPS_PER_PERIOD);
+        const size_t calls = (size_t)(steps < 1 ? 1 : steps) + 2;
+        s->anchor_evaluations += calls;
+        size_t last = 0;
+        for (size_t c = 0; c < gr->chain_count; ++c)
+            last = gr->anchor_joint[c] > last ? gr->anchor_joint[c] : last;
+        s->groups[g].anchor_joint_count = last + 1;
+        s->anchor_joint_evaluations += calls * (last + 1);
+    }
+    return 0;
+}
+
+/* ---- the frame -------------------------------------------------------------------------- */
+
+static void hash_floats(struct sha256_ctx *sha, const float *v, size_t n)
+{
+    uint8_t buf[4096];
+    size_t used = 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t bits;
+        memcpy(&bits, &v[i], sizeof bits);
+        if ((bits & 0x7fffffffu) > 0x7f800000u)
+            bits = 0x7fc00000u; /* sign and payload of a NaN are not promised */
+        buf[used++] = (uint8_t)bits;
+        buf[used++] = (uint8_t)(bits >> 8);
+        buf[used++] = (uint8_t)(bits >> 16);
+        buf[used++] = (uint8_t)(bits >> 24);
+        if (used == sizeof buf) {
+            sha256_update(sha, used, buf);
+            used = 0;
+        }
+    }
+    if (used)
+        sha256_update(sha, used, buf);
+}
+
+static void hash_pose(struct sha256_ctx *sha, const tendon_pose *p)
+{
+    hash_floats(sha, p->translation, 3 * p->joint_count);
+    hash_floats(sha, p->rotation, 4 * p->joint_count);
+    hash_floats(sha, p->scale, 3 * p->joint_count);
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* The idle ↔ walk weight and the aim layer's weight over time (no libm). */
+static double speed_at(double t) { return 0.6 + 0.4 * dsin(1.3 * t); }
+static double aim_weight_at(double t) { return 0.5 + 0.5 * dsin(0.9 * t + 1.0); }
+
+/* Everything one run allocates. */
+typedef struct work {
+    tendon_pose base, layer, delta, blend, final;
+    uint32_t *cursor_base, *cursor_layer;
+    float *face;  /* packed values of the face clip */
+    float *model; /* [16·joint_count] */
+    /* per mesh */
+    float *palette[DEMO_MAX_MESHES];
+    float *positions[DEMO_MAX_MESHES]; /* the bind positions with the morphed ones */
+    float *out_pos[DEMO_MAX_MESHES], *out_nrm[DEMO_MAX_MESHES];
+    float *springs[DEMO_MAX_GROUPS];
+    void *workspace[DEMO_MAX_GROUPS];
+    size_t workspace_bytes[DEMO_MAX_GROUPS];
+} work;
+
+/* The pose at time t through table k (the frame's first two stages), into w's poses. */
+static void evaluate_pose(const demo_scene *s, const tendon_kernels *k, work *w, double t,
+                          int use_cursor)
+{
+    if (use_cursor)
+        tendon_clip_sample_table_cursor(k, s->base, wrap(t, s->base_duration), w->cursor_base,
+                                        &w->base);
+    else
+        tendon_clip_sample_table(k, s->base, wrap(t, s->base_duration), &w->base, NULL);
+    if (s->layer) {
+        const double tl = wrap(t + s->layer_time_offset, s->layer_duration);
+        if (use_cursor)
+            tendon_clip_sample_table_cursor(k, s->layer, tl, w->cursor_layer, &w->layer);
+        else
+            tendon_clip_sample_table(k, s->layer, tl, &w->layer, NULL);
+    }
+}
+
+/* The first n joints of a pose (a prefix is a pose: parents come before their children). */
+static tendon_pose prefix(const tendon_pose *p, size_t n)
+{
+    tendon_pose v = *p;
+    v.joint_count = n;
+    return v;
+}
+
+/* Blend and layer the first n joints of the sampled poses (n = joint_count for the frame). */
+static void layer_pose(const demo_scene *s, const tendon_kernels *k, work *w, double t, size_t n)
+{
+    k->pose_blend(&s->rest, &w->base, speed_at(t), NULL, n, &w->blend);
+    if (s->layer && s->mask) {
+        const tendon_pose *delta = &w->layer;
+        if (s->layer_is_full_pose) {
+            const tendon_pose rest = prefix(&s->rest, n), layer = prefix(&w->layer, n);
+            tendon_pose d = prefix(&w->delta, n);
+            tendon_pose_delta(&rest, &layer, &d);
+            delta = &w->delta;
+        }
+        k->pose_add(&w->blend, delta, aim_weight_at(t), s->mask, n, &w->final);
+    } else {
+        memcpy(w->final.translation, w->blend.translation, 3 * n * sizeof(float));
+        memcpy(w->final.rotation, w->blend.rotation, 4 * n * sizeof(float));
+        memcpy(w->final.scale, w->blend.scale, 3 * n * sizeof(float));
+    }
+}
+
+/* The spring anchors: the pose re-evaluated at the time asked for (a pure function of it). */
+typedef struct anchor_ctx {
+    const demo_scene *s;
+    const tendon_kernels *k;
+    const demo_spring_group *g;
+    work w; /* its own poses and matrices */
+    size_t evaluations;
+    double ns; /* time spent evaluating the pose for the anchors (read by the tool, not a kernel) */
+    struct sha256_ctx *sha; /* the anchors' outputs are hashed, outside the timed part */
+} anchor_ctx;
+
+static void anchor_at(void *user, double t, float *out)
+{
+    anchor_ctx *a = user;
+    const demo_scene *s = a->s;
+    const double t0 = now_ns();
+    /* only the joints up to the group's last anchor joint: its ancestors are all among them */
+    const size_t n = a->g->anchor_joint_count;
+    evaluate_pose(s, a->k, &a->w, t, 0);
+    layer_pose(s, a->k, &a->w, t, n);
+    a->k->local_matrices(a->w.final.translation, a->w.final.rotation, a->w.final.scale, n,
+                         a->w.model);
+    a->k->model_matrices(a->w.model, tendon_skeleton_parents(s->skeleton), NULL, 0, n, a->w.model);
+    for (size_t c = 0; c < a->g->chain_count; ++c) {
+        xform_point(a->w.model + 16 * (size_t)a->g->anchor_joint[c], a->g->anchor_local[c],
+                    out + 3 * c);
+        for (int i = 0; i < 3; ++i)
+            out[3 * c + i] += a->g->anchor_world[c][i];
+    }
+    ++a->evaluations;
+    a->ns += now_ns() - t0;
+    hash_floats(a->sha, out, 3 * a->g->chain_count);
+}
+
+static int alloc_poses(work *w, size_t n)
+{
+    return tendon_pose_create(n, &w->base) || tendon_pose_create(n, &w->layer) ||
+           tendon_pose_create(n, &w->delta) || tendon_pose_create(n, &w->blend) ||
+           tendon_pose_create(n, &w->final);
+}
+
+static void free_work(work *w)
+{
+    tendon_pose_destroy(&w->base), tendon_pose_destroy(&w->layer);
+    tendon_pose_destroy(&w->delta), tendon_pose_destroy(&w->blend);
+    tendon_pose_destroy(&w->final);
+    free(w->cursor_base), free(w->cursor_layer), free(w->face), free(w->model);
+    for (size_t i = 0; i < DEMO_MAX_MESHES; ++i)
+        free(w->palette[i]), free(w->positions[i]), free(w->out_pos[i]), free(w->out_nrm[i]);
+    for (int g = 0; g < DEMO_MAX_GROUPS; ++g)
+        free(w->springs[g]), free(w->workspace[g]);
+    memset(w, 0, sizeof *w);
+}
+
+/* Poses start at rest: the channels a clip does not drive keep their rest values. */
+static void rest_poses(const demo_scene *s, work *w)
+{
+    tendon_pose *p[] = {&w->base, &w->layer, &w->delta, &w->blend, &w->final};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; ++i)
+        tendon_pose_copy(&s->rest, p[i]);
+    if (s->layer && !s->layer_is_full_pose)
+        tendon_pose_set_identity(&w->layer); /* a delta clip: undriven channels are "no change" */
+}
+
+static int alloc_work(const demo_scene *s, work *w, int full)
+{
+    const size_t n = s->joint_count;
+    memset(w, 0, sizeof *w);
+    if (alloc_poses(w, n))
+        return -1;
+    w->cursor_base = calloc(tendon_clip_timeline_count(s->base) + 1, sizeof(uint32_t));
+    w->cursor_layer = calloc(tendon_clip_timeline_count(s->layer) + 1, sizeof(uint32_t));
+    w->model = malloc(16 * n * sizeof(float));
+    if (!w->cursor_base || !w->cursor_layer || !w->model)
+        return -1;
+    rest_poses(s, w);
+    if (!full)
+        return 0;
+    w->face = calloc(tendon_clip_value_count(s->face) + 1, sizeof(float));
+    if (!w->face)
+        return -1;
+    for (size_t i = 0; i < s->mesh_count; ++i) {
+        const demo_mesh *m = &s->meshes[i];
+        w->palette[i] = malloc(16 * (m->palette_count + 1) * sizeof(float));
+        w->positions[i] = malloc(3 * (m->vertex_count + 1) * sizeof(float));
+        w->out_pos[i] = malloc(3 * (m->vertex_count + 1) * sizeof(float));
+        w->out_nrm[i] = malloc(3 * (m->vertex_count + 1) * sizeof(float));
+        if (!w->palette[i] || !w->positions[i] || !w->out_pos[i] || !w->out_nrm[i])
+            return -1;
+        memcpy(w->positions[i], m->positions, 3 * m->vertex_count * sizeof(float));
+    }
+    for (size_t g = 0; g < s->group_count; ++g) {
+        const demo_spring_group *gr = &s->groups[g];
+        w->springs[g] = calloc(3 * gr->chain_count * gr->link_count, sizeof(float));
+        if (tendon_spring_chain_workspace_size(gr->link_count, gr->chain_count,
+                                               &w->workspace_bytes[g]) != TENDON_OK)
+            return -1;
+        w->workspace[g] = malloc(w->workspace_bytes[g]);
+        if (!w->springs[g] || !w->workspace[g])
+            return -1;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double fps,
+             demo_progress_fn progress, void *user, demo_result *out, char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    out->isa = (int)k->isa;
+    out->frames = frames;
+    work w;
+    anchor_ctx actx[DEMO_MAX_GROUPS];
+    memset(actx, 0, sizeof actx);
+    int rc = -1;
+    double *times = malloc(DEMO_STAGE_COUNT * (frames ? frames : 1) * sizeof *times);
+    if (!times || alloc_work(s, &w, 1) != 0)
+        goto nomem;
+    for (size_t g = 0; g < s->group_count; ++g) {
+        actx[g].s = s, actx[g].k = k, actx[g].g = &s->groups[g];
+        if (alloc_work(s, &actx[g].w, 0) != 0)
+            goto nomem;
+    }
+    struct sha256_ctx sha[DEMO_STAGE_COUNT];
+    for (int i = 0; i < DEMO_STAGE_COUNT; ++i)
+        sha256_init(&sha[i]);
+    for (size_t g = 0; g < s->group_count; ++g)
+        actx[g].sha = &sha[DEMO_ANCHORS];
+    const int32_t *parents = tendon_skeleton_parents(s->skeleton);
+    const size_t n = s->joint_count;
+    tendon_skin_job jobs[DEMO_MAX_MESHES];
+    for (size_t i = 0; i < s->mesh_count; ++i) {
+        const demo_mesh *m = &s->meshes[i];
+        jobs[i] = (tendon_skin_job){
+            .palette = w.palette[i], .palette_count = m->palette_count,
+            .vertex_count = m->vertex_count, .influence_count = 4,
+            .joint_index_type = TENDON_JOINT_INDEX_U16, .joints = m->joints, .joints_stride = 8,
+            .weights = m->weights, .weights_stride = 16, .positions = w.positions[i],
+            .positions_stride = 12, .out_positions = w.out_pos[i], .out_positions_stride = 12,
+            .normals = m->normals, .normals_stride = 12,
+            .out_normals = m->normals ? w.out_nrm[i] : NULL, .out_normals_stride = 12};
+    }
+    const size_t face_values = tendon_clip_value_count(s->face);
+    for (size_t f = 0; f < frames; ++f) {
+        const double t = (double)f / fps;
+        double t0 = now_ns();
+        /* sample */
+        evaluate_pose(s, k, &w, t, 1);
+        if (s->face)
+            tendon_clip_sample_table(k, s->face, wrap(t, s->face_duration), NULL, w.face);
+        double t1 = now_ns();
+        times[DEMO_SAMPLE * frames + f] = t1 - t0;
+        /* layer */
+        layer_pose(s, k, &w, t, n);
+        double t2 = now_ns();
+        times[DEMO_LAYER * frames + f] = t2 - t1;
+        /* springs */
+        for (size_t g = 0; g < s->group_count; ++g) {
+            const demo_spring_group *gr = &s->groups[g];
+            const size_t count = 3 * gr->chain_count * gr->link_count;
+            if (tendon_spring_chain_sample_batch_on(k, gr->links, gr->link_count, anchor_at,
+                                                    &actx[g], t, gr->chain_count, w.workspace[g],
+                                                    w.workspace_bytes[g], w.springs[g],
+                                                    count) != TENDON_OK) {
+                say(why, why_size, "springs (%s): %s", gr->name, tendon_error_message());
+                goto done;
+            }
+        }
+        double t3 = now_ns();
+        double anchors = 0;
+        for (size_t g = 0; g < s->group_count; ++g)
+            anchors += actx[g].ns, actx[g].ns = 0;
+        out->anchor_ns += anchors;
+        times[DEMO_ANCHORS * frames + f] = anchors;
+        times[DEMO_SPRINGS * frames + f] = (t3 - t2) - anchors;
+        /* palette */
+        k->local_matrices(w.final.translation, w.final.rotation, w.final.scale, n, w.model);
+        k->model_matrices(w.model, parents, NULL, 0, n, w.model);
+        for (size_t g = 0; g < s->group_count; ++g) {
+            const demo_spring_group *gr = &s->groups[g];
+            if (gr->first_joint == UINT32_MAX)
+                continue;
+            for (size_t i = 0; i < gr->chain_count * gr->link_count; ++i)
+                memcpy(w.model + 16 * (gr->first_joint + i) + 12, w.springs[g] + 3 * i,
+                       3 * sizeof(float));
+        }
+        for (size_t i = 0; i < s->mesh_count; ++i)
+            k->palette(w.model, s->meshes[i].joint_of, s->meshes[i].inverse_bind,
+                       s->meshes[i].palette_count, w.palette[i]);
+        double t4 = now_ns();
+        times[DEMO_PALETTE * frames + f] = t4 - t3;
+        /* morph */
+        for (size_t i = 0; i < s->mesh_count; ++i) {
+            const demo_mesh *m = &s->meshes[i];
+            if (!m->target_count)
+                continue;
+            const float *weights = m->fixed_weights ? m->fixed_weights : w.face + m->face_offset;
+            k->morph(m->positions + 3 * m->morph_first, m->targets, weights, m->target_count,
+                     3 * m->morph_count, w.positions[i] + 3 * m->morph_first);
+        }
+        double t5 = now_ns();
+        times[DEMO_MORPH * frames + f] = t5 - t4;
+        /* skin */
+        for (size_t i = 0; i < s->mesh_count; ++i)
+            k->skin(&jobs[i]);
+        double t6 = now_ns();
+        times[DEMO_SKIN * frames + f] = t6 - t5;
+
+        hash_pose(&sha[DEMO_SAMPLE], &w.base);
+        if (s->layer)
+            hash_pose(&sha[DEMO_SAMPLE], &w.layer);
+        hash_floats(&sha[DEMO_SAMPLE], w.face, face_values);
+        hash_pose(&sha[DEMO_LAYER], &w.final);
+        for (size_t g = 0; g < s->group_count; ++g)
+            hash_floats(&sha[DEMO_SPRINGS], w.springs[g],
+                        3 * s->groups[g].chain_count * s->groups[g].link_count);
+        for (size_t i = 0; i < s->mesh_count; ++i) {
+            const demo_mesh *m = &s->meshes[i];
+            hash_floats(&sha[DEMO_PALETTE], w.palette[i], 16 * m->palette_count);
+            if (m->target_count)
+                hash_floats(&sha[DEMO_MORPH], w.positions[i] + 3 * m->morph_first,
+                            3 * m->morph_count);
+            hash_floats(&sha[DEMO_SKIN], w.out_pos[i], 3 * m->vertex_count);
+            if (m->normals)
+                hash_floats(&sha[DEMO_SKIN], w.out_nrm[i], 3 * m->vertex_count);
+        }
+        if (progress)
+            progress(user, (int)k->isa, f + 1, frames);
+    }
+    for (int i = 0; i < DEMO_STAGE_COUNT; ++i) {
+        sha256_digest(&sha[i], 32, out->hash[i]);
+        double *t = times + (size_t)i * frames, sum = 0;
+        for (size_t f = 0; f < frames; ++f)
+            sum += t[f];
+        qsort(t, frames, sizeof *t, cmp_double);
+        out->mean_ns_per_frame[i] = sum / (double)frames;
+        out->ns_per_frame[i] = frames % 2 ? t[frames / 2] : (t[frames / 2 - 1] + t[frames / 2]) / 2;
+    }
+    for (size_t g = 0; g < s->group_count; ++g)
+        out->anchor_evaluations += actx[g].evaluations;
+    rc = 0;
+    goto done;
+nomem:
+    say(why, why_size, "out of memory");
+done:
+    free(times);
+    free_work(&w);
+    for (size_t g = 0; g < DEMO_MAX_GROUPS; ++g)
+        free_work(&actx[g].w);
+    return rc;
+}
+
+/* ---- the report ----------------------------------------------------------------------------- */
+
+void demo_hex(const uint8_t hash[32], char out[65])
+{
+    for (int i = 0; i < 32; ++i)
+        snprintf(out + 2 * i, 3, "%02x", hash[i]);
+}
+
+int demo_stage_agrees(const demo_result *r, size_t count, int stage)
+{
+    for (size_t i = 1; i < count; ++i)
+        if (memcmp(r[i].hash[stage], r[0].hash[stage], 32) != 0)
+            return 0;
+    return 1;
+}
+
+static double total_ns(const demo_result *r)
+{
+    double t = 0;
+    for (int i = 0; i < DEMO_STAGE_COUNT; ++i)
+        t += r->ns_per_frame[i];
+    return t;
+}
+
+static const char *build_name(int isa)
+{
+    switch (tendon_isa_compiled((tendon_isa)isa)) {
+    case TENDON_ISA_NATIVE:
+        return "native";
+    case TENDON_ISA_EMULATED:
+        return "emulated";
+    default:
+        return "absent";
+    }
+}
+
+json_t *demo_report_json(const demo_scene *s, const demo_result *r, size_t count, double fps,
+                         const char *chart_path)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "tendon", json_string(tendon_version()));
+    json_object_set_new(root, "cpu", json_string(tendon_cpu_name()));
+    json_t *ch = json_object();
+    json_object_set_new(ch, "name", json_string(s->name));
+    json_object_set_new(ch, "joints", jx_number((double)s->joint_count));
+    json_object_set_new(ch, "animated_joints", jx_number((double)s->body_joint_count));
+    json_object_set_new(ch, "palette", jx_number((double)s->palette_count));
+    json_object_set_new(ch, "vertices", jx_number((double)s->vertex_count));
+    json_object_set_new(ch, "meshes", jx_number((double)s->mesh_count));
+    json_object_set_new(ch, "spring_links",
+                        jx_number((double)demo_stage_items(s, DEMO_SPRINGS, NULL)));
+    json_object_set_new(ch, "morph_targets", jx_number((double)s->target_count));
+    json_object_set_new(ch, "morph_vertices", jx_number((double)s->morph_count));
+    json_object_set_new(ch, "clip_tracks",
+                        jx_number((double)(tendon_clip_track_count(s->base) +
+                                           tendon_clip_track_count(s->layer) +
+                                           tendon_clip_track_count(s->face))));
+    if (s->mask)
+        json_object_set_new(ch, "mask_root", json_string(s->mask_root));
+    json_object_set_new(ch, "notes", json_string(s->notes));
+    json_object_set_new(root, "character", ch);
+    json_object_set_new(root, "frames", jx_number((double)(count ? r[0].frames : 0)));
+    json_object_set_new(root, "fps", jx_number(fps));
+    json_t *stages = json_array();
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+        const char *item;
+        const size_t items = demo_stage_items(s, st, &item);
+        if (!items)
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "name", json_string(DEMO_STAGE_NAME[st]));
+        json_object_set_new(o, "item", json_string(item));
+        json_object_set_new(o, "items", jx_number((double)items));
+        json_object_set_new(o, "agree", json_boolean(demo_stage_agrees(r, count, st)));
+        json_array_append_new(stages, o);
+    }
+    json_object_set_new(root, "stages", stages);
+    json_t *isas = json_array();
+    int all = 1;
+    for (size_t i = 0; i < count; ++i) {
+        json_t *o = json_object();
+        json_object_set_new(o, "isa", json_string(tendon_isa_name((tendon_isa)r[i].isa)));
+        json_object_set_new(o, "build", json_string(build_name(r[i].isa)));
+        json_t *per = json_object();
+        for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+            const size_t items = demo_stage_items(s, st, NULL);
+            if (!items)
+                continue;
+            const double ns = r[i].ns_per_frame[st];
+            json_t *so = json_object();
+            char hex[65];
+            demo_hex(r[i].hash[st], hex);
+            json_object_set_new(so, "ns_per_frame", jx_number(ns));
+            json_object_set_new(so, "ns_per_item", jx_number(ns / (double)items));
+            json_object_set_new(so, "mean_ns_per_frame", jx_number(r[i].mean_ns_per_frame[st]));
+            json_object_set_new(so, "speedup",
+                                jx_number(r[0].ns_per_frame[st] / r[i].ns_per_frame[st]));
+            json_object_set_new(so, "sha256", json_string(hex));
+            json_object_set_new(per, DEMO_STAGE_NAME[st], so);
+        }
+        json_object_set_new(o, "stages", per);
+        json_object_set_new(o, "total_ns_per_frame", jx_number(total_ns(&r[i])));
+        json_object_set_new(o, "total_speedup", jx_number(total_ns(&r[0]) / total_ns(&r[i])));
+        if (r[i].anchor_evaluations) {
+            json_object_set_new(o, "anchor_ns_per_frame",
+                                jx_number(r[i].anchor_ns / (double)r[i].frames));
+            json_object_set_new(o, "anchor_evaluations_per_frame",
+                                jx_number((double)r[i].anchor_evaluations / (double)r[i].frames));
+        }
+        json_array_append_new(isas, o);
+    }
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st)
+        all &= demo_stage_agrees(r, count, st);
+    json_object_set_new(root, "isas", isas);
+    json_object_set_new(root, "agree", json_boolean(all));
+    if (chart_path)
+        json_object_set_new(root, "chart", json_string(chart_path));
+    return root;
+}
+
+static const char *const STAGE_COLOUR[DEMO_STAGE_COUNT] = {
+    "#4e79a7", "#f28e2b", "#edc948", "#59a14f", "#e15759", "#b07aa1", "#76b7b2"};
+
+static void xml_text(FILE *f, const char *s)
+{
+    for (; *s; ++s) {
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else if (*s == '"')
+            fputs("&quot;", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+int demo_write_svg(const char *path, const demo_scene *s, const demo_result *r, size_t count)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    const double left = 150, bar_w = 560, row_h = 34, top = 70;
+    size_t shown = 0; /* stages that run for this scene */
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st)
+        shown += demo_stage_items(s, st, NULL) != 0;
+    const double panel_h = 14.0 * (double)count + 30; /* one per stage, below the totals */
+    const double panels_top = top + row_h * (double)count + 95;
+    const double height = panels_top + panel_h * (double)shown + 20;
+    double max_total = 0;
+    for (size_t i = 0; i < count; ++i)
+        if (total_ns(&r[i]) > max_total)
+            max_total = total_ns(&r[i]);
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"%.0f\" "
+            "font-family=\"sans-serif\" font-size=\"13\">\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+            height);
+    fputs("<text x=\"20\" y=\"26\" font-size=\"16\" font-weight=\"bold\">tendon demo: "
+          "microseconds per frame, by stage and ISA</text>\n<text x=\"20\" y=\"46\">",
+          f);
+    char line[1024];
+    snprintf(line, sizeof line, "%s: %zu joints, %zu vertices, %zu spring links. %s", s->name,
+             s->joint_count, s->vertex_count, demo_stage_items(s, DEMO_SPRINGS, NULL),
+             tendon_cpu_name());
+    xml_text(f, line);
+    fputs("</text>\n", f);
+    for (size_t i = 0; i < count; ++i) {
+        const double y = top + row_h * (double)i;
+        fprintf(f, "<text x=\"20\" y=\"%.1f\">%s%s</text>\n", y + 20,
+                tendon_isa_name((tendon_isa)r[i].isa),
+                tendon_isa_compiled((tendon_isa)r[i].isa) == TENDON_ISA_EMULATED ? " (emulated)"
+                                                                                  : "");
+        double x = left;
+        for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+            const double w = bar_w * r[i].ns_per_frame[st] / max_total;
+            fprintf(f,
+                    "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\">"
+                    "<title>%s %s: %.1f us/frame</title></rect>\n",
+                    x, y + 6, w, row_h - 10, STAGE_COLOUR[st],
+                    tendon_isa_name((tendon_isa)r[i].isa), DEMO_STAGE_NAME[st],
+                    r[i].ns_per_frame[st] / 1e3);
+            x += w;
+        }
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%.1f us (%.2fx)</text>\n", x + 8, y + 20,
+                total_ns(&r[i]) / 1e3, total_ns(&r[0]) / total_ns(&r[i]));
+    }
+    const double ly = top + row_h * (double)count + 25;
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+        const double lx = 20 + 120 * st;
+        fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"14\" fill=\"%s\"/>"
+                   "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
+                lx, ly, STAGE_COLOUR[st], lx + 20, ly + 12, DEMO_STAGE_NAME[st]);
+    }
+    int all = 1;
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st)
+        all &= demo_stage_agrees(r, count, st);
+    fprintf(f, "<text x=\"20\" y=\"%.0f\">%s</text>\n", ly + 40,
+            all ? "every stage's output hash is the same on every ISA"
+                : "ISAs DISAGREE: see the report");
+    /* one panel per stage, each on its own scale, so the small stages can be read too */
+    double py = panels_top;
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+        const char *item;
+        const size_t items = demo_stage_items(s, st, &item);
+        if (!items)
+            continue;
+        double max = 0;
+        for (size_t i = 0; i < count; ++i)
+            max = r[i].ns_per_frame[st] > max ? r[i].ns_per_frame[st] : max;
+        fprintf(f, "<text x=\"20\" y=\"%.1f\" font-weight=\"bold\">%s (%zu %s)</text>\n",
+                py + 14, DEMO_STAGE_NAME[st], items, item);
+        for (size_t i = 0; i < count; ++i) {
+            const double y = py + 20 + 14.0 * (double)i;
+            const double w = max > 0 ? bar_w * r[i].ns_per_frame[st] / max : 0;
+            fprintf(f,
+                    "<text x=\"40\" y=\"%.1f\" font-size=\"11\">%s%s</text>"
+                    "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.2f\" height=\"11\" fill=\"%s\"/>"
+                    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%.2f us (%.2fx)</text>\n",
+                    y + 10, tendon_isa_name((tendon_isa)r[i].isa),
+                    tendon_isa_compiled((tendon_isa)r[i].isa) == TENDON_ISA_EMULATED ? " (emu)" : "",
+                    left, y, w, STAGE_COLOUR[st],
+                    left + w + 6, y + 10, r[i].ns_per_frame[st] / 1e3,
+                    r[0].ns_per_frame[st] / r[i].ns_per_frame[st]);
+        }
+        py += panel_h;
+    }
+    fputs("</svg>\n", f);
+    if (fclose(f) != 0)
+        return -1;
+    return 0;
+}
+
+/* ---- a glTF model --------------------------------------------------------------------------- */
+#ifdef TENDON_CLI_HAVE_GLTF
+#include <strings.h>
+
+/* Whether joint j's node name contains `word` (any case). */
+static int named(const tendon_gltf *g, size_t j, const char *word)
+{
+    const char *name = tendon_gltf_node_name(g, (size_t)tendon_gltf_joint_node(g, j));
+    const size_t wl = strlen(word);
+    for (const char *p = name; p && *p; ++p)
+        if (strncasecmp(p, word, wl) == 0)
+            return 1;
+    return 0;
+}
+
+/* The first joint whose node name contains `word` (any case), or −1. */
+static long find_named(const tendon_gltf *g, size_t n, const char *word)
+{
+    for (size_t j = 0; j < n; ++j)
+        if (named(g, j, word))
+            return (long)j;
+    return -1;
+}
+
+/* Whether `a` is `j` or one of its ancestors. */
+static int ancestor_or_self(const int32_t *parents, long a, long j)
+{
+    for (; j >= 0; j = parents[j])
+        if (j == a)
+            return 1;
+    return 0;
+}
+
+/* Where to split the upper-body mask: the first joint named like a spine, torso or chest whose
+   subtree holds no joint named like a leg (so the split leaves the legs out), or −1. */
+static long find_split(const tendon_gltf *g, const int32_t *parents, size_t n)
+{
+    static const char *const UPPER[] = {"spine", "torso", "chest"};
+    static const char *const LOWER[] = {"leg", "thigh", "calf", "foot", "knee"};
+    for (size_t w = 0; w < sizeof UPPER / sizeof UPPER[0]; ++w) {
+        for (size_t j = 0; j < n; ++j) {
+            if (!named(g, j, UPPER[w]))
+                continue;
+            int legs = 0;
+            for (size_t k = j; k < n && !legs; ++k)
+                for (size_t l = 0; l < sizeof LOWER / sizeof LOWER[0] && !legs; ++l)
+                    legs = named(g, k, LOWER[l]) && ancestor_or_self(parents, (long)j, (long)k);
+            if (!legs)
+                return (long)j;
+        }
+    }
+    return -1;
+}
+
+int demo_scene_gltf(const char *path, const char *animation, demo_scene *out, char *why,
+                    size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    owned *o = calloc(1, sizeof *o);
+    if (!o) {
+        say(why, why_size, "out of memory");
+        return -1;
+    }
+    out->owned = o;
+    if (tendon_gltf_load(path, &o->gltf) != TENDON_OK) {
+        say(why, why_size, "%s", tendon_error_message());
+        demo_scene_destroy(out);
+        return 2;
+    }
+    const tendon_gltf *g = o->gltf;
+    snprintf(out->name, sizeof out->name, "%s", path);
+    const char *gn = tendon_gltf_notes(g);
+    if (gn && *gn)
+        note(out, "importer: %.*s", (int)strcspn(gn, "\n"), gn);
+    out->skeleton = tendon_gltf_skeleton(g);
+    const size_t n = tendon_gltf_node_count(g);
+    out->joint_count = out->body_joint_count = n;
+    if (tendon_pose_create(n, &o->rest) != TENDON_OK ||
+        tendon_skeleton_rest_pose(out->skeleton, &o->rest) != TENDON_OK)
+        goto lib;
+    out->rest = o->rest;
+
+    /* the animation */
+    const size_t anims = tendon_gltf_animation_count(g);
+    if (anims == 0) {
+        say(why, why_size, "%s has no animation: the demo plays one", path);
+        demo_scene_destroy(out);
+        return 2;
+    }
+    size_t a = 0;
+    if (animation) {
+        char *end;
+        const unsigned long idx = strtoul(animation, &end, 10);
+        if (*animation && !*end && idx < anims) {
+            a = idx;
+        } else if (tendon_gltf_find_animation(g, animation, &a) != TENDON_OK) {
+            say(why, why_size, "%s (the file has %zu animations)", tendon_error_message(), anims);
+            demo_scene_destroy(out);
+            return 2;
+        }
+    }
+    out->base = tendon_gltf_animation(g, a);
+    out->base_duration = tendon_clip_duration(out->base);
+    const char *an = tendon_gltf_animation_name(g, a);
+    snprintf(out->name, sizeof out->name, "%s, animation %zu%s%s%s", path, a, an ? " \"" : "",
+             an ? an : "", an ? "\"" : "");
+
+    /* every skinned primitive, each with its node's skin */
+    size_t skinned = 0, no_normals = 0, morphed = 0, default_weights = 0;
+    float lo = 0, hi = 0;
+    for (size_t node = 0; node < n; ++node) {
+        const int32_t mesh = tendon_gltf_node_mesh(g, node), skin = tendon_gltf_node_skin(g, node);
+        if (mesh < 0 || skin < 0)
+            continue;
+        const tendon_skin_binding *binding = tendon_gltf_skin(g, (size_t)skin);
+        for (size_t p = 0; p < tendon_gltf_primitive_count(g, (size_t)mesh); ++p) {
+            tendon_gltf_primitive pr;
+            if (tendon_gltf_get_primitive(g, (size_t)mesh, p, &pr) != TENDON_OK || !pr.joints ||
+                !pr.weights || pr.vertex_count == 0)
+                continue;
+            if (++skinned > DEMO_MAX_MESHES)
+                continue;
+            demo_mesh *m = &out->meshes[out->mesh_count++];
+            m->palette_count = tendon_skin_binding_palette_count(binding);
+            m->joint_of = tendon_skin_binding_joints(binding);
+            m->inverse_bind = tendon_skin_binding_inverse_bind(binding);
+            m->vertex_count = pr.vertex_count;
+            m->positions = pr.positions, m->normals = pr.normals;
+            m->joints = pr.joints, m->weights = pr.weights;
+            no_normals += pr.normals == NULL;
+            for (size_t v = 0; v < 4 * pr.vertex_count; ++v) {
+                if (pr.joints[v] >= m->palette_count) {
+                    say(why, why_size,
+                        "%s: mesh %d primitive %zu: vertex %zu has joint index %u, its skin has "
+                        "%zu joints",
+                        path, mesh, p, v / 4, pr.joints[v], m->palette_count);
+                    demo_scene_destroy(out);
+                    return 2;
+                }
+            }
+            for (size_t v = 0; v < pr.vertex_count; ++v) {
+                const float y = pr.positions[3 * v + 1];
+                if (out->mesh_count == 1 && v == 0)
+                    lo = hi = y;
+                lo = y < lo ? y : lo, hi = y > hi ? y : hi;
+            }
+            /* morph targets, weighted by the animation's WEIGHTS track for this node */
+            int all_targets = pr.target_count > 0;
+            for (size_t t = 0; t < pr.target_count; ++t)
+                all_targets &= pr.target_positions[t] != NULL;
+            if (!all_targets)
+                continue;
+            ++morphed;
+            m->target_count = pr.target_count;
+            m->targets = pr.target_positions;
+            m->morph_first = 0, m->morph_count = pr.vertex_count;
+            m->fixed_weights = pr.default_weights;
+            const size_t tracks = tendon_clip_track_count(out->base);
+            for (size_t t = 0; t < tracks; ++t) {
+                tendon_gltf_channel ch;
+                if (tendon_gltf_animation_channel(g, a, t, &ch) == TENDON_OK &&
+                    ch.path == TENDON_PATH_WEIGHTS && ch.node == node &&
+                    tendon_clip_track_width(out->base, t) >= pr.target_count) {
+                    out->face = out->base;
+                    out->face_duration = out->base_duration;
+                    m->fixed_weights = NULL;
+                    m->face_offset = tendon_clip_track_offset(out->base, t);
+                }
+            }
+            default_weights += m->fixed_weights != NULL;
+        }
+    }
+    if (out->mesh_count == 0) {
+        say(why, why_size, "%s has no skinned mesh primitive (JOINTS_0 and WEIGHTS_0)", path);
+        demo_scene_destroy(out);
+        return 2;
+    }
+    if (skinned > DEMO_MAX_MESHES)
+        note(out, "%zu skinned primitives: the first %d are skinned, the others are not", skinned,
+             DEMO_MAX_MESHES);
+    else if (skinned > 1)
+        note(out, "%zu skinned primitives, each with its own palette", skinned);
+    if (no_normals == out->mesh_count)
+        note(out, "no normals in the mesh%s: positions only are skinned",
+             out->mesh_count > 1 ? "es" : "");
+    else if (no_normals)
+        note(out, "%zu of the %zu primitives have no normals: their positions only are skinned",
+             no_normals, out->mesh_count);
+    if (!morphed)
+        note(out, "morph: skipped (no skinned primitive has POSITION morph targets)");
+    if (default_weights)
+        note(out, "morph: %zu primitives have no weights in the animation: their default weights "
+                  "are used", default_weights);
+    const double size = hi - lo > 0 ? (double)(hi - lo) : 1.0;
+
+    /* the masked additive layer: split at the first joint named like a spine */
+    const long spine = find_split(g, tendon_skeleton_parents(out->skeleton), n);
+    tendon_pose probe = {0};
+    int delta_ok = tendon_pose_create(n, &probe) == TENDON_OK &&
+                   tendon_pose_delta(&o->rest, &o->rest, &probe) == TENDON_OK;
+    tendon_pose_destroy(&probe);
+    if (spine < 0) {
+        note(out, "masked layer: skipped (no joint named like a spine, torso or chest above the "
+                  "arms and not the legs, to split the mask at)");
+    } else if (!delta_ok) {
+        note(out, "masked layer: skipped (the rest pose has a zero scale or rotation: no delta)");
+    } else {
+        if (!(out->mask = take(o, n * sizeof(float))))
+            goto nomem;
+        if (tendon_bone_mask_by_index(out->skeleton, (size_t)spine, 3.0, out->mask) != TENDON_OK)
+            goto lib;
+        const char *sn = tendon_gltf_node_name(g, (size_t)tendon_gltf_joint_node(g, (size_t)spine));
+        snprintf(out->mask_root, sizeof out->mask_root, "%s", sn ? sn : "?");
+        out->layer_is_full_pose = 1;
+        if (anims > 1) {
+            const size_t b = (a + 1) % anims;
+            out->layer = tendon_gltf_animation(g, b);
+            note(out, "masked layer: animation %zu as an additive delta from the rest pose, over "
+                      "the joints below \"%s\"", b, out->mask_root);
+        } else {
+            out->layer = out->base;
+            out->layer_time_offset = out->base_duration / 2;
+            note(out, "masked layer: the one animation half a loop later, as an additive delta "
+                      "from the rest pose, over the joints below \"%s\"", out->mask_root);
+        }
+        out->layer_duration = tendon_clip_duration(out->layer);
+    }
+
+    /* springs: two strands hung from the head, not bound to the mesh */
+    long head = find_named(g, n, "head");
+    for (size_t j = 0; head < 0 && j < n; ++j) /* else the deepest neck joint */
+        if (named(g, j, "neck") && (j + 1 == n || !named(g, j + 1, "neck")))
+            head = (long)j;
+    if (head < 0) {
+        note(out, "springs: skipped (no joint is named like a head or a neck to hang them from)");
+    } else {
+        demo_spring_group *hair = &out->groups[0];
+        out->group_count = 1;
+        hair->name = "hair", hair->chain_count = 2, hair->link_count = 6;
+        for (size_t i = 0; i < 6; ++i)
+            hair->links[i] = (tendon_spring_link){2.2, 0.45, 0.06 * size, {0, -0.03 * size, 0}};
+        for (int c = 0; c < 2; ++c) { /* at the joint, 2% of the height to either side */
+            hair->anchor_joint[c] = (uint32_t)head;
+            hair->anchor_world[c][0] = (float)((c == 0 ? 0.02 : -0.02) * size);
+        }
+        hair->first_joint = UINT32_MAX;
+        note(out, "springs: 2 chains of 6 links hung from \"%s\", computed but not bound to the "
+                  "mesh (the model has no spring joints)",
+             tendon_gltf_node_name(g, (size_t)tendon_gltf_joint_node(g, (size_t)head)));
+    }
+    if (demo_scene_finish(out, why, why_size) != 0) {
+        demo_scene_destroy(out);
+        return 2;
+    }
+    return 0;
+nomem:
+    say(why, why_size, "out of memory");
+    demo_scene_destroy(out);
+    return -1;
+lib:
+    say(why, why_size, "%s: %s", path, tendon_error_message());
+    demo_scene_destroy(out);
+    return 2;
+}
+#endif
