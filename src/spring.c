@@ -222,9 +222,6 @@ static tendon_status substep_grid(const char *fn, double lookback, double freque
     return TENDON_OK;
 }
 
-/* Correctly rounded √x (the hardware instruction; x is never negative here). */
-static double spring_sqrt(double x) { return __builtin_sqrt(x); }
-
 /*
  * Seed transitionOver + trailPerUnitSpeed, for one link and one step:
  *   decay = e^(((−ζ)·ω)·step),  d = ζ² − 1
@@ -250,7 +247,7 @@ static void transition(double frequency_hz, double damping, double step,
     const double discriminant = zeta * zeta - 1.0;
 
     if (discriminant > SPRING_CRITICAL_BAND && zeta_omega * step > SPRING_SPLIT_OVERDAMPED) {
-        const double root = spring_sqrt(discriminant);
+        const double root = tendon_det_sqrt(discriminant);
         const double sagging = omega * root;
         const double slow = tendon_det_exp(-(omega / (zeta + root)) * step);
         const double fast = tendon_det_exp(-(zeta_omega + sagging) * step);
@@ -267,12 +264,12 @@ static void transition(double frequency_hz, double damping, double step,
     const double decay = tendon_det_exp(decay_rate * step);
     double cosine, sine;
     if (discriminant < -SPRING_CRITICAL_BAND) {
-        const double ringing = omega * spring_sqrt(-discriminant);
+        const double ringing = omega * tendon_det_sqrt(-discriminant);
         double s;
         tendon_det_sincos(ringing * step, &s, &cosine);
         sine = s / ringing;
     } else if (discriminant > SPRING_CRITICAL_BAND) {
-        const double sagging = omega * spring_sqrt(discriminant);
+        const double sagging = omega * tendon_det_sqrt(discriminant);
         cosine = tendon_det_cosh(sagging * step);
         sine = tendon_det_sinh(sagging * step) / sagging;
     } else {
@@ -304,13 +301,13 @@ static double hypot3(double dx, double dy, double dz)
         return (double)INFINITY;
     const double sum = (dx * dx + dy * dy) + dz * dz;
     if (sum == sum && sum < 0x1p1000 && sum > 0x1p-1000)
-        return spring_sqrt(sum);
+        return tendon_det_sqrt(sum);
     double m = ax > ay ? ax : ay;
     m = m > az ? m : az;
     if (!(m > 0.0))
         return m == 0.0 ? 0.0 : m + m; /* 0, or NaN */
     const double sx = ax / m, sy = ay / m, sz = az / m;
-    return spring_sqrt((sx * sx + sy * sy) + sz * sz) * m;
+    return tendon_det_sqrt((sx * sx + sy * sy) + sz * sz) * m;
 }
 
 /*
