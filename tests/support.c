@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 void rng_seed(test_rng *r, uint64_t seed) { r->state = seed ? seed : 0x9E3779B97F4A7C15ull; }
 
 uint64_t rng_u64(test_rng *r)
@@ -120,4 +122,24 @@ int run_suite(Suite *s)
     const int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+json_t *test_bug_case(const char *id)
+{
+    static json_t *bugs; /* each suite process reads it once; Check forks after that is fine */
+    if (!bugs) {
+        char *text = read_test_file("bugs/bugs.json", NULL);
+        json_error_t err;
+        bugs = json_loads(text, JSON_DECODE_INT_AS_REAL, &err);
+        free(text);
+        ck_assert_msg(bugs != NULL, "bugs.json: %s at line %d", err.text, err.line);
+    }
+    size_t i;
+    json_t *c;
+    json_array_foreach (bugs, i, c) {
+        if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
+            return c;
+    }
+    ck_abort_msg("bug case %s not found in bugs.json", id);
+    return NULL;
 }

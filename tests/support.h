@@ -54,6 +54,13 @@ char *read_test_file(const char *relative, size_t *size_out);
  */
 int env_isa_unusable(void);
 
+/*
+ * The case of tests/data/bugs/bugs.json with this id (a borrowed reference: the file is read
+ * once per process and kept); aborts the test if it is missing.
+ */
+struct json_t;
+struct json_t *test_bug_case(const char *id);
+
 /* Run a suite with Check's default settings; returns the process exit status. */
 int run_suite(Suite *s);
 

@@ -910,26 +910,6 @@ END_TEST
  * Bug cases
  * ------------------------------------------------------------------------------------------- */
 
-static json_t *g_bugs;
-
-static json_t *bug_case(const char *id)
-{
-    if (!g_bugs) {
-        char *text = read_test_file("bugs/bugs.json", NULL);
-        json_error_t err;
-        g_bugs = json_loads(text, JSON_DECODE_INT_AS_REAL, &err);
-        free(text);
-        EXPECT(g_bugs != NULL, "bugs.json: %s at line %d", err.text, err.line);
-    }
-    size_t i;
-    json_t *c;
-    json_array_foreach (g_bugs, i, c) {
-        if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
-            return c;
-    }
-    ck_abort_msg("bug case %s not found in bugs.json", id);
-    return NULL;
-}
 
 static json_t *jget(json_t *node, const char *key)
 {
@@ -1008,7 +988,7 @@ START_TEST(test_bug06_pose_blend_mirrored_scale)
     if (!k)
         return;
     const char *id = "anim-bug-06-pose-blend-mirrored-scale";
-    json_t *c = bug_case(id), *in = jget(c, "input"), *ex = jget(c, "expected");
+    json_t *c = test_bug_case(id), *in = jget(c, "input"), *ex = jget(c, "expected");
     const double tol = json_number_value(jget(c, "tolerance"));
     json_t *ca = jget(in, "case_a"), *ea = jget(ex, "case_a");
     float at[3], ar[4], as[3], bt[3], br[4], bs[3], wt[3], wr[4], ws[3];
@@ -1090,7 +1070,7 @@ START_TEST(test_bug07_additive_applied_as_absolute)
     if (!k)
         return;
     const char *id = "anim-bug-07-additive-applied-as-absolute";
-    json_t *c = bug_case(id), *in = jget(c, "input"), *ex = jget(c, "expected");
+    json_t *c = test_bug_case(id), *in = jget(c, "input"), *ex = jget(c, "expected");
     const double tol = json_number_value(jget(c, "tolerance"));
     float bt[3], br[4], bs[3], dt[3], dr[4], ds[3], wt[3], wr[4], ws[3];
     json_floats(jget(jget(in, "base"), "t"), bt, 3);

@@ -1017,26 +1017,6 @@ END_TEST
  * Bug cases (tests/data/bugs/bugs.json). Each property listed in the case, on every ISA.
  * ------------------------------------------------------------------------------------------- */
 
-static json_t *g_bugs;
-
-static json_t *bug_case(const char *id)
-{
-    if (!g_bugs) {
-        char *text = read_test_file("bugs/bugs.json", NULL);
-        json_error_t err;
-        g_bugs = json_loads(text, JSON_DECODE_INT_AS_REAL, &err);
-        free(text);
-        EXPECT(g_bugs != NULL, "bugs.json: %s at line %d", err.text, err.line);
-    }
-    size_t i;
-    json_t *c;
-    json_array_foreach (g_bugs, i, c) {
-        if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
-            return c;
-    }
-    ck_abort_msg("bug case %s not found in bugs.json", id);
-    return NULL;
-}
 
 /* n numbers at a path of object keys ("input", "a_xyzw", NULL), as floats. */
 static void json_floats(json_t *node, float *out, size_t n)
@@ -1086,7 +1066,7 @@ START_TEST(test_bug01_slerp_near_parallel_nan)
     if (!k)
         return;
     const char *id = "anim-bug-01-slerp-near-parallel-nan";
-    json_t *c = bug_case(id), *in = jget(c, "input");
+    json_t *c = test_bug_case(id), *in = jget(c, "input");
     float a[4], b[4], want[4], q[4], qn[4];
     json_floats(jget(in, "a_xyzw"), a, 4);
     json_floats(jget(in, "b_xyzw"), b, 4);
@@ -1121,7 +1101,7 @@ START_TEST(test_bug02_slerp_antipodal_nan)
     if (!k)
         return;
     const char *id = "anim-bug-02-slerp-antipodal-nan";
-    json_t *c = bug_case(id), *in = jget(c, "input");
+    json_t *c = test_bug_case(id), *in = jget(c, "input");
     float a[4], b[4], want[4], first[4];
     json_floats(jget(in, "a_xyzw"), a, 4);
     json_floats(jget(in, "b_xyzw"), b, 4);
@@ -1151,7 +1131,7 @@ START_TEST(test_bug04_slerp_shortest_arc)
     if (!k)
         return;
     const char *id = "anim-bug-04-slerp-shortest-arc";
-    json_t *c = bug_case(id), *in = jget(c, "input");
+    json_t *c = test_bug_case(id), *in = jget(c, "input");
     float a[4], b[4], want[4], q[4];
     json_floats(jget(in, "a_xyzw"), a, 4);
     json_floats(jget(in, "b_xyzw"), b, 4);
@@ -1210,7 +1190,7 @@ START_TEST(test_bug20_reduction_order_determinism)
         return;
     const tendon_kernels *ref = tendon_kernels_for(TENDON_ISA_SCALAR);
     const char *id = "anim-bug-20-simd-reduction-order-determinism";
-    json_t *c = bug_case(id), *in = jget(c, "input");
+    json_t *c = test_bug_case(id), *in = jget(c, "input");
     const char *keys[2] = {"q1_xyzw", "q2_xyzw"};
     for (int qi = 0; qi < 2; ++qi) {
         float q[4];
