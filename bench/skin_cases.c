@@ -64,7 +64,7 @@ static void *alloc64(size_t n, size_t size)
 
 typedef struct rig_data {
     int32_t *parents;
-    uint32_t *joint_of;
+    uint32_t *joint_of, *order; /* order: the skeleton's level order */
     float *ibm, *model, *palette, *local;
     float root[16];
     tendon_pose pose;
@@ -91,11 +91,12 @@ int tendon_bench_rig_setup(tendon_bench_fixture *fx, uint64_t seed)
     srng r = {seed};
     d->parents = alloc64(n, sizeof *d->parents);
     d->joint_of = alloc64(n, sizeof *d->joint_of);
+    d->order = alloc64(n, sizeof *d->order);
     d->ibm = alloc64(16 * n, sizeof(float));
     d->model = alloc64(16 * n, sizeof(float));
     d->local = alloc64(16 * n, sizeof(float));
     d->palette = alloc64(16 * n, sizeof(float));
-    if (!d->parents || !d->joint_of || !d->ibm || !d->model || !d->local || !d->palette ||
+    if (!d->parents || !d->joint_of || !d->order || !d->ibm || !d->model || !d->local || !d->palette ||
         tendon_pose_create(n, &d->pose) != TENDON_OK)
         return 1;
     /* DFS pre-order (tendon_skeleton_create requires it): a chain of four hangs off joint j − 1
@@ -124,6 +125,7 @@ int tendon_bench_rig_setup(tendon_bench_fixture *fx, uint64_t seed)
         tendon_skeleton_destroy(sk);
         return 1;
     }
+    memcpy(d->order, tendon_skeleton_level_order(sk), n * sizeof *d->order);
     tendon_skeleton_destroy(sk);
     random_pose(&r, &d->pose);
     static const float root[16] = {0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 3, 0, 1, 1};
@@ -140,7 +142,7 @@ void tendon_bench_rig_teardown(tendon_bench_fixture *fx)
 {
     rig_data *d = fx->data;
     if (d) {
-        free(d->parents), free(d->joint_of), free(d->ibm), free(d->model), free(d->local);
+        free(d->parents), free(d->joint_of), free(d->order), free(d->ibm), free(d->model), free(d->local);
         free(d->palette);
         tendon_pose_destroy(&d->pose);
         free(d);
@@ -155,7 +157,15 @@ void tendon_bench_run_local_matrices(const tendon_bench_fixture *fx, const tendo
                       d->palette);
 }
 
+/* The whole skeleton, as tendon_model_matrices runs it: in level order. */
 void tendon_bench_run_model_matrices(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    rig_data *d = fx->data;
+    k->model_matrices_ordered(d->local, d->parents, d->root, d->order, fx->count, d->palette);
+}
+
+/* The same in joint order, as a partial update (a subtree range) runs it. */
+void tendon_bench_run_model_matrices_dfs(const tendon_bench_fixture *fx, const tendon_kernels *k)
 {
     rig_data *d = fx->data;
     k->model_matrices(d->local, d->parents, d->root, 0, fx->count, d->palette);
@@ -174,7 +184,7 @@ void tendon_bench_run_pose_palette(const tendon_bench_fixture *fx, const tendon_
     rig_data *d = fx->data;
     const size_t n = fx->count;
     k->local_matrices(d->pose.translation, d->pose.rotation, d->pose.scale, n, d->model);
-    k->model_matrices(d->model, d->parents, d->root, 0, n, d->model);
+    k->model_matrices_ordered(d->model, d->parents, d->root, d->order, n, d->model);
     k->palette(d->model, d->joint_of, d->ibm, n, d->palette);
 }
 

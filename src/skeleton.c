@@ -14,6 +14,7 @@
 struct tendon_skeleton {
     size_t joint_count;
     int32_t *parents; /* [joint_count] */
+    uint32_t *level_order; /* [joint_count]: joints by depth, DFS order within a depth */
     char **names;     /* NULL or [joint_count] */
     tendon_pose rest; /* owned (tendon_pose_create) */
 };
@@ -189,8 +190,35 @@ void tendon_skeleton_destroy(tendon_skeleton *skeleton)
         free(skeleton->names);
     }
     free(skeleton->parents);
+    free(skeleton->level_order);
     tendon_pose_destroy(&skeleton->rest);
     free(skeleton);
+}
+
+/*
+ * The level order of a validated parents array (parents[j] < j): every joint of depth 0 (the
+ * roots), then depth 1, …, each depth in joint order — a counting sort by depth. Parents come
+ * before their children, and consecutive joints of one depth do not depend on one another.
+ * Returns 0 when out of memory.
+ */
+static int level_order(const int32_t *parents, size_t n, uint32_t *order)
+{
+    uint32_t *depth = malloc((n ? n : 1) * sizeof *depth);
+    size_t *start = calloc(n + 1, sizeof *start); /* depth < n */
+    if (!depth || !start) {
+        free(depth), free(start);
+        return 0;
+    }
+    for (size_t j = 0; j < n; ++j) {
+        depth[j] = parents[j] < 0 ? 0 : depth[parents[j]] + 1;
+        ++start[depth[j] + 1];
+    }
+    for (size_t d = 1; d <= n; ++d)
+        start[d] += start[d - 1];
+    for (size_t j = 0; j < n; ++j)
+        order[start[depth[j]]++] = (uint32_t)j;
+    free(depth), free(start);
+    return 1;
 }
 
 tendon_status tendon_skeleton_create(const tendon_skeleton_desc *desc, tendon_skeleton **out)
@@ -217,6 +245,9 @@ tendon_status tendon_skeleton_create(const tendon_skeleton_desc *desc, tendon_sk
         goto nomem;
     if (n)
         memcpy(sk->parents, desc->parents, n * sizeof *sk->parents);
+    sk->level_order = malloc((n ? n : 1) * sizeof *sk->level_order);
+    if (!sk->level_order || !level_order(sk->parents, n, sk->level_order))
+        goto nomem;
     if (desc->names) {
         sk->names = calloc(n ? n : 1, sizeof *sk->names);
         if (!sk->names)
@@ -253,6 +284,11 @@ size_t tendon_skeleton_joint_count(const tendon_skeleton *skeleton)
 const int32_t *tendon_skeleton_parents(const tendon_skeleton *skeleton)
 {
     return skeleton && skeleton->joint_count ? skeleton->parents : NULL;
+}
+
+const uint32_t *tendon_skeleton_level_order(const tendon_skeleton *skeleton)
+{
+    return skeleton && skeleton->joint_count ? skeleton->level_order : NULL;
 }
 
 const char *tendon_skeleton_joint_name(const tendon_skeleton *skeleton, size_t joint)
@@ -361,7 +397,10 @@ tendon_status tendon_model_matrices(const tendon_skeleton *skeleton, const float
     }
     if ((s = tendon_active_kernels(&k)) != TENDON_OK)
         return s;
-    if (count)
+    if (count == n && n) /* the whole skeleton: by level, the same bits faster (docs/skinning.md) */
+        k->model_matrices_ordered(local, skeleton->parents, root_matrix, skeleton->level_order,
+                                  n, model);
+    else if (count)
         k->model_matrices(local, skeleton->parents, root_matrix, first, end, model);
     return TENDON_OK;
 }
@@ -402,7 +441,8 @@ tendon_status tendon_pose_model_matrices(const tendon_skeleton *skeleton, const 
     const size_t n = skeleton->joint_count;
     if (n) {
         k->local_matrices(pose->translation, pose->rotation, pose->scale, n, out_model);
-        k->model_matrices(out_model, skeleton->parents, root_matrix, 0, n, out_model);
+        k->model_matrices_ordered(out_model, skeleton->parents, root_matrix,
+                                  skeleton->level_order, n, out_model);
     }
     return TENDON_OK;
 }
@@ -681,7 +721,8 @@ tendon_status tendon_pose_palette(const tendon_skeleton *skeleton,
     const size_t n = skeleton->joint_count;
     if (n) {
         k->local_matrices(pose->translation, pose->rotation, pose->scale, n, model);
-        k->model_matrices(model, skeleton->parents, root_matrix, 0, n, model);
+        k->model_matrices_ordered(model, skeleton->parents, root_matrix, skeleton->level_order,
+                                  n, model);
     }
     if (binding->palette_count)
         k->palette(model, binding->joint_of, binding->inverse_bind, binding->palette_count,

@@ -86,6 +86,49 @@ static int subtrees_contiguous(const int32_t *parents, size_t n)
     return 1;
 }
 
+/*
+ * Two orders in which every parent comes before its children, built here independently of the
+ * library: the level order by repeated scans (depth 0, then 1, … — each depth in joint order),
+ * and a random topological order (Kahn's algorithm picking a random ready joint).
+ */
+static void level_order_by_scans(const int32_t *parents, size_t n, uint32_t *order)
+{
+    size_t *depth = malloc((n ? n : 1) * sizeof *depth), k = 0;
+    ck_assert_ptr_nonnull(depth);
+    for (size_t j = 0; j < n; ++j) {
+        depth[j] = 0;
+        for (int64_t x = parents[j]; x >= 0; x = parents[x])
+            ++depth[j];
+    }
+    for (size_t d = 0; k < n; ++d)
+        for (size_t j = 0; j < n; ++j)
+            if (depth[j] == d)
+                order[k++] = (uint32_t)j;
+    free(depth);
+}
+
+static void random_topological_order(test_rng *r, const int32_t *parents, size_t n,
+                                     uint32_t *order)
+{
+    uint32_t *ready = malloc((n ? n : 1) * sizeof *ready);
+    ck_assert_ptr_nonnull(ready);
+    size_t nready = 0;
+    for (size_t j = 0; j < n; ++j)
+        if (parents[j] < 0)
+            ready[nready++] = (uint32_t)j;
+    for (size_t k = 0; k < n; ++k) {
+        ck_assert_uint_gt(nready, 0);
+        const size_t pick = (size_t)(rng_u64(r) % nready);
+        const uint32_t j = ready[pick];
+        ready[pick] = ready[--nready];
+        order[k] = j;
+        for (size_t c = j + 1; c < n; ++c) /* children come after their parent */
+            if (parents[c] == (int32_t)j)
+                ready[nready++] = (uint32_t)c;
+    }
+    free(ready);
+}
+
 /* ---- construction and its errors ----------------------------------------------------------- */
 
 START_TEST(test_create_and_query)
@@ -130,8 +173,39 @@ START_TEST(test_create_and_query)
     tendon_skeleton_destroy(s);
     s = make_skeleton(NULL, NULL, 0, NULL);
     ck_assert_uint_eq(tendon_skeleton_joint_count(s), 0);
+    ck_assert_ptr_null(tendon_skeleton_level_order(s));
     tendon_skeleton_destroy(s);
     tendon_skeleton_destroy(NULL);
+    ck_assert_ptr_null(tendon_skeleton_level_order(NULL));
+}
+END_TEST
+
+/* The level order, by hand: two trees; depths 0 1 2 3 1 2 0 1. */
+START_TEST(test_level_order)
+{
+    const int32_t parents[8] = {-1, 0, 1, 2, 0, 4, -1, 6};
+    const uint32_t expected[8] = {0, 6, 1, 4, 7, 2, 5, 3};
+    tendon_skeleton *s = make_skeleton(parents, NULL, 8, NULL);
+    const uint32_t *order = tendon_skeleton_level_order(s);
+    ck_assert_ptr_nonnull(order);
+    for (size_t i = 0; i < 8; ++i)
+        ck_assert_msg(order[i] == expected[i], "level order [%zu] = %u, expected %u", i, order[i],
+                      expected[i]);
+    tendon_skeleton_destroy(s);
+    /* random skeletons: the same as the scan-built order */
+    test_rng r;
+    rng_seed(&r, 0x1E7E1);
+    for (size_t n = 1; n < 300; n += 7) {
+        int32_t *p = malloc(n * sizeof *p);
+        uint32_t *want = malloc(n * sizeof *want);
+        ck_assert(p && want);
+        random_dfs_parents(&r, n, p);
+        level_order_by_scans(p, n, want);
+        s = make_skeleton(p, NULL, n, NULL);
+        ck_assert_int_eq(memcmp(tendon_skeleton_level_order(s), want, n * sizeof *want), 0);
+        tendon_skeleton_destroy(s);
+        free(p), free(want);
+    }
 }
 END_TEST
 
@@ -910,6 +984,8 @@ START_TEST(test_isa_model_and_palette)
         const size_t n = sweep_count(c);
         int32_t *parents = malloc((n + 1) * sizeof *parents);
         uint32_t *joint_of = malloc((n + 1) * sizeof *joint_of);
+        uint32_t *order = malloc((n + 1) * sizeof *order);
+        ck_assert(parents && joint_of && order);
         random_parents(&r, n, parents);
         tbuf local = tbuf_make(64 * n, 4), m1 = tbuf_make(64 * n, 8), m2 = tbuf_make(64 * n, 0);
         tbuf ibm = tbuf_make(64 * n, 4), p1 = tbuf_make(64 * n, 12), p2 = tbuf_make(64 * n, 0);
@@ -934,6 +1010,24 @@ START_TEST(test_isa_model_and_palette)
             /* a partial update from the middle */
             k->model_matrices(TBUF_F(local), parents, root, n / 2, n, TBUF_F(m1));
             assert_same_floats(TBUF_F(m1), TBUF_F(m2), 16 * n, isa, "model_matrices partial", n);
+            /* the ordered pass, by level and in a random topological order, out of place and
+               in place: the joint-order matrices bit for bit */
+            for (int o = 0; o < 2; ++o) {
+                if (o == 0)
+                    level_order_by_scans(parents, n, order);
+                else
+                    random_topological_order(&r, parents, n, order);
+                memset(TBUF_F(m1), 0xA5, 64 * n);
+                k->model_matrices_ordered(TBUF_F(local), parents, root, order, n, TBUF_F(m1));
+                assert_same_floats(TBUF_F(m1), TBUF_F(m2), 16 * n, isa,
+                                   o ? "model_matrices_ordered (random order)"
+                                     : "model_matrices_ordered (level order)",
+                                   n);
+                memcpy(TBUF_F(m1), TBUF_F(local), 64 * n);
+                k->model_matrices_ordered(TBUF_F(m1), parents, root, order, n, TBUF_F(m1));
+                assert_same_floats(TBUF_F(m1), TBUF_F(m2), 16 * n, isa,
+                                   "model_matrices_ordered in place", n);
+            }
             k->palette(TBUF_F(m2), joint_of, TBUF_F(ibm), n, TBUF_F(p1));
             ref->palette(TBUF_F(m2), joint_of, TBUF_F(ibm), n, TBUF_F(p2));
             assert_same_floats(TBUF_F(p1), TBUF_F(p2), 16 * n, isa, "palette", n);
@@ -943,6 +1037,7 @@ START_TEST(test_isa_model_and_palette)
         tbuf_free(&ibm), tbuf_free(&p1), tbuf_free(&p2);
         free(parents);
         free(joint_of);
+        free(order);
     }
 }
 END_TEST
@@ -971,6 +1066,11 @@ START_TEST(test_isa_non_finite)
     k->model_matrices(b, parents, RIG_ROOT, 0, n, ma);
     ref->model_matrices(b, parents, RIG_ROOT, 0, n, mb);
     assert_same_floats(ma, mb, 16 * n, tendon_isa_name((tendon_isa)_i), "model (non-finite)", n);
+    uint32_t order[37];
+    level_order_by_scans(parents, n, order);
+    k->model_matrices_ordered(b, parents, RIG_ROOT, order, n, ma);
+    assert_same_floats(ma, mb, 16 * n, tendon_isa_name((tendon_isa)_i),
+                       "model ordered (non-finite)", n);
     tendon_pose_destroy(&pose);
 }
 END_TEST
@@ -1012,6 +1112,7 @@ static Suite *skeleton_suite(void)
     Suite *s = suite_create("skeleton");
     TCase *api = tcase_create("api");
     tcase_add_test(api, test_create_and_query);
+    tcase_add_test(api, test_level_order);
     tcase_add_test(api, test_create_errors);
     tcase_add_test(api, test_create_requires_dfs_preorder);
     tcase_add_test(api, test_local_hand);

@@ -44,6 +44,11 @@ typedef struct tendon_kernels {
        × local[j]; local and model are whole arrays indexed by joint; local may equal model. */
     void (*model_matrices)(const float *local, const int32_t *parents, const float *root,
                            size_t first, size_t end, float *model);
+    /* the same products for the joints order[0 .. count), in that order: every parent must
+       come before its children in `order` (tendon_skeleton_level_order). Bitwise the same
+       matrices as model_matrices over the same joints. local may equal model. */
+    void (*model_matrices_ordered)(const float *local, const int32_t *parents, const float *root,
+                                   const uint32_t *order, size_t count, float *model);
     /* out[k] = model[joint_of[k]] × inverse_bind[k], k < count. out must not overlap inputs. */
     void (*palette)(const float *model, const uint32_t *joint_of, const float *inverse_bind,
                     size_t count, float *out);

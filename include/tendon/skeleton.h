@@ -90,6 +90,15 @@ TENDON_API size_t tendon_skeleton_joint_count(const tendon_skeleton *skeleton);
 /** The parents array, [joint_count] (−1 for roots, DFS pre-order); NULL for NULL or 0 joints. */
 TENDON_API const int32_t *tendon_skeleton_parents(const tendon_skeleton *skeleton);
 
+/**
+ * The skeleton's level order, [joint_count]: the roots, then every joint of depth 1, then depth
+ * 2, …, each depth in joint (DFS) order; computed once at creation. Every parent comes before
+ * its children, and consecutive joints of one depth are independent, which is what the
+ * model-matrix pass over a whole skeleton walks (tendon_kernels.model_matrices_ordered; see
+ * docs/skinning.md). NULL for NULL or 0 joints.
+ */
+TENDON_API const uint32_t *tendon_skeleton_level_order(const tendon_skeleton *skeleton);
+
 /** The name of `joint`, or NULL (unnamed skeleton, NULL skeleton, joint out of range). */
 TENDON_API const char *tendon_skeleton_joint_name(const tendon_skeleton *skeleton, size_t joint);
 
@@ -135,9 +144,11 @@ TENDON_API tendon_status tendon_local_matrices(const tendon_pose *pose, float *o
  *                                                          copied bit for bit)
  *   otherwise:        model[j] = model[parents[j]] × local[j]
  *
- * in joint order, so each parent is final before its children read it. root_matrix is the
- * transform of the skeleton's non-joint ancestors (a glTF node above the skeleton root, or the
- * character's placement in the world); any 4×4. A **partial update** (like ozz's from/to): with
+ * each parent final before its children read it (joint order; a call covering the whole
+ * skeleton walks tendon_skeleton_level_order instead — the same products, the same bits, with
+ * fewer stalls on parent chains). root_matrix is the transform of the skeleton's non-joint
+ * ancestors (a glTF node above the skeleton root, or the character's placement in the world);
+ * any 4×4. A **partial update** (like ozz's from/to): with
  * first > 0, the matrices of joints before `first` are read from `model` as they are (they must
  * hold model matrices from an earlier call); because joints are in DFS pre-order, a joint's
  * subtree is the contiguous range that follows it. This is also how a rig is driven without

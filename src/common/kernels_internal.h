@@ -33,6 +33,9 @@
     TENDON_HIDDEN void tendon_model_matrices_##sfx(const float *local, const int32_t *parents,     \
                                                    const float *root, size_t first, size_t end,    \
                                                    float *model);                                  \
+    TENDON_HIDDEN void tendon_model_matrices_ordered_##sfx(                                        \
+        const float *local, const int32_t *parents, const float *root, const uint32_t *order,      \
+        size_t count, float *model);                                                               \
     TENDON_HIDDEN void tendon_palette_##sfx(const float *model, const uint32_t *joint_of,          \
                                             const float *inverse_bind, size_t count, float *out);  \
     TENDON_HIDDEN void tendon_skin_##sfx(const tendon_skin_job *job);                              \

@@ -20,7 +20,9 @@
         .quat_multiply = tendon_quat_multiply_##sfx, .pose_blend = tendon_pose_blend_##sfx,        \
         .pose_add = tendon_pose_add_##sfx,                                                         \
         .local_matrices = tendon_local_matrices_##sfx,                                             \
-        .model_matrices = tendon_model_matrices_##sfx, .palette = tendon_palette_##sfx,            \
+        .model_matrices = tendon_model_matrices_##sfx,                                             \
+        .model_matrices_ordered = tendon_model_matrices_ordered_##sfx,                             \
+        .palette = tendon_palette_##sfx,                                                           \
         .skin = tendon_skin_##sfx, .morph = tendon_morph_##sfx,                                    \
         .spring_march = tendon_spring_march_##sfx,                                                 \
         .spring_chain_march = tendon_spring_chain_march_##sfx,                                     \

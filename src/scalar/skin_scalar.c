@@ -26,6 +26,14 @@ void tendon_model_matrices_scalar(const float *local, const int32_t *parents, co
         tendon_ref_model_joint(local, parents, root, j, model);
 }
 
+void tendon_model_matrices_ordered_scalar(const float *local, const int32_t *parents,
+                                          const float *root, const uint32_t *order, size_t count,
+                                          float *model)
+{
+    for (size_t i = 0; i < count; ++i)
+        tendon_ref_model_joint(local, parents, root, order[i], model);
+}
+
 void tendon_palette_scalar(const float *model, const uint32_t *joint_of,
                            const float *inverse_bind, size_t count, float *out)
 {

@@ -1010,7 +1010,8 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
         times[DEMO_SPRINGS * frames + f] = (t3 - t2) - anchors;
         /* palette */
         k->local_matrices(w.final.translation, w.final.rotation, w.final.scale, n, w.model);
-        k->model_matrices(w.model, parents, NULL, 0, n, w.model);
+        k->model_matrices_ordered(w.model, parents, NULL, tendon_skeleton_level_order(s->skeleton),
+                                  n, w.model);
         for (size_t g = 0; g < s->group_count; ++g) {
             const demo_spring_group *gr = &s->groups[g];
             if (gr->first_joint == UINT32_MAX)

@@ -516,6 +516,46 @@ done:
     return rc;
 }
 
+/* The ordered pass over every span, in the parents' level order (by depth, joint order within a
+ * depth), with each root matrix, out of place and in place. */
+static int dg_model_matrices_ordered(const tendon_kernels *k, dg_sink *s)
+{
+    float *local = dg_matrices(0x30de1000eu, DG_N), *model = malloc(16 * DG_N * sizeof *model);
+    int32_t *parents = malloc(DG_N * sizeof *parents);
+    uint32_t *order = malloc(DG_N * sizeof *order), *depth = malloc(DG_N * sizeof *depth);
+    int rc = -1;
+    if (!local || !model || !parents || !order || !depth)
+        goto done;
+    static const float root[16] = {0, 0, -1, 0, 0, 3, 0, 0, 1, 0, 0, 0, -2, 1, 0.5f, 1};
+    dg_rng r = {0x9a2e7000fu};
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        dg_parents(&r, parents, n);
+        size_t k_out = 0, max_depth = 0;
+        for (size_t j = 0; j < n; ++j) {
+            depth[j] = parents[j] < 0 ? 0 : depth[parents[j]] + 1;
+            max_depth = depth[j] > max_depth ? depth[j] : max_depth;
+        }
+        for (size_t d = 0; d <= max_depth && n; ++d)
+            for (size_t j = 0; j < n; ++j)
+                if (depth[j] == d)
+                    order[k_out++] = (uint32_t)j;
+        for (int with_root = 0; with_root < 2; ++with_root) {
+            const float *rm = with_root ? root : NULL;
+            memset(model, 0, 16 * DG_N * sizeof *model);
+            k->model_matrices_ordered(local + 16 * o, parents, rm, order, n, model + 16 * o);
+            dg_hash_floats(s, model + 16 * o, 16 * n);
+            memcpy(model + 16 * o, local + 16 * o, 16 * n * sizeof *model);
+            k->model_matrices_ordered(model + 16 * o, parents, rm, order, n, model + 16 * o);
+            dg_hash_floats(s, model + 16 * o, 16 * n);
+        }
+    }
+    rc = 0;
+done:
+    free(local), free(model), free(parents), free(order), free(depth);
+    return rc;
+}
+
 /* The palette over every span: random model and inverse bind matrices, random joint_of. */
 static int dg_palette(const tendon_kernels *k, dg_sink *s)
 {
@@ -1034,6 +1074,7 @@ static const struct dg_kernel {
     {"pose_add_masked", dg_pose_add_masked},
     {"local_matrices", dg_local_matrices},
     {"model_matrices", dg_model_matrices},
+    {"model_matrices_ordered", dg_model_matrices_ordered},
     {"palette", dg_palette},
     {"skin", dg_skin},
     {"morph", dg_morph},

@@ -109,20 +109,23 @@ void TENDON_FN(local_matrices)(const float *translation, const float *rotation,
 }
 
 /*
- * The parent chain is a dependency through memory: each product waits for its parent's. Most
- * joints are their predecessor's child (limbs are chains), so the last product stays in
- * registers (r) and feeds the next joint directly when it is the parent, skipping the store →
- * load round trip on the critical path. The values are the same either way.
+ * The parent chain is a dependency through memory: each product waits for its parent's. When a
+ * joint's parent is the joint computed just before it (a limb is a chain), the last product
+ * stays in registers (r) and feeds the next joint directly, skipping the store → load round
+ * trip on the critical path. The values are the same either way.
  */
-/** Model matrix of joint j into model (and r, as vfload would load it); see model_matrices. */
+/**
+ * Model matrix of joint j into model (and r, as vfload would load it); prev: the joint whose
+ * matrix r holds on entry, or SIZE_MAX for none.
+ */
 TENDON_AINLINE void vmodel_joint(const float *local, const int32_t *parents, const float *root,
-                                 size_t j, float *model, vf r[TENDON_MG], int have_prev)
+                                 size_t j, float *model, vf r[TENDON_MG], size_t prev)
 {
     const int32_t p = parents[j];
     vf col[4];
     if (p >= 0) {
-        if (have_prev && (size_t)p + 1 == j)
-            vfmat_cols_dup(r, col); /* r holds the previous joint's matrix: the parent */
+        if ((size_t)p == prev)
+            vfmat_cols_dup(r, col); /* r holds the parent's matrix */
         else
             vmat4_load_cols(model + 16 * (size_t)p, col);
     } else if (root) {
@@ -144,9 +147,29 @@ void TENDON_FN(model_matrices)(const float *local, const int32_t *parents, const
 {
     vf r[TENDON_MG];
     for (int g = 0; g < TENDON_MG; ++g)
-        r[g] = vfset1(0.0f); /* never read before written: j > first guards it */
+        r[g] = vfset1(0.0f); /* never read before written: prev guards it */
     for (size_t j = first; j < end; ++j)
-        vmodel_joint(local, parents, root, j, model, r, j > first);
+        vmodel_joint(local, parents, root, j, model, r, j > first ? j - 1 : SIZE_MAX);
+}
+
+/*
+ * In a level order (tendon_skeleton_level_order: joints by depth) consecutive joints are mostly
+ * independent, so the out-of-order core overlaps their products instead of waiting out each
+ * parent chain in turn; on a chain the order is the chain and r still carries the parent.
+ */
+void TENDON_FN(model_matrices_ordered)(const float *local, const int32_t *parents,
+                                       const float *root, const uint32_t *order, size_t count,
+                                       float *model)
+{
+    vf r[TENDON_MG];
+    for (int g = 0; g < TENDON_MG; ++g)
+        r[g] = vfset1(0.0f); /* never read before written: prev guards it */
+    size_t prev = SIZE_MAX;
+    for (size_t i = 0; i < count; ++i) {
+        const size_t j = order[i];
+        vmodel_joint(local, parents, root, j, model, r, prev);
+        prev = j;
+    }
 }
 
 void TENDON_FN(palette)(const float *model, const uint32_t *joint_of, const float *inverse_bind,
