@@ -334,6 +334,9 @@ static void run_floor_sqrt(const tendon_bench_fixture *fx, const tendon_kernels 
  * spring_chain4: four such links (191 substeps), the same anchor at the root; item = one chain.
  * spring_batch: N springs sharing those settings, one anchor call per substep writing all N
  * anchors (one sin, then base + amplitude·sin per component); item = one spring.
+ * The *_f32_sine forms use the same sine evaluated at the precision of the anchor's float32
+ * output: the phase reduced to whole cycles in double (exact), then sinf — about 5 ns a call
+ * here against libm sin's 8.5 (docs/springs.md, "Benchmark anchors").
  * The *_noop_anchor forms pass an anchor that writes nothing (a constant anchor at 0): the
  * library's own cost, without the caller's. Each run samples the next frame time (1/60 s on).
  */
@@ -354,6 +357,21 @@ static void sine_anchor(void *user, double t, float *out)
     out[0] = (float)(0.3 * s);
     out[1] = (float)(1.5 + 0.1 * s);
     out[2] = (float)(-0.2 * s);
+}
+
+/*
+ * The same sine at float32 precision: t − trunc(t) is exact, so the phase 2π·(t − k) + 0.3 loses
+ * nothing to a large t, and rounding it to float moves it by at most 2.4e-7 rad — below the
+ * output's own float rounding at these amplitudes. sinf is within 1 float ulp.
+ */
+static void sine_anchor_f32(void *user, double t, float *out)
+{
+    (void)user;
+    const double cycles = t - (double)(int64_t)t;
+    const float s = sinf((float)((2.0 * 3.141592653589793) * cycles + 0.3));
+    out[0] = 0.3f * s;
+    out[1] = 1.5f + 0.1f * s;
+    out[2] = -0.2f * s;
 }
 
 static void sine_batch_anchor(void *user, double t, float *out)
@@ -443,6 +461,10 @@ static void run_spring_single(const tendon_bench_fixture *fx, const tendon_kerne
 {
     spring_run_single(fx, k, sine_anchor);
 }
+static void run_spring_single_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    spring_run_single(fx, k, sine_anchor_f32);
+}
 static void run_spring_single_noop(const tendon_bench_fixture *fx, const tendon_kernels *k)
 {
     spring_run_single(fx, k, noop_anchor);
@@ -450,6 +472,10 @@ static void run_spring_single_noop(const tendon_bench_fixture *fx, const tendon_
 static void run_spring_chain4(const tendon_bench_fixture *fx, const tendon_kernels *k)
 {
     spring_run_chain(fx, k, sine_anchor);
+}
+static void run_spring_chain4_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    spring_run_chain(fx, k, sine_anchor_f32);
 }
 static void run_spring_chain4_noop(const tendon_bench_fixture *fx, const tendon_kernels *k)
 {
@@ -501,9 +527,13 @@ const tendon_bench_case tendon_bench_cases[] = {
     {"morph", "vertex", VERTEX_COUNTS, NULL, tendon_bench_morph_setup, tendon_bench_run_morph,
      tendon_bench_morph_teardown},
     {"spring_single", "spring", ONE, NULL, spring_setup, run_spring_single, spring_teardown},
+    {"spring_single_f32_sine", "spring", ONE, NULL, spring_setup, run_spring_single_f32,
+     spring_teardown},
     {"spring_single_noop_anchor", "spring", ONE, NULL, spring_setup, run_spring_single_noop,
      spring_teardown},
     {"spring_chain4", "chain", ONE, NULL, spring_setup, run_spring_chain4, spring_teardown},
+    {"spring_chain4_f32_sine", "chain", ONE, NULL, spring_setup, run_spring_chain4_f32,
+     spring_teardown},
     {"spring_chain4_noop_anchor", "chain", ONE, NULL, spring_setup, run_spring_chain4_noop,
      spring_teardown},
     {"spring_batch", "spring", SPRING_COUNTS, NULL, spring_setup, run_spring_batch,

@@ -149,6 +149,76 @@ START_TEST(single_and_chain_every_isa)
 }
 END_TEST
 
+/* Every anchor call's time, in order (the first CALL_RECORD_MAX of them). */
+#define CALL_RECORD_MAX 4096
+typedef struct call_record {
+    const test_anchor *anchor;
+    size_t count;
+    double t[CALL_RECORD_MAX];
+} call_record;
+
+static void recording_cb(void *user, double t, float *out)
+{
+    call_record *rec = (call_record *)user;
+    if (rec->count < CALL_RECORD_MAX)
+        rec->t[rec->count] = t;
+    rec->count++;
+    one_anchor_cb((void *)rec->anchor, t, out);
+}
+
+/*
+ * The SIMD single-spring march gathers the anchors a block of substeps at a time before
+ * marching them (src/simd/kernels/spring.inl.h); the scalar reference calls the anchor inside
+ * every substep. The calls must be the same ones: the same count, the same times bit for bit, in
+ * the same order — across substep counts on both sides of every block boundary — and the same
+ * results.
+ */
+START_TEST(anchor_calls_every_isa)
+{
+    const tendon_kernels *k = isa_table_or_skip(_i);
+    if (!k)
+        return;
+    const tendon_kernels *scalar = tendon_kernels_for(TENDON_ISA_SCALAR);
+    static call_record mine, ref;
+    test_rng r;
+    const uint64_t seed = 0xCA11u + (uint64_t)_i;
+    rng_seed(&r, seed);
+    unsigned residues = 0; /* substep counts seen, mod 8 */
+    size_t fewest = SIZE_MAX;
+    static const double dampings[] = {0.3, 0.7, 1.0, 2.0, 5.0, 20.0, 80.0, 300.0};
+    for (int trial = 0; trial < 160; ++trial) {
+        tendon_spring_settings s;
+        random_settings(&r, &s);
+        s.damping = dampings[trial % 8] * rng_range(&r, 0.9, 1.1);
+        test_anchor a;
+        random_anchor(&r, &a);
+        const double t = rng_range(&r, -3.0, 10.0);
+        memset(&mine, 0, sizeof mine), memset(&ref, 0, sizeof ref);
+        mine.anchor = ref.anchor = &a;
+        float out_mine[3], out_ref[3];
+        ck_assert(tendon_spring_sample_on(k, &s, recording_cb, &mine, t, out_mine) == TENDON_OK);
+        ck_assert(tendon_spring_sample_on(scalar, &s, recording_cb, &ref, t, out_ref) ==
+                  TENDON_OK);
+        ck_assert_msg(mine.count == ref.count, "%s: %zu anchor calls, scalar %zu (seed %llu)",
+                      tendon_isa_name((tendon_isa)_i), mine.count, ref.count,
+                      (unsigned long long)seed);
+        const size_t n = mine.count < CALL_RECORD_MAX ? mine.count : CALL_RECORD_MAX;
+        for (size_t c = 0; c < n; ++c)
+            ck_assert_msg(memcmp(&mine.t[c], &ref.t[c], sizeof(double)) == 0,
+                          "%s: anchor call %zu at %.17g, scalar %.17g (seed %llu)",
+                          tendon_isa_name((tendon_isa)_i), c, mine.t[c], ref.t[c],
+                          (unsigned long long)seed);
+        ck_assert(mine.t[0] < mine.t[1] && mine.t[n - 1] == t);
+        expect_same(out_mine, out_ref, 3, "single spring", _i, seed);
+        ck_assert_uint_ge(mine.count, 3);
+        residues |= 1u << ((mine.count - 2) % 8);
+        fewest = mine.count - 2 < fewest ? mine.count - 2 : fewest;
+    }
+    ck_assert_msg(residues == 0xFFu && fewest < 8,
+                  "substep counts covered residues 0x%02x mod 8, fewest %zu", residues, fewest);
+}
+END_TEST
+
 /* Batches of 0–67 springs on every ISA: equal to one scalar single-spring call per spring. */
 START_TEST(spring_batches_every_isa)
 {
@@ -1037,6 +1107,7 @@ int main(void)
     TCase *isa = tcase_create("every_isa");
     tcase_set_timeout(isa, 120);
     tcase_add_loop_test(isa, single_and_chain_every_isa, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, anchor_calls_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, spring_batches_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, chain_batches_every_isa, 0, TENDON_ISA_COUNT);
     suite_add_tcase(s, isa);

@@ -54,11 +54,14 @@ extern "C" {
  * **It must be a pure function of the time it is handed**: it is called many times per sample,
  * at times before the one asked for (from time − settle time up to time), and a callback that
  * reads a clock, or answers differently on a second call for one time, breaks the purity this
- * module exists to provide, silently. A sample calls it substeps + 2 times: at the start of the
- * lookback, at start + n·step for n = 1 … substeps (never accumulated; the last of these may
- * round an ulp past the time asked for), and at the time asked for. It may call tendon functions (everything here is
- * re-entrant). The floats it writes are read as they are (non-finite values flow through the
- * arithmetic; nothing is refused).
+ * module exists to provide, silently. A sample calls it substeps + 2 times, in this order: at
+ * the start of the lookback, at start + n·step for n = 1 … substeps (never accumulated; the last
+ * of these may round an ulp past the time asked for), and at the time asked for. The calls may
+ * run ahead of the arithmetic that uses them (a single spring gathers a few substeps' anchors
+ * before marching them), which a pure function cannot tell. It must write every float of `out`;
+ * a float left unwritten holds an unspecified value (zero, or an earlier call's). It may call
+ * tendon functions (everything here is re-entrant). The floats it writes are read as they are
+ * (non-finite values flow through the arithmetic; nothing is refused).
  */
 typedef void (*tendon_spring_anchor_fn)(void *user, double time_sec, float *out);
 

@@ -17,6 +17,8 @@
  * The substeps of one lane are a dependent chain (latency-bound); the batch loop keeps two
  * vectors in flight per iteration and the out-of-order core overlaps the rest.
  */
+#include <string.h>
+
 #include "../../common/kernels_internal.h"
 
 #define TENDON_SPRING_CAT_(a, b) a##_##b
@@ -60,16 +62,83 @@ static inline void vspring_lanes(const vspring_coeffs *c, vd inv_step, const flo
     vstore_f64(velocity + j, v);
 }
 
+/** Substeps whose anchors a single spring gathers before marching them. */
+#define TENDON_SPRING_BLOCK 8
+/** Vectors holding one spring's 3 lanes (padded with zero lanes). */
+#define TENDON_SPRING_ONE ((3 + TENDON_W - 1) / TENDON_W)
+
+/*
+ * One spring (3 lanes): a chain of dependent substeps, so latency is what counts. Two things
+ * keep it off the chain:
+ * - Blocks of TENDON_SPRING_BLOCK substeps: the anchor is called for the whole block, then the
+ *   block is marched with no call in between. A call in every substep would push the state
+ *   through the stack (the ABI preserves no vector register) — a store → load round trip in
+ *   every link of the chain — and the next block's calls, which do not depend on the state,
+ *   run while the chain drains. The anchor is still called once per substep, at the same times
+ *   and in the same order; it is a pure function of the time, so when its calls happen
+ *   relative to the arithmetic is not observable. Each call's buffer starts as the last call's
+ *   output, as when one buffer served every call.
+ * - The three lanes in one vector (two at W = 2), read from anchors written a block earlier, so
+ *   the loads no longer wait on store forwarding of three just-written floats (which made a
+ *   vector march of one spring ~10 % slower than three scalar lanes when the call sat in every
+ *   substep).
+ * Same operations, same order, lane by lane: the scalar reference's bits.
+ */
+/*
+ * The anchors of substeps n0 .. n0 + m − 1 into block[1 .. m]. Not inlined: with no vector live
+ * in it, the compiler saves the march's state once around this call rather than around each
+ * anchor call.
+ */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void vspring_gather_anchors(const tendon_spring_march_plan *plan, size_t n0, size_t m,
+                                   float (*block)[8])
+{
+    const double start = plan->start_sec, step = plan->step_sec;
+    for (size_t i = 1; i <= m; ++i) {
+        memcpy(block[i], block[i - 1], 3 * sizeof(float));
+        plan->anchor(plan->user, start + (double)(n0 + i - 1) * step, block[i]);
+    }
+}
+
+static void vspring_march_one(const tendon_spring_march_plan *plan)
+{
+    const vspring_coeffs c = vspring_load(&plan->links[0]);
+    const vd inv_step = vset1(plan->inv_step);
+    vd p[TENDON_SPRING_ONE], v[TENDON_SPRING_ONE], a[TENDON_SPRING_ONE];
+    /* 8 floats a slot (the widest vload_f32), lanes 3.. zero like the plan's padding */
+    _Alignas(32) float block[TENDON_SPRING_BLOCK + 1][8];
+    memset(block, 0, sizeof block);
+    memcpy(block[0], plan->anchor_b, 3 * sizeof(float)); /* zeroed by the caller */
+    for (int g = 0; g < TENDON_SPRING_ONE; ++g) {
+        p[g] = vload_f64(plan->position + g * TENDON_W);
+        v[g] = vload_f64(plan->velocity + g * TENDON_W);
+        a[g] = vload_f32(plan->anchor_a + g * TENDON_W);
+    }
+    for (size_t n0 = 1; n0 <= plan->steps; n0 += TENDON_SPRING_BLOCK) {
+        const size_t left = plan->steps - n0 + 1;
+        const size_t m = left < TENDON_SPRING_BLOCK ? left : TENDON_SPRING_BLOCK;
+        vspring_gather_anchors(plan, n0, m, block);
+        for (size_t i = 1; i <= m; ++i)
+            for (int g = 0; g < TENDON_SPRING_ONE; ++g) {
+                const vd b = vload_f32(block[i] + g * TENDON_W);
+                vspring_advance(&c, inv_step, a[g], b, &p[g], &v[g]);
+                a[g] = b;
+            }
+        memcpy(block[0], block[m], 3 * sizeof(float));
+    }
+    memcpy(plan->anchor_b, block[0], 3 * sizeof(float));
+    for (int g = 0; g < TENDON_SPRING_ONE; ++g) {
+        vstore_f64(plan->position + g * TENDON_W, p[g]);
+        vstore_f64(plan->velocity + g * TENDON_W, v[g]);
+    }
+}
+
 void TENDON_SPRING_FN(spring_march)(const tendon_spring_march_plan *plan)
 {
-    /*
-     * One spring (3 lanes) goes to the scalar reference, like any tail: the anchor has just
-     * written its three floats one by one, and a vector load spanning those stores misses
-     * store-to-load forwarding on every substep (measured: ~10% slower than three scalar lanes,
-     * whose dependent chains the core overlaps anyway). Width pays from two springs up.
-     */
     if (plan->lanes <= 3) {
-        tendon_spring_march_scalar(plan);
+        vspring_march_one(plan);
         return;
     }
     const vspring_coeffs c = vspring_load(&plan->links[0]);
