@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -206,6 +207,41 @@ START_TEST(test_isa_tables)
         ck_assert_ptr_null(tendon_kernels_for(outside[i]));
     }
     ck_assert(strlen(tendon_cpu_name()) > 0);
+}
+END_TEST
+
+/*
+ * The kernel table's layout is ABI (tendon_kernels_for hands it to programs built against an
+ * older header): fields are only ever appended. Their offsets must rise in the order they were
+ * added — a field inserted in the middle moves every later one and breaks those programs.
+ */
+START_TEST(test_kernel_table_append_only)
+{
+    static const size_t in_order_added[] = {
+        offsetof(tendon_kernels, isa),
+        offsetof(tendon_kernels, quat_slerp),
+        offsetof(tendon_kernels, quat_nlerp),
+        offsetof(tendon_kernels, quat_multiply),
+        offsetof(tendon_kernels, pose_blend),
+        offsetof(tendon_kernels, pose_add),
+        offsetof(tendon_kernels, local_matrices),
+        offsetof(tendon_kernels, model_matrices),
+        offsetof(tendon_kernels, palette),
+        offsetof(tendon_kernels, skin),
+        offsetof(tendon_kernels, morph),
+        offsetof(tendon_kernels, spring_march),
+        offsetof(tendon_kernels, spring_chain_march),
+        offsetof(tendon_kernels, clip_lerp),
+        offsetof(tendon_kernels, clip_hermite),
+        offsetof(tendon_kernels, model_matrices_ordered),
+    };
+    const size_t n = sizeof in_order_added / sizeof in_order_added[0];
+    for (size_t i = 1; i < n; ++i)
+        ck_assert_msg(in_order_added[i] > in_order_added[i - 1],
+                      "tendon_kernels field %zu (in the order added) is not after field %zu", i,
+                      i - 1);
+    /* and the newest is the last: nothing after it */
+    ck_assert_uint_eq(in_order_added[n - 1] + sizeof(void (*)(void)), sizeof(tendon_kernels));
 }
 END_TEST
 
@@ -1259,6 +1295,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_active_isa_is_requested); /* first */
     tcase_add_test(tc, test_isa_names);
     tcase_add_test(tc, test_isa_tables);
+    tcase_add_test(tc, test_kernel_table_append_only);
     tcase_add_test(tc, test_isa_force);
     tcase_add_test(tc, test_env_unknown_isa_name);
     tcase_add_test(tc, test_env_unusable_isa);

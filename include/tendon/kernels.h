@@ -44,11 +44,6 @@ typedef struct tendon_kernels {
        × local[j]; local and model are whole arrays indexed by joint; local may equal model. */
     void (*model_matrices)(const float *local, const int32_t *parents, const float *root,
                            size_t first, size_t end, float *model);
-    /* the same products for the joints order[0 .. count), in that order: every parent must
-       come before its children in `order` (tendon_skeleton_level_order). Bitwise the same
-       matrices as model_matrices over the same joints. local may equal model. */
-    void (*model_matrices_ordered)(const float *local, const int32_t *parents, const float *root,
-                                   const uint32_t *order, size_t count, float *model);
     /* out[k] = model[joint_of[k]] × inverse_bind[k], k < count. out must not overlap inputs. */
     void (*palette)(const float *model, const uint32_t *joint_of, const float *inverse_bind,
                     size_t count, float *out);
@@ -70,6 +65,12 @@ typedef struct tendon_kernels {
        h11 (the tangent weights already × Δt), i < count. */
     void (*clip_hermite)(const float *v0, const float *b0, const float *v1, const float *a1,
                          const double *h, size_t count, double *out);
+    /* skeleton.h: model_matrices' products for the joints order[0 .. count), in that order:
+       every parent must come before its children in `order` (tendon_skeleton_level_order).
+       Bitwise the same matrices as model_matrices over the same joints. local may equal
+       model. (Appended last: fields are only ever appended.) */
+    void (*model_matrices_ordered)(const float *local, const int32_t *parents, const float *root,
+                                   const uint32_t *order, size_t count, float *model);
 } tendon_kernels;
 
 #ifdef __cplusplus

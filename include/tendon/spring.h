@@ -58,10 +58,11 @@ extern "C" {
  * the start of the lookback, at start + n·step for n = 1 … substeps (never accumulated; the last
  * of these may round an ulp past the time asked for), and at the time asked for. The calls may
  * run ahead of the arithmetic that uses them (a single spring gathers a few substeps' anchors
- * before marching them), which a pure function cannot tell. It must write every float of `out`;
- * a float left unwritten holds an unspecified value (zero, or an earlier call's). It may call
- * tendon functions (everything here is re-entrant). The floats it writes are read as they are
- * (non-finite values flow through the arithmetic; nothing is refused).
+ * before marching them), which a pure function cannot tell. It should write every float of
+ * `out`: a float it leaves unwritten holds an unspecified earlier value — zero if no call has
+ * written it (an anchor that writes nothing is a constant anchor at 0) — the same on every ISA.
+ * It may call tendon functions (everything here is re-entrant). The floats it writes are read
+ * as they are (non-finite values flow through the arithmetic; nothing is refused).
  */
 typedef void (*tendon_spring_anchor_fn)(void *user, double time_sec, float *out);
 

@@ -3,8 +3,8 @@
  * written once over the op layer and instantiated per ISA by src/simd/<isa>/spring_<isa>.c: the
  * lane-wise twin of src/scalar/spring_scalar.c and src/common/spring_ref.h.
  *
- * Springs: a single spring (3 lanes) runs the scalar reference (see spring_march); batches run
- * W lanes per vector. Chains: a skewed schedule over the links (see spring_chain_march), the
+ * Springs: a single spring (3 lanes) is one vector (two at W = 2) marched in blocks of gathered
+ * anchors (see vspring_march_one); batches run W lanes per vector. Chains: a skewed schedule over the links (see spring_chain_march), the
  * same operations on the same values as the reference's plain order, so the same bits.
  *
  * Lanes are independent scalar tracks (x, y, z of each spring or chain, in the anchor's memory
