@@ -514,6 +514,8 @@ const tendon_bench_case tendon_bench_cases[] = {
      tendon_bench_run_local_matrices, tendon_bench_rig_teardown},
     {"model_matrices", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
      tendon_bench_run_model_matrices, tendon_bench_rig_teardown},
+    {"model_matrices_level", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
+     tendon_bench_run_model_matrices_level, tendon_bench_rig_teardown},
     {"model_matrices_dfs", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
      tendon_bench_run_model_matrices_dfs, tendon_bench_rig_teardown},
     {"palette", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup, tendon_bench_run_palette,

@@ -157,8 +157,27 @@ void tendon_bench_run_local_matrices(const tendon_bench_fixture *fx, const tendo
                       d->palette);
 }
 
-/* The whole skeleton, as tendon_model_matrices runs it: in level order. */
+/* The model pass over a whole skeleton in the order the library walks on k (level order where
+ * k->model_pass_level_order says it pays, else joint order). */
+static void model_pass(const rig_data *d, const tendon_kernels *k, size_t n, const float *local,
+                       float *model)
+{
+    if (k->model_pass_level_order)
+        k->model_matrices_ordered(local, d->parents, d->root, d->order, n, model);
+    else
+        k->model_matrices(local, d->parents, d->root, 0, n, model);
+}
+
+/* The whole skeleton, as tendon_model_matrices runs it on k. */
 void tendon_bench_run_model_matrices(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    rig_data *d = fx->data;
+    model_pass(d, k, fx->count, d->local, d->palette);
+}
+
+/* The same in level order on every ISA (what model_pass_level_order is chosen from). */
+void tendon_bench_run_model_matrices_level(const tendon_bench_fixture *fx,
+                                           const tendon_kernels *k)
 {
     rig_data *d = fx->data;
     k->model_matrices_ordered(d->local, d->parents, d->root, d->order, fx->count, d->palette);
@@ -184,7 +203,7 @@ void tendon_bench_run_pose_palette(const tendon_bench_fixture *fx, const tendon_
     rig_data *d = fx->data;
     const size_t n = fx->count;
     k->local_matrices(d->pose.translation, d->pose.rotation, d->pose.scale, n, d->model);
-    k->model_matrices_ordered(d->model, d->parents, d->root, d->order, n, d->model);
+    model_pass(d, k, n, d->model, d->model);
     k->palette(d->model, d->joint_of, d->ibm, n, d->palette);
 }
 

@@ -8,11 +8,13 @@
 extern "C" {
 #endif
 
-/* local_matrices, model_matrices(_dfs), palette, pose_palette: item = joint */
+/* local_matrices, model_matrices(_level, _dfs), palette, pose_palette: item = joint */
 int tendon_bench_rig_setup(tendon_bench_fixture *fx, uint64_t seed);
 void tendon_bench_rig_teardown(tendon_bench_fixture *fx);
 void tendon_bench_run_local_matrices(const tendon_bench_fixture *fx, const tendon_kernels *k);
 void tendon_bench_run_model_matrices(const tendon_bench_fixture *fx, const tendon_kernels *k);
+void tendon_bench_run_model_matrices_level(const tendon_bench_fixture *fx,
+                                           const tendon_kernels *k);
 void tendon_bench_run_model_matrices_dfs(const tendon_bench_fixture *fx,
                                          const tendon_kernels *k);
 void tendon_bench_run_palette(const tendon_bench_fixture *fx, const tendon_kernels *k);

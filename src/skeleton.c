@@ -363,12 +363,32 @@ tendon_status tendon_local_matrices(const tendon_pose *pose, float *out_local)
     return TENDON_OK;
 }
 
+/* The model pass over every joint, in the order that pays on k (k->model_pass_level_order). */
+static void model_pass_all(const tendon_kernels *k, const tendon_skeleton *skeleton,
+                           const float *local, const float *root_matrix, float *model)
+{
+    const size_t n = skeleton->joint_count;
+    if (k->model_pass_level_order)
+        k->model_matrices_ordered(local, skeleton->parents, root_matrix, skeleton->level_order,
+                                  n, model);
+    else
+        k->model_matrices(local, skeleton->parents, root_matrix, 0, n, model);
+}
+
 tendon_status tendon_model_matrices(const tendon_skeleton *skeleton, const float *local,
                                     const float *root_matrix, size_t first, size_t count,
                                     float *model)
 {
+    return tendon_model_matrices_on(NULL, skeleton, local, root_matrix, first, count, model);
+}
+
+tendon_status tendon_model_matrices_on(const tendon_kernels *kernels,
+                                       const tendon_skeleton *skeleton, const float *local,
+                                       const float *root_matrix, size_t first, size_t count,
+                                       float *model)
+{
     static const char fn[] = "tendon_model_matrices";
-    const tendon_kernels *k;
+    const tendon_kernels *k = kernels;
     tendon_status s;
     if (!skeleton)
         return tendon_fail(TENDON_ERR_NULL, "%s: skeleton is NULL", fn);
@@ -395,11 +415,10 @@ tendon_status tendon_model_matrices(const tendon_skeleton *skeleton, const float
             return tendon_fail(TENDON_ERR_ALIAS, "%s: root_matrix overlaps the model matrices "
                                                  "being written", fn);
     }
-    if ((s = tendon_active_kernels(&k)) != TENDON_OK)
+    if (!k && (s = tendon_active_kernels(&k)) != TENDON_OK)
         return s;
-    if (count == n && n) /* the whole skeleton: by level, the same bits faster (docs/skinning.md) */
-        k->model_matrices_ordered(local, skeleton->parents, root_matrix, skeleton->level_order,
-                                  n, model);
+    if (count == n && n) /* the whole skeleton: maybe by level, the same bits */
+        model_pass_all(k, skeleton, local, root_matrix, model);
     else if (count)
         k->model_matrices(local, skeleton->parents, root_matrix, first, end, model);
     return TENDON_OK;
@@ -441,8 +460,7 @@ tendon_status tendon_pose_model_matrices(const tendon_skeleton *skeleton, const 
     const size_t n = skeleton->joint_count;
     if (n) {
         k->local_matrices(pose->translation, pose->rotation, pose->scale, n, out_model);
-        k->model_matrices_ordered(out_model, skeleton->parents, root_matrix,
-                                  skeleton->level_order, n, out_model);
+        model_pass_all(k, skeleton, out_model, root_matrix, out_model);
     }
     return TENDON_OK;
 }
@@ -721,8 +739,7 @@ tendon_status tendon_pose_palette(const tendon_skeleton *skeleton,
     const size_t n = skeleton->joint_count;
     if (n) {
         k->local_matrices(pose->translation, pose->rotation, pose->scale, n, model);
-        k->model_matrices_ordered(model, skeleton->parents, root_matrix, skeleton->level_order,
-                                  n, model);
+        model_pass_all(k, skeleton, model, root_matrix, model);
     }
     if (binding->palette_count)
         k->palette(model, binding->joint_of, binding->inverse_bind, binding->palette_count,

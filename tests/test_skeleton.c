@@ -1042,6 +1042,56 @@ START_TEST(test_isa_model_and_palette)
 }
 END_TEST
 
+/*
+ * tendon_model_matrices_on through each ISA's table (whichever order it walks a whole skeleton
+ * in): the scalar table's joint-order matrices bit for bit, whole and partial, in place; NULL is
+ * the active table; errors as tendon_model_matrices.
+ */
+START_TEST(test_isa_model_matrices_on)
+{
+    ISA_TABLE_OR_RETURN(k);
+    const tendon_kernels *ref = tendon_kernels_for(TENDON_ISA_SCALAR);
+    const char *isa = tendon_isa_name((tendon_isa)_i);
+    test_rng r;
+    rng_seed(&r, 0x0D0E + (uint64_t)_i);
+    static const size_t sizes[] = {1, 2, 5, 16, 17, 67, 300};
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; ++c) {
+        const size_t n = sizes[c];
+        int32_t *parents = malloc(n * sizeof *parents);
+        float *local = aligned_alloc(64, 64 * n), *m1 = aligned_alloc(64, 64 * n);
+        float *m2 = aligned_alloc(64, 64 * n);
+        ck_assert(parents && local && m1 && m2);
+        random_dfs_parents(&r, n, parents);
+        tendon_skeleton *sk = make_skeleton(parents, NULL, n, NULL);
+        tendon_pose pose;
+        ck_assert_int_eq(tendon_pose_create(n, &pose), TENDON_OK);
+        random_pose(&r, &pose);
+        ref->local_matrices(pose.translation, pose.rotation, pose.scale, n, local);
+        for (int with_root = 0; with_root < 2; ++with_root) {
+            const float *root = with_root ? RIG_ROOT : NULL;
+            ref->model_matrices(local, parents, root, 0, n, m2);
+            ck_assert_int_eq(tendon_model_matrices_on(k, sk, local, root, 0, n, m1), TENDON_OK);
+            assert_same_floats(m1, m2, 16 * n, isa, "tendon_model_matrices_on", n);
+            memcpy(m1, local, 64 * n);
+            ck_assert_int_eq(tendon_model_matrices_on(k, sk, m1, root, 0, n, m1), TENDON_OK);
+            assert_same_floats(m1, m2, 16 * n, isa, "tendon_model_matrices_on in place", n);
+            ck_assert_int_eq(tendon_model_matrices_on(k, sk, local, root, n / 2, n - n / 2, m1),
+                             TENDON_OK);
+            assert_same_floats(m1, m2, 16 * n, isa, "tendon_model_matrices_on partial", n);
+            memset(m1, 0, 64 * n);
+            ck_assert_int_eq(tendon_model_matrices_on(NULL, sk, local, root, 0, n, m1), TENDON_OK);
+            assert_same_floats(m1, m2, 16 * n, isa, "tendon_model_matrices_on(NULL)", n);
+        }
+        ck_assert_int_eq(tendon_model_matrices_on(k, NULL, local, NULL, 0, n, m1),
+                         TENDON_ERR_NULL);
+        ck_assert_int_eq(tendon_model_matrices_on(k, sk, local, NULL, 1, n, m1), TENDON_ERR_RANGE);
+        tendon_pose_destroy(&pose);
+        tendon_skeleton_destroy(sk);
+        free(parents), free(local), free(m1), free(m2);
+    }
+}
+END_TEST
+
 /* NaN and ±∞ in a pose: every ISA gives NaN where scalar does (by class), the rest bit for bit. */
 START_TEST(test_isa_non_finite)
 {
@@ -1135,6 +1185,7 @@ static Suite *skeleton_suite(void)
     tcase_add_loop_test(isa, test_isa_local_matrices, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_model_and_palette, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_non_finite, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, test_isa_model_matrices_on, 0, TENDON_ISA_COUNT);
     suite_add_tcase(s, isa);
     return s;
 }

@@ -71,6 +71,11 @@ typedef struct tendon_kernels {
        model. (Appended last: fields are only ever appended.) */
     void (*model_matrices_ordered)(const float *local, const int32_t *parents, const float *root,
                                    const uint32_t *order, size_t count, float *model);
+    /* Nonzero when a pass over a whole skeleton is faster on this table through
+       model_matrices_ordered in the level order than through model_matrices in joint order
+       (measured: docs/skinning.md, "Level order"); the library's whole-skeleton calls follow
+       it. The bits are the same either way. */
+    int model_pass_level_order;
 } tendon_kernels;
 
 #ifdef __cplusplus

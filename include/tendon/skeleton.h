@@ -145,8 +145,8 @@ TENDON_API tendon_status tendon_local_matrices(const tendon_pose *pose, float *o
  *   otherwise:        model[j] = model[parents[j]] × local[j]
  *
  * each parent final before its children read it (joint order; a call covering the whole
- * skeleton walks tendon_skeleton_level_order instead — the same products, the same bits, with
- * fewer stalls on parent chains). root_matrix is the transform of the skeleton's non-joint
+ * skeleton walks tendon_skeleton_level_order instead on the ISAs where that is faster — the
+ * same products, the same bits, with fewer stalls on parent chains). root_matrix is the transform of the skeleton's non-joint
  * ancestors (a glTF node above the skeleton root, or the character's placement in the world);
  * any 4×4. A **partial update** (like ozz's from/to): with
  * first > 0, the matrices of joints before `first` are read from `model` as they are (they must
@@ -166,6 +166,19 @@ TENDON_API tendon_status tendon_local_matrices(const tendon_pose *pose, float *o
 TENDON_API tendon_status tendon_model_matrices(const tendon_skeleton *skeleton, const float *local,
                                                const float *root_matrix, size_t first,
                                                size_t count, float *model);
+
+struct tendon_kernels;
+
+/**
+ * tendon_model_matrices with the matrices computed through `kernels` (from tendon_kernels_for(),
+ * emulated variants included) instead of the active table; NULL means the active table. The same
+ * validation, errors and bits; the order a whole-skeleton pass walks is the one that pays on
+ * that table. For tools and benchmarks that run every ISA in one process.
+ */
+TENDON_API tendon_status tendon_model_matrices_on(const struct tendon_kernels *kernels,
+                                                  const tendon_skeleton *skeleton,
+                                                  const float *local, const float *root_matrix,
+                                                  size_t first, size_t count, float *model);
 
 /**
  * The whole pose → model matrices of every joint: tendon_local_matrices into out_model, then

@@ -27,7 +27,23 @@
         .spring_march = tendon_spring_march_##sfx,                                                 \
         .spring_chain_march = tendon_spring_chain_march_##sfx,                                     \
         .clip_lerp = tendon_clip_lerp_##sfx, .clip_hermite = tendon_clip_hermite_##sfx,            \
+        .model_pass_level_order = LEVEL_ORDER_##sfx,                                               \
     }
+
+/*
+ * Whether a whole-skeleton model pass walks the level order (docs/skinning.md, "Level order").
+ * Where a matrix's columns must be repeated across lanes (AVX2, AVX-512) a parent-chain link is
+ * long, and overlapping independent joints wins; the scalar reference gains too. On the 128-bit
+ * ISAs a matrix's columns are its own four registers, a link is short, and joint order's
+ * register hand-off from parent to child wins (measured on SSE2 and SSE4.1; NEON, which cannot
+ * be timed here, is taken to be like them).
+ */
+#define LEVEL_ORDER_scalar 1
+#define LEVEL_ORDER_sse2 0
+#define LEVEL_ORDER_sse41 0
+#define LEVEL_ORDER_avx2 1
+#define LEVEL_ORDER_avx512 1
+#define LEVEL_ORDER_neon 0
 
 static const tendon_kernels TABLE_SCALAR = TABLE(scalar, TENDON_ISA_SCALAR);
 #ifdef TENDON_HAVE_SSE2

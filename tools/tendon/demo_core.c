@@ -961,7 +961,6 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
         sha256_init(&sha[i]);
     for (size_t g = 0; g < s->group_count; ++g)
         actx[g].sha = &sha[DEMO_ANCHORS];
-    const int32_t *parents = tendon_skeleton_parents(s->skeleton);
     const size_t n = s->joint_count;
     tendon_skin_job jobs[DEMO_MAX_MESHES];
     for (size_t i = 0; i < s->mesh_count; ++i) {
@@ -1010,8 +1009,7 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
         times[DEMO_SPRINGS * frames + f] = (t3 - t2) - anchors;
         /* palette */
         k->local_matrices(w.final.translation, w.final.rotation, w.final.scale, n, w.model);
-        k->model_matrices_ordered(w.model, parents, NULL, tendon_skeleton_level_order(s->skeleton),
-                                  n, w.model);
+        tendon_model_matrices_on(k, s->skeleton, w.model, NULL, 0, n, w.model);
         for (size_t g = 0; g < s->group_count; ++g) {
             const demo_spring_group *gr = &s->groups[g];
             if (gr->first_joint == UINT32_MAX)
