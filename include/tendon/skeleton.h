@@ -146,9 +146,9 @@ TENDON_API tendon_status tendon_local_matrices(const tendon_pose *pose, float *o
  *
  * each parent final before its children read it (joint order; a call covering the whole
  * skeleton walks tendon_skeleton_level_order instead on the ISAs where that is faster — the
- * same products, the same bits, with fewer stalls on parent chains). root_matrix is the transform of the skeleton's non-joint
- * ancestors (a glTF node above the skeleton root, or the character's placement in the world);
- * any 4×4. A **partial update** (like ozz's from/to): with
+ * same products, the same bits, with fewer stalls on parent chains). root_matrix is the
+ * transform of the skeleton's non-joint ancestors (a glTF node above the skeleton root, or the
+ * character's placement in the world); any 4×4. A **partial update** (like ozz's from/to): with
  * first > 0, the matrices of joints before `first` are read from `model` as they are (they must
  * hold model matrices from an earlier call); because joints are in DFS pre-order, a joint's
  * subtree is the contiguous range that follows it. This is also how a rig is driven without

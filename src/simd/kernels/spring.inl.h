@@ -4,8 +4,9 @@
  * lane-wise twin of src/scalar/spring_scalar.c and src/common/spring_ref.h.
  *
  * Springs: a single spring (3 lanes) is one vector (two at W = 2) marched in blocks of gathered
- * anchors (see vspring_march_one); batches run W lanes per vector. Chains: a skewed schedule over the links (see spring_chain_march), the
- * same operations on the same values as the reference's plain order, so the same bits.
+ * anchors (see vspring_march_one); batches run W lanes per vector. Chains: a skewed schedule
+ * over the links (see spring_chain_march), the same operations on the same values as the
+ * reference's plain order, so the same bits.
  *
  * Lanes are independent scalar tracks (x, y, z of each spring or chain, in the anchor's memory
  * order) sharing one set of coefficients, so no transpose is needed: W lanes per vector. A
@@ -68,23 +69,6 @@ static inline void vspring_lanes(const vspring_coeffs *c, vd inv_step, const flo
 #define TENDON_SPRING_ONE ((3 + TENDON_W - 1) / TENDON_W)
 
 /*
- * One spring (3 lanes): a chain of dependent substeps, so latency is what counts. Two things
- * keep it off the chain:
- * - Blocks of TENDON_SPRING_BLOCK substeps: the anchor is called for the whole block, then the
- *   block is marched with no call in between. A call in every substep would push the state
- *   through the stack (the ABI preserves no vector register) — a store → load round trip in
- *   every link of the chain — and the next block's calls, which do not depend on the state,
- *   run while the chain drains. The anchor is still called once per substep, at the same times
- *   and in the same order; it is a pure function of the time, so when its calls happen
- *   relative to the arithmetic is not observable. Each call's buffer starts as the last call's
- *   output, as when one buffer served every call.
- * - The three lanes in one vector (two at W = 2), read from anchors written a block earlier, so
- *   the loads no longer wait on store forwarding of three just-written floats (which made a
- *   vector march of one spring ~10 % slower than three scalar lanes when the call sat in every
- *   substep).
- * Same operations, same order, lane by lane: the scalar reference's bits.
- */
-/*
  * The anchors of substeps n0 .. n0 + m − 1 into block[1 .. m]. Not inlined: with no vector live
  * in it, the compiler saves the march's state once around this call rather than around each
  * anchor call.
@@ -102,6 +86,23 @@ static void vspring_gather_anchors(const tendon_spring_march_plan *plan, size_t 
     }
 }
 
+/*
+ * One spring (3 lanes): a chain of dependent substeps, so latency is what counts. Two things
+ * keep it off the chain:
+ * - Blocks of TENDON_SPRING_BLOCK substeps: the anchor is called for the whole block, then the
+ *   block is marched with no call in between. A call in every substep would push the state
+ *   through the stack (x86-64 preserves no vector register across a call; AArch64 only the low
+ *   halves of v8–v15) — a store → load round trip in every link of the chain — and the next
+ *   block's calls, which do not depend on the state, run while the chain drains. The anchor is still called once per substep, at the same times
+ *   and in the same order; it is a pure function of the time, so when its calls happen
+ *   relative to the arithmetic is not observable. Each call's buffer starts as the last call's
+ *   output, as when one buffer served every call.
+ * - The three lanes in one vector (two at W = 2), read from anchors written a block earlier, so
+ *   the loads no longer wait on store forwarding of three just-written floats (which made a
+ *   vector march of one spring ~10 % slower than three scalar lanes when the call sat in every
+ *   substep).
+ * Same operations, same order, lane by lane: the scalar reference's bits.
+ */
 static void vspring_march_one(const tendon_spring_march_plan *plan)
 {
     const vspring_coeffs c = vspring_load(&plan->links[0]);
