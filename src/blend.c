@@ -5,6 +5,9 @@ static tendon_status check_two_poses(const char *fn, const char *a_name, const t
                                      const char *b_name, const tendon_pose *b,
                                      const float *joint_weights, int masked, tendon_pose *out)
 {
+    if (b && (!masked || joint_weights) &&
+        tendon_pose_call_fast_ok(out, a, b, masked ? joint_weights : NULL))
+        return TENDON_OK;
     tendon_status s;
     if ((s = tendon_check_pose(fn, a_name, a)) != TENDON_OK ||
         (s = tendon_check_pose(fn, b_name, b)) != TENDON_OK ||
@@ -31,46 +34,105 @@ static tendon_status check_two_poses(const char *fn, const char *a_name, const t
     return TENDON_OK;
 }
 
-static tendon_status blend(const char *fn, const tendon_pose *a, const tendon_pose *b, double t,
-                           const float *joint_weights, int masked, tendon_pose *out)
+/* Which kernel of the table a public entry point calls. */
+typedef enum pose_kernel {
+    K_BLEND,
+    K_ADD,
+    K_BLEND_F32,
+    K_BLEND_NLERP_F32,
+    K_ADD_F32
+} pose_kernel;
+
+typedef void (*pose_kernel_fn)(const tendon_pose *, const tendon_pose *, double, const float *,
+                               size_t, tendon_pose *);
+
+static pose_kernel_fn kernel_of(const tendon_kernels *k, pose_kernel which)
 {
-    const tendon_kernels *k;
-    tendon_status s = check_two_poses(fn, "a", a, "b", b, joint_weights, masked, out);
-    if (s == TENDON_OK && (s = tendon_active_kernels(&k)) == TENDON_OK && out->joint_count > 0)
-        k->pose_blend(a, b, t, masked ? joint_weights : NULL, out->joint_count, out);
-    return s;
+    switch (which) {
+    case K_BLEND: return k->pose_blend;
+    case K_ADD: return k->pose_add;
+    case K_BLEND_F32: return k->pose_blend_f32;
+    case K_BLEND_NLERP_F32: return k->pose_blend_nlerp_f32;
+    default: return k->pose_add_f32;
+    }
 }
 
-static tendon_status add(const char *fn, const tendon_pose *base, const tendon_pose *delta,
-                         double weight, const float *joint_weights, int masked, tendon_pose *out)
+/* Validate, then one call through the active table. */
+static tendon_status run(const char *fn, pose_kernel which, const tendon_pose *a,
+                         const tendon_pose *b, double t, const float *joint_weights, int masked,
+                         tendon_pose *out)
 {
+    const int additive = which == K_ADD || which == K_ADD_F32;
     const tendon_kernels *k;
-    tendon_status s = check_two_poses(fn, "base", base, "delta", delta, joint_weights, masked, out);
+    tendon_status s = check_two_poses(fn, additive ? "base" : "a", a, additive ? "delta" : "b", b,
+                                      joint_weights, masked, out);
     if (s == TENDON_OK && (s = tendon_active_kernels(&k)) == TENDON_OK && out->joint_count > 0)
-        k->pose_add(base, delta, weight, masked ? joint_weights : NULL, out->joint_count, out);
+        kernel_of(k, which)(a, b, t, masked ? joint_weights : NULL, out->joint_count, out);
     return s;
 }
 
 tendon_status tendon_pose_blend(const tendon_pose *a, const tendon_pose *b, double t,
                                 tendon_pose *out)
 {
-    return blend("tendon_pose_blend", a, b, t, NULL, 0, out);
+    return run("tendon_pose_blend", K_BLEND, a, b, t, NULL, 0, out);
 }
 
 tendon_status tendon_pose_blend_masked(const tendon_pose *a, const tendon_pose *b, double t,
                                        const float *joint_weights, tendon_pose *out)
 {
-    return blend("tendon_pose_blend_masked", a, b, t, joint_weights, 1, out);
+    return run("tendon_pose_blend_masked", K_BLEND, a, b, t, joint_weights, 1, out);
 }
 
 tendon_status tendon_pose_add(const tendon_pose *base, const tendon_pose *delta, double weight,
                               tendon_pose *out)
 {
-    return add("tendon_pose_add", base, delta, weight, NULL, 0, out);
+    return run("tendon_pose_add", K_ADD, base, delta, weight, NULL, 0, out);
 }
 
 tendon_status tendon_pose_add_masked(const tendon_pose *base, const tendon_pose *delta,
                                      double weight, const float *joint_weights, tendon_pose *out)
 {
-    return add("tendon_pose_add_masked", base, delta, weight, joint_weights, 1, out);
+    return run("tendon_pose_add_masked", K_ADD, base, delta, weight, joint_weights, 1, out);
+}
+
+/* ---- the float32 tier ---- */
+
+tendon_status tendon_pose_blend_f32(const tendon_pose *a, const tendon_pose *b, double t,
+                                    tendon_pose *out)
+{
+    return run("tendon_pose_blend_f32", K_BLEND_F32, a, b, t, NULL, 0, out);
+}
+
+tendon_status tendon_pose_blend_masked_f32(const tendon_pose *a, const tendon_pose *b, double t,
+                                           const float *joint_weights, tendon_pose *out)
+{
+    return run("tendon_pose_blend_masked_f32", K_BLEND_F32, a, b, t, joint_weights, 1, out);
+}
+
+tendon_status tendon_pose_blend_nlerp_f32(const tendon_pose *a, const tendon_pose *b, double t,
+                                          tendon_pose *out)
+{
+    return run("tendon_pose_blend_nlerp_f32", K_BLEND_NLERP_F32, a, b, t, NULL, 0, out);
+}
+
+tendon_status tendon_pose_blend_nlerp_masked_f32(const tendon_pose *a, const tendon_pose *b,
+                                                 double t, const float *joint_weights,
+                                                 tendon_pose *out)
+{
+    return run("tendon_pose_blend_nlerp_masked_f32", K_BLEND_NLERP_F32, a, b, t, joint_weights, 1,
+               out);
+}
+
+tendon_status tendon_pose_add_f32(const tendon_pose *base, const tendon_pose *delta,
+                                  double weight, tendon_pose *out)
+{
+    return run("tendon_pose_add_f32", K_ADD_F32, base, delta, weight, NULL, 0, out);
+}
+
+tendon_status tendon_pose_add_masked_f32(const tendon_pose *base, const tendon_pose *delta,
+                                         double weight, const float *joint_weights,
+                                         tendon_pose *out)
+{
+    return run("tendon_pose_add_masked_f32", K_ADD_F32, base, delta, weight, joint_weights, 1,
+               out);
 }

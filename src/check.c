@@ -3,15 +3,6 @@
 
 #include "common/kernels_internal.h"
 
-int tendon_ranges_overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes)
-{
-    if (a_bytes == 0 || b_bytes == 0)
-        return 0;
-    const uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
-    /* differences, not sums: a + bytes may wrap for a count near the overflow limit */
-    return a0 <= b0 ? b0 - a0 < a_bytes : a0 - b0 < b_bytes;
-}
-
 /* An array whose last byte would lie past the end of the address space cannot exist. */
 static tendon_status check_address_range(const char *fn, const char *what, const void *p,
                                          size_t bytes)
@@ -72,7 +63,8 @@ tendon_status tendon_check_array_f64(const char *fn, const char *what, const dou
     return check_array_of(fn, what, p, count, sizeof(double), _Alignof(double));
 }
 
-tendon_status tendon_check_pose(const char *fn, const char *what, const tendon_pose *pose)
+/* The detailed checks of a pose, each with its own message (tendon_check_pose's slow path). */
+static tendon_status check_pose_detail(const char *fn, const char *what, const tendon_pose *pose)
 {
     if (!pose)
         return tendon_fail(TENDON_ERR_NULL, "%s: argument `%s` is NULL", fn, what);
@@ -115,9 +107,51 @@ tendon_status tendon_check_pose(const char *fn, const char *what, const tendon_p
     return TENDON_OK;
 }
 
+/*
+ * Every public pose call checks its poses, so the common case — a valid pose — is decided by a
+ * few combined tests (every array present, aligned, inside the address space, and the three
+ * disjoint); anything else takes the detailed path, which names what is wrong.
+ */
+tendon_status tendon_check_pose(const char *fn, const char *what, const tendon_pose *pose)
+{
+    if (pose && pose->joint_count > 0 && pose->joint_count <= SIZE_MAX / sizeof(float) / 4) {
+        const size_t n = pose->joint_count;
+        const uintptr_t t = (uintptr_t)pose->translation, r = (uintptr_t)pose->rotation;
+        const uintptr_t sc = (uintptr_t)pose->scale;
+        const size_t t_bytes = 3 * n * sizeof(float), r_bytes = 4 * n * sizeof(float);
+        const uintptr_t limit = UINTPTR_MAX - r_bytes; /* the largest array's room */
+        if (t && r && sc && ((t | r | sc) % _Alignof(float)) == 0 && t <= limit && r <= limit &&
+            sc <= limit && !tendon_ranges_overlap(pose->translation, t_bytes, pose->rotation, r_bytes) &&
+            !tendon_ranges_overlap(pose->translation, t_bytes, pose->scale, t_bytes) &&
+            !tendon_ranges_overlap(pose->rotation, r_bytes, pose->scale, t_bytes))
+            return TENDON_OK;
+    }
+    return check_pose_detail(fn, what, pose);
+}
+
+/* The lowest address and one past the highest byte of a pose's three arrays (n > 0). */
+static void pose_span(const tendon_pose *p, uintptr_t *lo, uintptr_t *hi)
+{
+    const size_t n = p->joint_count;
+    const uintptr_t t = (uintptr_t)p->translation, r = (uintptr_t)p->rotation;
+    const uintptr_t s = (uintptr_t)p->scale;
+    const uintptr_t te = t + 3 * n * sizeof(float), re = r + 4 * n * sizeof(float);
+    const uintptr_t se = s + 3 * n * sizeof(float);
+    *lo = t < r ? (t < s ? t : s) : (r < s ? r : s);
+    *hi = te > re ? (te > se ? te : se) : (re > se ? re : se);
+}
+
 tendon_status tendon_check_pose_alias(const char *fn, const char *out_name, const tendon_pose *out,
                                       const char *in_name, const tendon_pose *in)
 {
+    if (out->joint_count == 0)
+        return TENDON_OK;
+    /* Poses whose spans are apart cannot overlap at all (checked poses: no end wraps). */
+    uintptr_t out_lo, out_hi, in_lo, in_hi;
+    pose_span(out, &out_lo, &out_hi);
+    pose_span(in, &in_lo, &in_hi);
+    if (out_hi <= in_lo || in_hi <= out_lo)
+        return TENDON_OK;
     const size_t n = out->joint_count;
     const void *outs[3] = {out->translation, out->rotation, out->scale};
     const void *ins[3] = {in->translation, in->rotation, in->scale};
@@ -135,4 +169,69 @@ tendon_status tendon_check_pose_alias(const char *fn, const char *out_name, cons
         }
     }
     return TENDON_OK;
+}
+
+/*
+ * The fast path of the pose calls' checks (blend.h and its float32 tier): nonzero when out, a
+ * and b (b may be NULL) all have joint_count n (0 < n ≤ 2^32), every array is present, aligned
+ * and below 2^62 (so no end can wrap), each pose's three arrays are disjoint, and out is either
+ * exactly an input (all three arrays the same) or lies apart from it; joint_weights (NULL: not
+ * checked) aligned and apart from out. Zero means "decide slowly": the detailed checks then name
+ * what is wrong, or accept what this test was too coarse to prove (say, two poses interleaved
+ * in one allocation, or out sharing only its rotations with an input).
+ */
+typedef struct pose_box {
+    uintptr_t t, r, s, lo, hi;
+} pose_box;
+
+#define TENDON_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* The pose's arrays as addresses, and whether they are present, aligned, bounded, disjoint.
+   (Early exits: in the common case every branch goes the same way and is predicted.) */
+static inline int pose_box_of(const tendon_pose *p, uintptr_t tb, uintptr_t rb, pose_box *b)
+{
+    const uintptr_t t = (uintptr_t)p->translation, r = (uintptr_t)p->rotation;
+    const uintptr_t s = (uintptr_t)p->scale;
+    const uintptr_t any = t | r | s;
+    if (TENDON_UNLIKELY(!t || !r || !s || (any & (_Alignof(float) - 1)) || (any >> 62)))
+        return 0;
+    const uintptr_t te = t + tb, re = r + rb, se = s + tb;
+    if (TENDON_UNLIKELY(!(te <= r || re <= t) || !(te <= s || se <= t) || !(re <= s || se <= r)))
+        return 0;
+    b->t = t;
+    b->r = r;
+    b->s = s;
+    b->lo = t < r ? (t < s ? t : s) : (r < s ? r : s);
+    b->hi = te > re ? (te > se ? te : se) : (re > se ? re : se);
+    return 1;
+}
+
+static inline int box_apart_or_same(const pose_box *o, const pose_box *i)
+{
+    return o->hi <= i->lo || i->hi <= o->lo || (o->t == i->t && o->r == i->r && o->s == i->s);
+}
+
+int tendon_pose_call_fast_ok(const tendon_pose *out, const tendon_pose *a, const tendon_pose *b,
+                             const float *joint_weights)
+{
+    if (TENDON_UNLIKELY(!out || !a))
+        return 0;
+    const size_t n = out->joint_count;
+    if (TENDON_UNLIKELY(n - 1 >= ((size_t)1 << 32) || a->joint_count != n ||
+                        (b && b->joint_count != n)))
+        return 0;
+    const uintptr_t tb = 3 * n * sizeof(float), rb = 4 * n * sizeof(float);
+    pose_box bo, ba, bb;
+    if (TENDON_UNLIKELY(!pose_box_of(out, tb, rb, &bo) || !pose_box_of(a, tb, rb, &ba) ||
+                        !box_apart_or_same(&bo, &ba)))
+        return 0;
+    if (b && TENDON_UNLIKELY(!pose_box_of(b, tb, rb, &bb) || !box_apart_or_same(&bo, &bb)))
+        return 0;
+    if (joint_weights) {
+        const uintptr_t w = (uintptr_t)joint_weights, we = w + n * sizeof(float);
+        if (TENDON_UNLIKELY((w & (_Alignof(float) - 1)) || (w >> 62) ||
+                            !(we <= bo.lo || bo.hi <= w)))
+            return 0;
+    }
+    return 1;
 }

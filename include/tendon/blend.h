@@ -85,6 +85,71 @@ TENDON_API tendon_status tendon_pose_add_masked(const tendon_pose *base, const t
                                                 double weight, const float *joint_weights,
                                                 tendon_pose *out);
 
+/*
+ * ---- The float32 tier (docs/fast-tier.md) ----
+ *
+ * The same calls, the same signatures and the same rules (clamping, shortest arc, what a mask
+ * weight of 0 or NaN does, aliasing, errors), computed in float32 for speed: the blend weight
+ * is clamped in double exactly as above and rounded to float once per call — per joint for a
+ * mask: clamp(t·m_j) in double, then rounded (a finite additive weight beyond FLT_MAX saturates
+ * to FLT_MAX, it never becomes ∞) — and every later operation is float32:
+ *   translation, scale:  from + (to − from)·w          (blend)
+ *                        base + delta·w,  base·(1 + (delta − 1)·w)   (additive)
+ *   rotation:            tendon_quat_slerp_f32 / tendon_quat_nlerp_f32 of a, b by w (blend);
+ *                        base ⊗ slerp₀(delta, min(w, 1)) (additive), where slerp₀ is the slerp
+ *                        from the identity with its zero terms left out of the sums: dot = d.w,
+ *                        q = (s1·dx, s1·dy, s1·dz, s0 + s1·dw) normalised (tendon_quat_slerp_f32's
+ *                        weights s0, s1) — equal to the full slerp but for the sign of a zero
+ *                        component.
+ * Every ISA gives the scalar reference's bits (finite input; NaN by class), on x86-64 and
+ * AArch64, with gcc and clang. Not the seed's bits: replays shared with the seed's JavaScript
+ * engine use the exact tier above. Accuracy: the rotations within 2e-5° of a true slerp (nlerp)
+ * of the same inputs, unit to 3e-7; translation and scale within a few float32 ulps of the exact
+ * tier's.
+ */
+
+/** tendon_pose_blend in float32 (slerp). Errors as tendon_pose_blend. */
+TENDON_API tendon_status tendon_pose_blend_f32(const tendon_pose *a, const tendon_pose *b,
+                                               double t, tendon_pose *out);
+
+/**
+ * tendon_pose_blend_masked in float32 (slerp): w_j = clamp(t·m_j, 0, 1) in double, rounded to
+ * float, 0 where m_j = clamp(joint_weights[j], 0, 1) is 0. A mask of all 1.0 gives exactly
+ * tendon_pose_blend_f32's bits. Errors as tendon_pose_blend_masked.
+ */
+TENDON_API tendon_status tendon_pose_blend_masked_f32(const tendon_pose *a, const tendon_pose *b,
+                                                      double t, const float *joint_weights,
+                                                      tendon_pose *out);
+
+/**
+ * Blend `a` toward `b` by `t` with a normalised lerp for the rotations (what ozz-animation and
+ * Unreal blend with): tendon_pose_blend_f32 with tendon_quat_nlerp_f32 in place of the slerp.
+ * Cheaper than the slerp, and off a true slerp by up to ~8° of rotation at t = 1/4 for poses a
+ * half-turn apart (exact at t = 0, 1/2, 1; negligible for close poses). Float32 tier only.
+ * Errors as tendon_pose_blend.
+ */
+TENDON_API tendon_status tendon_pose_blend_nlerp_f32(const tendon_pose *a, const tendon_pose *b,
+                                                     double t, tendon_pose *out);
+
+/** tendon_pose_blend_nlerp_f32 with a weight per joint, as tendon_pose_blend_masked_f32. */
+TENDON_API tendon_status tendon_pose_blend_nlerp_masked_f32(const tendon_pose *a,
+                                                            const tendon_pose *b, double t,
+                                                            const float *joint_weights,
+                                                            tendon_pose *out);
+
+/** tendon_pose_add in float32 (the formulas above). Errors as tendon_pose_add. */
+TENDON_API tendon_status tendon_pose_add_f32(const tendon_pose *base, const tendon_pose *delta,
+                                             double weight, tendon_pose *out);
+
+/**
+ * tendon_pose_add_masked in float32: w_j = max(weight·m_j, 0) in double (0 where m_j is 0),
+ * saturated at FLT_MAX, rounded to float. A mask of all 1.0 gives exactly tendon_pose_add_f32's
+ * bits. Errors as tendon_pose_add_masked.
+ */
+TENDON_API tendon_status tendon_pose_add_masked_f32(const tendon_pose *base,
+                                                    const tendon_pose *delta, double weight,
+                                                    const float *joint_weights, tendon_pose *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -76,6 +76,24 @@ typedef struct tendon_kernels {
        (measured: docs/skinning.md, "Level order"); the library's whole-skeleton calls follow
        it. The bits are the same either way. */
     int model_pass_level_order;
+
+    /* ---- the float32 tier (docs/fast-tier.md): float32 arithmetic, bitwise on every ISA ---- */
+    /* quat.h _f32: count quaternions; t[count] floats per element. out may equal a or b. */
+    void (*quat_slerp_f32)(const float *a, const float *b, const float *t, size_t count,
+                           float *out);
+    void (*quat_nlerp_f32)(const float *a, const float *b, const float *t, size_t count,
+                           float *out);
+    void (*quat_multiply_f32)(const float *a, const float *b, size_t count, float *out);
+    /* blend.h _f32: as pose_blend / pose_add (the weight a double, rounded to float once per
+       call, or per joint with joint_weights); pose_blend_nlerp_f32 nlerps. out may equal a or
+       b. */
+    void (*pose_blend_f32)(const tendon_pose *a, const tendon_pose *b, double t,
+                           const float *joint_weights, size_t joint_count, tendon_pose *out);
+    void (*pose_blend_nlerp_f32)(const tendon_pose *a, const tendon_pose *b, double t,
+                                 const float *joint_weights, size_t joint_count,
+                                 tendon_pose *out);
+    void (*pose_add_f32)(const tendon_pose *base, const tendon_pose *delta, double weight,
+                         const float *joint_weights, size_t joint_count, tendon_pose *out);
 } tendon_kernels;
 
 #ifdef __cplusplus

@@ -61,6 +61,57 @@ TENDON_API tendon_status tendon_quat_nlerp(const float *a, const float *b, const
 TENDON_API tendon_status tendon_quat_multiply(const float *a, const float *b, size_t count,
                                               float *out);
 
+/*
+ * ---- The float32 tier (docs/fast-tier.md) ----
+ *
+ * The same operations computed in float32 throughout: every + − × ÷ √ in float, the tier's own
+ * float polynomials for acos and sin (docs/detmath.md, "The float32 tier"), the sums in the
+ * orders written above. Faster than the seed-exact tier (twice the lanes, no conversions) and
+ * still **bitwise identical on every ISA and machine** in the default FP environment — but not
+ * the seed's bits: use the exact tier for results shared with the seed's JavaScript engine.
+ * Inputs are expected to be near unit length: a quaternion whose squared length overflows
+ * float32 (components beyond ~1.8e19) normalises to zero components.
+ */
+
+/**
+ * Slerp in float32 along the shorter arc, per element: out[i] = slerp(a[i], b[i], t[i]).
+ *
+ *   w = clamp(t[i], 0, 1) in float (NaN passes: a NaN quaternion)
+ *   dot = ((ax·bx + ay·by) + az·bz) + aw·bw;  d = |dot|
+ *   d > 0.99988 (TENDON_F32_SLERP_STRAIGHT_DOT):  s0 = 1 − w,  s1 = w   (the straight blend)
+ *   otherwise θ = acos(d), s0 = sin((1 − w)·θ), s1 = sin(w·θ)
+ *   dot < 0: s0 negated (a flipped: the shorter arc; dot == 0 does not flip)
+ *   out = s0·a + s1·b, normalised by its 4-component length (one √, one ÷; zero length left)
+ *
+ * Accuracy against a true slerp of the same inputs (measured in tests/test_fast_tier.c over
+ * random, near-parallel, near-antipodal pairs and t across [0, 1]): angle error ≤ 2e-5°,
+ * ||out| − 1| ≤ 3e-7.
+ * a, b, out: [4*count] x y z w. t: [count] floats, unitless. count may be 0 (pointers may then
+ * be NULL). Aliasing: out may be exactly a or b; any other overlap with a, b or t is refused.
+ * Errors: as tendon_quat_slerp (TENDON_ERR_NULL, TENDON_ERR_VALUE for a misaligned array,
+ * TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS, TENDON_ERR_ISA). Nothing is written on error.
+ * Seed: 000 blend.js slerpInto, in float32.
+ */
+TENDON_API tendon_status tendon_quat_slerp_f32(const float *a, const float *b, const float *t,
+                                               size_t count, float *out);
+
+/**
+ * Normalised lerp in float32 along the shorter arc: s0 = 1 − w (negated when dot < 0),
+ * s1 = w, out = s0·a + s1·b normalised, w = clamp(t[i], 0, 1) in float. Within 2e-5° and
+ * 3e-7 of a double-precision nlerp of the same inputs. Shapes, aliasing, errors and
+ * determinism as tendon_quat_slerp_f32.
+ */
+TENDON_API tendon_status tendon_quat_nlerp_f32(const float *a, const float *b, const float *t,
+                                               size_t count, float *out);
+
+/**
+ * Hamilton product in float32, out[i] = a[i] ⊗ b[i], in the seed's order (tendon_quat_multiply's
+ * formula, every operation in float). Not normalised. Shapes, aliasing and errors as
+ * tendon_quat_multiply; bitwise identical on every ISA.
+ */
+TENDON_API tendon_status tendon_quat_multiply_f32(const float *a, const float *b, size_t count,
+                                                  float *out);
+
 #ifdef __cplusplus
 }
 #endif

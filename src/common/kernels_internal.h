@@ -7,6 +7,8 @@
 #ifndef TENDON_KERNELS_INTERNAL_H
 #define TENDON_KERNELS_INTERNAL_H
 
+#include <stdint.h>
+
 #include "tendon/tendon.h" /* every public declaration, so definitions get TENDON_API visibility */
 
 #if defined(__GNUC__)
@@ -48,7 +50,23 @@
                                              size_t count, float *out);                            \
     TENDON_HIDDEN void tendon_clip_hermite_##sfx(const float *v0, const float *b0,                 \
                                                 const float *v1, const float *a1, const double *h, \
-                                                size_t count, double *out);
+                                                size_t count, double *out);            \
+    TENDON_HIDDEN void tendon_quat_slerp_f32_##sfx(const float *a, const float *b,               \
+                                                   const float *t, size_t count, float *out);     \
+    TENDON_HIDDEN void tendon_quat_nlerp_f32_##sfx(const float *a, const float *b,               \
+                                                   const float *t, size_t count, float *out);     \
+    TENDON_HIDDEN void tendon_quat_multiply_f32_##sfx(const float *a, const float *b,            \
+                                                      size_t count, float *out);                  \
+    TENDON_HIDDEN void tendon_pose_blend_f32_##sfx(const tendon_pose *a, const tendon_pose *b,    \
+                                                   double t, const float *joint_weights,          \
+                                                   size_t joint_count, tendon_pose *out);         \
+    TENDON_HIDDEN void tendon_pose_blend_nlerp_f32_##sfx(                                          \
+        const tendon_pose *a, const tendon_pose *b, double t, const float *joint_weights,         \
+        size_t joint_count, tendon_pose *out);                                                     \
+    TENDON_HIDDEN void tendon_pose_add_f32_##sfx(const tendon_pose *base,                          \
+                                                 const tendon_pose *delta, double weight,          \
+                                                 const float *joint_weights, size_t joint_count,   \
+                                                 tendon_pose *out);
 
 TENDON_DECLARE_KERNELS(scalar)
 TENDON_DECLARE_KERNELS(sse2)
@@ -69,6 +87,36 @@ TENDON_HIDDEN void tendon_pose_add_scalar_from(const tendon_pose *base, const te
                                                double weight, const float *joint_weights,
                                                size_t first, size_t joint_count,
                                                tendon_pose *out);
+
+/*
+ * The float32 tier's scalar reference (src/scalar/blend_f32_scalar.c): partial-range forms for
+ * the SIMD tails (elements / joints [first, count) of the same arrays), and the weights every
+ * variant rounds to float once: clamp(t·m_j, 0, 1) for a blend, max(weight·m_j, 0) saturated
+ * at FLT_MAX for an additive layer, in double (joint_weights NULL: m_j = 1).
+ */
+TENDON_HIDDEN float tendon_blend_weight_f32(double t, const float *joint_weights, size_t j);
+TENDON_HIDDEN float tendon_add_weight_f32(double weight, const float *joint_weights, size_t j);
+TENDON_HIDDEN void tendon_pose_blend_f32_scalar_from(const tendon_pose *a, const tendon_pose *b,
+                                                     double t, const float *joint_weights,
+                                                     size_t first, size_t joint_count,
+                                                     tendon_pose *out);
+TENDON_HIDDEN void tendon_pose_blend_nlerp_f32_scalar_from(const tendon_pose *a,
+                                                           const tendon_pose *b, double t,
+                                                           const float *joint_weights,
+                                                           size_t first, size_t joint_count,
+                                                           tendon_pose *out);
+TENDON_HIDDEN void tendon_pose_add_f32_scalar_from(const tendon_pose *base,
+                                                   const tendon_pose *delta, double weight,
+                                                   const float *joint_weights, size_t first,
+                                                   size_t joint_count, tendon_pose *out);
+TENDON_HIDDEN void tendon_quat_slerp_f32_scalar_from(const float *a, const float *b,
+                                                     const float *t, size_t first, size_t count,
+                                                     float *out);
+TENDON_HIDDEN void tendon_quat_nlerp_f32_scalar_from(const float *a, const float *b,
+                                                     const float *t, size_t first, size_t count,
+                                                     float *out);
+TENDON_HIDDEN void tendon_quat_multiply_f32_scalar_from(const float *a, const float *b,
+                                                        size_t first, size_t count, float *out);
 
 /*
  * Partial-range forms of the matrix kernels' scalar reference, for the SIMD tails: elements
@@ -114,11 +162,24 @@ TENDON_HIDDEN tendon_status tendon_check_array_f64(const char *fn, const char *w
                                                    const double *p, size_t count);
 TENDON_HIDDEN tendon_status tendon_check_pose(const char *fn, const char *what,
                                               const tendon_pose *pose);
+/* Nonzero when a pose call's arguments pass every check by a few combined tests (src/check.c:
+   the common case); zero: run the detailed checks, which name what is wrong. b and
+   joint_weights may be NULL (not part of the call). */
+TENDON_HIDDEN int tendon_pose_call_fast_ok(const tendon_pose *out, const tendon_pose *a,
+                                           const tendon_pose *b, const float *joint_weights);
 /* out's arrays against in's: identical or disjoint, never partly overlapping. */
 TENDON_HIDDEN tendon_status tendon_check_pose_alias(const char *fn, const char *out_name,
                                                     const tendon_pose *out, const char *in_name,
                                                     const tendon_pose *in);
-TENDON_HIDDEN int tendon_ranges_overlap(const void *a, size_t a_bytes, const void *b,
-                                        size_t b_bytes);
+/* Do [a, a + a_bytes) and [b, b + b_bytes) share a byte? (Differences, not sums: a + bytes may
+   wrap for a count near the overflow limit.) */
+static inline int tendon_ranges_overlap(const void *a, size_t a_bytes, const void *b,
+                                        size_t b_bytes)
+{
+    if (a_bytes == 0 || b_bytes == 0)
+        return 0;
+    const uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
+    return a0 <= b0 ? b0 - a0 < a_bytes : a0 - b0 < b_bytes;
+}
 
 #endif

@@ -28,6 +28,12 @@
         .spring_chain_march = tendon_spring_chain_march_##sfx,                                     \
         .clip_lerp = tendon_clip_lerp_##sfx, .clip_hermite = tendon_clip_hermite_##sfx,            \
         .model_pass_level_order = LEVEL_ORDER_##sfx,                                               \
+        .quat_slerp_f32 = tendon_quat_slerp_f32_##sfx,                                             \
+        .quat_nlerp_f32 = tendon_quat_nlerp_f32_##sfx,                                             \
+        .quat_multiply_f32 = tendon_quat_multiply_f32_##sfx,                                       \
+        .pose_blend_f32 = tendon_pose_blend_f32_##sfx,                                             \
+        .pose_blend_nlerp_f32 = tendon_pose_blend_nlerp_f32_##sfx,                                 \
+        .pose_add_f32 = tendon_pose_add_f32_##sfx,                                                 \
     }
 
 /*

@@ -212,4 +212,72 @@ static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
     *w = simde_mm256_shuffle_ps(t2, t3, 0xEE);
 }
 
+
+/*
+ * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----
+ */
+static inline vf vfabs(vf a) { return simde_mm256_andnot_ps(simde_mm256_set1_ps(-0.0f), a); }
+static inline vfmask vfle(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LE_OQ); }
+static inline vfmask vfeq(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_EQ_OQ); }
+static inline vfmask vfunord(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_UNORD_Q); }
+static inline vfmask vfmand(vfmask a, vfmask b) { return simde_mm256_and_ps(a, b); }
+static inline vfmask vfmor(vfmask a, vfmask b) { return simde_mm256_or_ps(a, b); }
+static inline int vfmask_any(vfmask m) { return simde_mm256_movemask_ps(m) != 0; }
+static inline int vfmask_all(vfmask m) { return simde_mm256_movemask_ps(m) == 0xFF; }
+/*
+ * WF quaternions ↔ x y z w vectors in the layer's *quaternion lane order*: a fixed permutation
+ * of the quaternions over the lanes, chosen so the transposes stay inside 128-bit lanes (8
+ * unpacks each way, no cross-lane shuffle). Lane-wise arithmetic does not care; vfqorder puts a
+ * natural-order vector (a weight per element) into the same order. Here lanes 0..7 hold
+ * quaternions 0 4 2 6 1 5 3 7.
+ */
+static inline void vfload4q(const float *p, vf *x, vf *y, vf *z, vf *w)
+{
+    const simde__m256 r0 = simde_mm256_loadu_ps(p), r1 = simde_mm256_loadu_ps(p + 8);
+    const simde__m256 r2 = simde_mm256_loadu_ps(p + 16), r3 = simde_mm256_loadu_ps(p + 24);
+    const simde__m256 t0 = simde_mm256_unpacklo_ps(r0, r1); /* x0 x2 y0 y2 | x1 x3 y1 y3 */
+    const simde__m256 t1 = simde_mm256_unpackhi_ps(r0, r1); /* z0 z2 w0 w2 | z1 z3 w1 w3 */
+    const simde__m256 t2 = simde_mm256_unpacklo_ps(r2, r3); /* x4 x6 y4 y6 | x5 x7 y5 y7 */
+    const simde__m256 t3 = simde_mm256_unpackhi_ps(r2, r3);
+    *x = simde_mm256_unpacklo_ps(t0, t2); /* x0 x4 x2 x6 | x1 x5 x3 x7 */
+    *y = simde_mm256_unpackhi_ps(t0, t2);
+    *z = simde_mm256_unpacklo_ps(t1, t3);
+    *w = simde_mm256_unpackhi_ps(t1, t3);
+}
+static inline void vfstore4q(float *p, vf x, vf y, vf z, vf w)
+{
+    const simde__m256 u0 = simde_mm256_unpacklo_ps(x, z); /* x0 z0 x4 z4 | x1 z1 x5 z5 */
+    const simde__m256 u1 = simde_mm256_unpacklo_ps(y, w); /* y0 w0 y4 w4 | y1 w1 y5 w5 */
+    const simde__m256 u2 = simde_mm256_unpackhi_ps(x, z); /* x2 z2 x6 z6 | x3 z3 x7 z7 */
+    const simde__m256 u3 = simde_mm256_unpackhi_ps(y, w);
+    simde_mm256_storeu_ps(p, simde_mm256_unpacklo_ps(u0, u1));      /* q0 | q1 */
+    simde_mm256_storeu_ps(p + 8, simde_mm256_unpacklo_ps(u2, u3));  /* q2 | q3 */
+    simde_mm256_storeu_ps(p + 16, simde_mm256_unpackhi_ps(u0, u1)); /* q4 | q5 */
+    simde_mm256_storeu_ps(p + 24, simde_mm256_unpackhi_ps(u2, u3)); /* q6 | q7 */
+}
+static inline vf vfqorder(vf v)
+{
+    return simde_mm256_permutevar8x32_ps(v, simde_mm256_setr_epi32(0, 4, 2, 6, 1, 5, 3, 7));
+}
+/** One value per joint (lane i: joint i) → one per component of 3-float joints, in memory
+ *  order over three vectors (e0 = w0 w0 w0 w1 w1 w1 w2 w2, …). */
+static inline void vfexpand3(vf w, vf *e0, vf *e1, vf *e2)
+{
+    *e0 = simde_mm256_permutevar8x32_ps(w, simde_mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2));
+    *e1 = simde_mm256_permutevar8x32_ps(w, simde_mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5));
+    *e2 = simde_mm256_permutevar8x32_ps(w, simde_mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7));
+}
+/** Two vectors of W doubles → one of WF = 2·W floats (lo's lanes first), each rounded once. */
+static inline vf vfpack(vd lo, vd hi)
+{
+    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm256_cvtpd_ps(lo)),
+                                     simde_mm256_cvtpd_ps(hi), 1);
+}
+
+/** v with its sign flipped where m is set: vfsel(m, vfneg(v), v), bit for bit. */
+static inline vf vfneg_where(vfmask m, vf v)
+{
+    return simde_mm256_xor_ps(v, simde_mm256_and_ps(m, simde_mm256_set1_ps(-0.0f)));
+}
+
 #endif

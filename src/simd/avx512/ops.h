@@ -288,4 +288,74 @@ static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
     *w = simde_mm512_permutex2var_ps(zw01, ihi, zw23);
 }
 
+
+/*
+ * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----
+ */
+static const int32_t TENDON_F16_EXPAND3_0[16] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5};
+static const int32_t TENDON_F16_EXPAND3_1[16] = {5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9, 9, 10, 10};
+static const int32_t TENDON_F16_EXPAND3_2[16] = {10, 11, 11, 11, 12, 12, 12, 13,
+                                                 13, 13, 14, 14, 14, 15, 15, 15};
+
+static inline vf vfabs(vf a) { return simde_mm512_abs_ps(a); }
+static inline vfmask vfle(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ); }
+static inline vfmask vfeq(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_EQ_OQ); }
+static inline vfmask vfunord(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_UNORD_Q); }
+static inline vfmask vfmand(vfmask a, vfmask b) { return (vfmask)(a & b); }
+static inline vfmask vfmor(vfmask a, vfmask b) { return (vfmask)(a | b); }
+static inline int vfmask_any(vfmask m) { return m != 0; }
+static inline int vfmask_all(vfmask m) { return m == 0xFFFF; }
+/*
+ * WF quaternions ↔ x y z w vectors in the layer's *quaternion lane order*: a fixed permutation
+ * of the quaternions over the lanes, chosen so the transposes stay inside 128-bit lanes (8
+ * unpacks each way, no cross-lane permutation). Lane-wise arithmetic does not care; vfqorder
+ * puts a natural-order vector (a weight per element) into the same order. Lane 4L + k holds
+ * quaternion L, 8 + L, 4 + L, 12 + L for k = 0, 1, 2, 3.
+ */
+static inline void vfload4q(const float *p, vf *x, vf *y, vf *z, vf *w)
+{
+    const simde__m512 r0 = simde_mm512_loadu_ps(p), r1 = simde_mm512_loadu_ps(p + 16);
+    const simde__m512 r2 = simde_mm512_loadu_ps(p + 32), r3 = simde_mm512_loadu_ps(p + 48);
+    const simde__m512 t0 = simde_mm512_unpacklo_ps(r0, r1); /* per lane L: xL xL+4 yL yL+4 */
+    const simde__m512 t1 = simde_mm512_unpackhi_ps(r0, r1); /*             zL zL+4 wL wL+4 */
+    const simde__m512 t2 = simde_mm512_unpacklo_ps(r2, r3); /*  xL+8 xL+12 yL+8 yL+12      */
+    const simde__m512 t3 = simde_mm512_unpackhi_ps(r2, r3);
+    *x = simde_mm512_unpacklo_ps(t0, t2); /* xL xL+8 xL+4 xL+12 */
+    *y = simde_mm512_unpackhi_ps(t0, t2);
+    *z = simde_mm512_unpacklo_ps(t1, t3);
+    *w = simde_mm512_unpackhi_ps(t1, t3);
+}
+static inline void vfstore4q(float *p, vf x, vf y, vf z, vf w)
+{
+    const simde__m512 u0 = simde_mm512_unpacklo_ps(x, z); /* xL zL xL+8 zL+8 */
+    const simde__m512 u1 = simde_mm512_unpacklo_ps(y, w);
+    const simde__m512 u2 = simde_mm512_unpackhi_ps(x, z); /* xL+4 zL+4 xL+12 zL+12 */
+    const simde__m512 u3 = simde_mm512_unpackhi_ps(y, w);
+    simde_mm512_storeu_ps(p, simde_mm512_unpacklo_ps(u0, u1));      /* q0..q3   */
+    simde_mm512_storeu_ps(p + 16, simde_mm512_unpacklo_ps(u2, u3)); /* q4..q7   */
+    simde_mm512_storeu_ps(p + 32, simde_mm512_unpackhi_ps(u0, u1)); /* q8..q11  */
+    simde_mm512_storeu_ps(p + 48, simde_mm512_unpackhi_ps(u2, u3)); /* q12..q15 */
+}
+static const int32_t TENDON_F16_QORDER[16] = {0, 8, 4, 12, 1, 9, 5, 13, 2, 10, 6, 14, 3, 11, 7, 15};
+static inline vf vfqorder(vf v) { return simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_QORDER), v); }
+/** One value per joint (lane i: joint i) → one per component of 3-float joints, in memory
+ *  order over three vectors (e0 = w0 w0 w0 w1 w1 w1 …). */
+static inline void vfexpand3(vf w, vf *e0, vf *e1, vf *e2)
+{
+    *e0 = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_EXPAND3_0), w);
+    *e1 = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_EXPAND3_1), w);
+    *e2 = simde_mm512_permutexvar_ps(vfidx16(TENDON_F16_EXPAND3_2), w);
+}
+/** Two vectors of W doubles → one of WF = 2·W floats (lo's lanes first), each rounded once. */
+static inline vf vfpack(vd lo, vd hi)
+{
+    return simde_mm512_insertf32x8(simde_mm512_castps256_ps512(vcvt_f64x8(lo)), vcvt_f64x8(hi), 1);
+}
+
+/** v with its sign flipped where m is set: vfsel(m, vfneg(v), v), bit for bit. */
+static inline vf vfneg_where(vfmask m, vf v)
+{
+    return simde_mm512_mask_xor_ps(v, m, v, simde_mm512_set1_ps(-0.0f));
+}
+
 #endif

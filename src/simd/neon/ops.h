@@ -233,4 +233,57 @@ static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
     *w = v.val[3];
 }
 
+
+/*
+ * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----
+ */
+static inline vf vfabs(vf a) { return simde_vabsq_f32(a); }
+static inline vfmask vfle(vf a, vf b) { return simde_vcleq_f32(a, b); }
+static inline vfmask vfeq(vf a, vf b) { return simde_vceqq_f32(a, b); }
+static inline vfmask vfunord(vf a, vf b)
+{
+    return simde_vmvnq_u32(simde_vandq_u32(simde_vceqq_f32(a, a), simde_vceqq_f32(b, b)));
+}
+static inline vfmask vfmand(vfmask a, vfmask b) { return simde_vandq_u32(a, b); }
+static inline vfmask vfmor(vfmask a, vfmask b) { return simde_vorrq_u32(a, b); }
+static inline int vfmask_any(vfmask m) { return simde_vmaxvq_u32(m) != 0; }
+static inline int vfmask_all(vfmask m) { return simde_vminvq_u32(m) != 0; }
+/*
+ * WF quaternions ↔ x y z w vectors in the layer's *quaternion lane order* (a fixed permutation
+ * of the quaternions over the lanes; vfqorder puts a natural-order vector into the same order).
+ * Here the natural order: vld4q / vst4q de-interleave and interleave in one instruction.
+ */
+static inline void vfload4q(const float *p, vf *x, vf *y, vf *z, vf *w) { vfload4(p, x, y, z, w); }
+static inline void vfstore4q(float *p, vf x, vf y, vf z, vf w)
+{
+    simde_float32x4x4_t v;
+    v.val[0] = x;
+    v.val[1] = y;
+    v.val[2] = z;
+    v.val[3] = w;
+    simde_vst4q_f32(p, v);
+}
+static inline vf vfqorder(vf v) { return v; }
+/** One value per joint (lane i: joint i) → one per component of 3-float joints, in memory
+ *  order over three vectors: e0 = w0 w0 w0 w1, e1 = w1 w1 w2 w2, e2 = w2 w3 w3 w3. */
+static inline void vfexpand3(vf w, vf *e0, vf *e1, vf *e2)
+{
+    const simde_float32x2_t lo = simde_vget_low_f32(w), hi = simde_vget_high_f32(w);
+    *e0 = simde_vcombine_f32(simde_vdup_lane_f32(lo, 0), lo);
+    *e1 = simde_vcombine_f32(simde_vdup_lane_f32(lo, 1), simde_vdup_lane_f32(hi, 0));
+    *e2 = simde_vcombine_f32(hi, simde_vdup_lane_f32(hi, 1));
+}
+/** Two vectors of W doubles → one of WF = 2·W floats (lo's lanes first), each rounded once. */
+static inline vf vfpack(vd lo, vd hi)
+{
+    return simde_vcombine_f32(simde_vcvt_f32_f64(lo), simde_vcvt_f32_f64(hi));
+}
+
+/** v with its sign flipped where m is set: vfsel(m, vfneg(v), v), bit for bit. */
+static inline vf vfneg_where(vfmask m, vf v)
+{
+    return simde_vreinterpretq_f32_u32(simde_veorq_u32(
+        simde_vreinterpretq_u32_f32(v), simde_vandq_u32(m, simde_vdupq_n_u32(0x80000000u))));
+}
+
 #endif

@@ -228,4 +228,53 @@ static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
     *w = r[3];
 }
 
+
+/*
+ * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----
+ */
+static inline vf vfabs(vf a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }
+static inline vfmask vfle(vf a, vf b) { return simde_mm_cmple_ps(a, b); }
+static inline vfmask vfeq(vf a, vf b) { return simde_mm_cmpeq_ps(a, b); }
+static inline vfmask vfunord(vf a, vf b) { return simde_mm_cmpunord_ps(a, b); }
+static inline vfmask vfmand(vfmask a, vfmask b) { return simde_mm_and_ps(a, b); }
+static inline vfmask vfmor(vfmask a, vfmask b) { return simde_mm_or_ps(a, b); }
+static inline int vfmask_any(vfmask m) { return simde_mm_movemask_ps(m) != 0; }
+static inline int vfmask_all(vfmask m) { return simde_mm_movemask_ps(m) == 0xF; }
+/*
+ * WF quaternions ↔ x y z w vectors in the layer's *quaternion lane order*: a fixed permutation
+ * of the quaternions over the lanes, whatever transposes cheapest (lane-wise arithmetic does not
+ * care; vfqorder puts a natural-order vector — a weight per element — into the same order).
+ * Here the natural order: lane i holds quaternion i.
+ */
+static inline void vfload4q(const float *p, vf *x, vf *y, vf *z, vf *w) { vfload4(p, x, y, z, w); }
+static inline void vfstore4q(float *p, vf x, vf y, vf z, vf w)
+{
+    vf r[4] = {x, y, z, w};
+    vftranspose(r);
+    simde_mm_storeu_ps(p, r[0]);
+    simde_mm_storeu_ps(p + 4, r[1]);
+    simde_mm_storeu_ps(p + 8, r[2]);
+    simde_mm_storeu_ps(p + 12, r[3]);
+}
+static inline vf vfqorder(vf v) { return v; }
+/** One value per joint (lane i: joint i) → one per component of 3-float joints, in memory
+ *  order over three vectors: e0 = w0 w0 w0 w1, e1 = w1 w1 w2 w2, e2 = w2 w3 w3 w3. */
+static inline void vfexpand3(vf w, vf *e0, vf *e1, vf *e2)
+{
+    *e0 = simde_mm_shuffle_ps(w, w, SIMDE_MM_SHUFFLE(1, 0, 0, 0));
+    *e1 = simde_mm_shuffle_ps(w, w, SIMDE_MM_SHUFFLE(2, 2, 1, 1));
+    *e2 = simde_mm_shuffle_ps(w, w, SIMDE_MM_SHUFFLE(3, 3, 3, 2));
+}
+/** Two vectors of W doubles → one of WF = 2·W floats (lo's lanes first), each rounded once. */
+static inline vf vfpack(vd lo, vd hi)
+{
+    return simde_mm_movelh_ps(simde_mm_cvtpd_ps(lo), simde_mm_cvtpd_ps(hi));
+}
+
+/** v with its sign flipped where m is set: vfsel(m, vfneg(v), v), bit for bit. */
+static inline vf vfneg_where(vfmask m, vf v)
+{
+    return simde_mm_xor_ps(v, simde_mm_and_ps(m, simde_mm_set1_ps(-0.0f)));
+}
+
 #endif

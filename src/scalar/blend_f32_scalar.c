@@ -1,0 +1,173 @@
+/*
+ * Scalar reference of the float32 tier's pose and quaternion kernels (docs/fast-tier.md):
+ * the meaning of tendon_pose_blend_f32, tendon_pose_blend_nlerp_f32, tendon_pose_add_f32 (and
+ * their masked forms), tendon_quat_{slerp,nlerp,multiply}_f32 and tendon_pose_blend_layers_f32.
+ *
+ * Weights are computed in double as the seed-exact tier computes them (a per-joint weight is
+ * clamp(t·m_j) in double) and rounded to float32 once (tendon_weight_to_f32); every later
+ * operation is float32, in the orders of src/common/quat_ref_f32.h. Every joint is read before
+ * it is written, so `out` may be exactly an input pose.
+ */
+#include "../common/kernels_internal.h"
+#include "../common/quat_ref.h"
+#include "../common/quat_ref_f32.h"
+
+/* The exact tier's per-joint weight in double (blend_scalar.c joint_weight): 0 where the mask
+   is 0 whatever t is, else t·m with m = clamp(mask, 0, 1); NaN propagates. */
+static inline double joint_weight(double t, const float *joint_weights, size_t j)
+{
+    if (!joint_weights)
+        return t;
+    const double m = tendon_ref_clamp01((double)joint_weights[j]);
+    return m == 0.0 ? 0.0 : t * m;
+}
+
+float tendon_blend_weight_f32(double t, const float *joint_weights, size_t j)
+{
+    return tendon_weight_to_f32(tendon_ref_clamp01(joint_weight(t, joint_weights, j)));
+}
+
+float tendon_add_weight_f32(double weight, const float *joint_weights, size_t j)
+{
+    const double raw = joint_weight(weight, joint_weights, j);
+    return tendon_weight_to_f32(raw < 0.0 ? 0.0 : raw);
+}
+
+static void blend_from(const tendon_pose *a, const tendon_pose *b, double t,
+                       const float *joint_weights, size_t first, size_t joint_count,
+                       tendon_pose *out, int nlerp)
+{
+    for (size_t j = first; j < joint_count; ++j) {
+        const float w = tendon_blend_weight_f32(t, joint_weights, j);
+        for (size_t c = 0; c < 3; ++c) {
+            const float from = a->translation[3 * j + c], to = b->translation[3 * j + c];
+            const float sfrom = a->scale[3 * j + c], sto = b->scale[3 * j + c];
+            out->translation[3 * j + c] = from + (to - from) * w;
+            out->scale[3 * j + c] = sfrom + (sto - sfrom) * w;
+        }
+        float qa[4], qb[4], q[4];
+        for (int c = 0; c < 4; ++c) {
+            qa[c] = a->rotation[4 * j + c];
+            qb[c] = b->rotation[4 * j + c];
+        }
+        if (nlerp)
+            tendon_reff_nlerp(qa, qb, w, q);
+        else
+            tendon_reff_slerp(qa, qb, w, q);
+        for (int c = 0; c < 4; ++c)
+            out->rotation[4 * j + c] = q[c];
+    }
+}
+
+void tendon_pose_blend_f32_scalar_from(const tendon_pose *a, const tendon_pose *b, double t,
+                                       const float *joint_weights, size_t first,
+                                       size_t joint_count, tendon_pose *out)
+{
+    blend_from(a, b, t, joint_weights, first, joint_count, out, 0);
+}
+
+void tendon_pose_blend_nlerp_f32_scalar_from(const tendon_pose *a, const tendon_pose *b,
+                                             double t, const float *joint_weights, size_t first,
+                                             size_t joint_count, tendon_pose *out)
+{
+    blend_from(a, b, t, joint_weights, first, joint_count, out, 1);
+}
+
+void tendon_pose_blend_f32_scalar(const tendon_pose *a, const tendon_pose *b, double t,
+                                  const float *joint_weights, size_t joint_count,
+                                  tendon_pose *out)
+{
+    blend_from(a, b, t, joint_weights, 0, joint_count, out, 0);
+}
+
+void tendon_pose_blend_nlerp_f32_scalar(const tendon_pose *a, const tendon_pose *b, double t,
+                                        const float *joint_weights, size_t joint_count,
+                                        tendon_pose *out)
+{
+    blend_from(a, b, t, joint_weights, 0, joint_count, out, 1);
+}
+
+/* One joint of the additive layer at float weight w (≥ 0 or NaN; +∞ allowed). */
+static inline void add_joint(const tendon_pose *base, const tendon_pose *delta, float w, size_t j,
+                             tendon_pose *out)
+{
+    for (size_t c = 0; c < 3; ++c) {
+        const float bt = base->translation[3 * j + c], dt = delta->translation[3 * j + c];
+        const float bs = base->scale[3 * j + c], ds = delta->scale[3 * j + c];
+        out->translation[3 * j + c] = bt + dt * w;
+        out->scale[3 * j + c] = bs * (1.0f + (ds - 1.0f) * w);
+    }
+    float qd[4], qb[4], scaled[4], q[4];
+    for (int c = 0; c < 4; ++c) {
+        qd[c] = delta->rotation[4 * j + c];
+        qb[c] = base->rotation[4 * j + c];
+    }
+    tendon_reff_slerp_from_identity(qd, w > 1.0f ? 1.0f : w, scaled);
+    tendon_reff_multiply(qb, scaled, q);
+    for (int c = 0; c < 4; ++c)
+        out->rotation[4 * j + c] = q[c];
+}
+
+void tendon_pose_add_f32_scalar_from(const tendon_pose *base, const tendon_pose *delta,
+                                     double weight, const float *joint_weights, size_t first,
+                                     size_t joint_count, tendon_pose *out)
+{
+    for (size_t j = first; j < joint_count; ++j)
+        add_joint(base, delta, tendon_add_weight_f32(weight, joint_weights, j), j, out);
+}
+
+void tendon_pose_add_f32_scalar(const tendon_pose *base, const tendon_pose *delta, double weight,
+                                const float *joint_weights, size_t joint_count, tendon_pose *out)
+{
+    tendon_pose_add_f32_scalar_from(base, delta, weight, joint_weights, 0, joint_count, out);
+}
+
+void tendon_quat_slerp_f32_scalar_from(const float *a, const float *b, const float *t,
+                                       size_t first, size_t count, float *out)
+{
+    for (size_t i = first; i < count; ++i) {
+        float q[4];
+        tendon_reff_slerp(a + 4 * i, b + 4 * i, tendon_reff_clamp01(t[i]), q);
+        for (int c = 0; c < 4; ++c)
+            out[4 * i + c] = q[c];
+    }
+}
+
+void tendon_quat_nlerp_f32_scalar_from(const float *a, const float *b, const float *t,
+                                       size_t first, size_t count, float *out)
+{
+    for (size_t i = first; i < count; ++i) {
+        float q[4];
+        tendon_reff_nlerp(a + 4 * i, b + 4 * i, tendon_reff_clamp01(t[i]), q);
+        for (int c = 0; c < 4; ++c)
+            out[4 * i + c] = q[c];
+    }
+}
+
+void tendon_quat_multiply_f32_scalar_from(const float *a, const float *b, size_t first,
+                                          size_t count, float *out)
+{
+    for (size_t i = first; i < count; ++i) {
+        float q[4];
+        tendon_reff_multiply(a + 4 * i, b + 4 * i, q);
+        for (int c = 0; c < 4; ++c)
+            out[4 * i + c] = q[c];
+    }
+}
+
+void tendon_quat_slerp_f32_scalar(const float *a, const float *b, const float *t, size_t count,
+                                  float *out)
+{
+    tendon_quat_slerp_f32_scalar_from(a, b, t, 0, count, out);
+}
+
+void tendon_quat_nlerp_f32_scalar(const float *a, const float *b, const float *t, size_t count,
+                                  float *out)
+{
+    tendon_quat_nlerp_f32_scalar_from(a, b, t, 0, count, out);
+}
+
+void tendon_quat_multiply_f32_scalar(const float *a, const float *b, size_t count, float *out)
+{
+    tendon_quat_multiply_f32_scalar_from(a, b, 0, count, out);
+}

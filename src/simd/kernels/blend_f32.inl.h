@@ -1,0 +1,225 @@
+/*
+ * THE SIMD body of the float32 tier's pose and quaternion kernels (docs/fast-tier.md), written
+ * once over the op layer's float lanes and instantiated per ISA by
+ * src/simd/<isa>/blend_f32_<isa>.c: the lane-wise twin of src/scalar/blend_f32_scalar.c.
+ *
+ * A block is TENDON_WF joints: rotations loaded and transposed to one vector per component
+ * (vfload4q, in the op layer's quaternion lane order), slerped / nlerped / composed, transposed
+ * back (vfstore4q); translations and scales
+ * as 3·WF contiguous floats, computed in place with the weight expanded to one per component
+ * (vfexpand3) — a weight shared by every joint needs no expansion at all. Per-joint (masked)
+ * weights are computed in double, as the reference does, and rounded to float once (vfpack).
+ * Every block's inputs are read before its outputs are written, so out may be exactly an input.
+ * Fewer than WF joints left go to the scalar reference.
+ */
+#include "quat_f32_core.inl.h"
+#include "../../common/kernels_internal.h"
+
+/* ---- weights (double, rounded once: tendon_blend_weight_f32 / tendon_add_weight_f32) ---- */
+
+static inline vd vdclamp01(vd w)
+{
+    const vd zero = vset1(0.0), one = vset1(1.0);
+    return vsel(vlt(w, zero), zero, vsel(vgt(w, one), one, w));
+}
+
+/* joint_weight of blend_scalar.c: 0 where the clamped mask is 0, else t·m. */
+static inline vd vdjoint_weight(double t, const float *p)
+{
+    const vd m = vdclamp01(vload_f32(p));
+    return vsel(veq(m, vset1(0.0)), vset1(0.0), vmul(vset1(t), m));
+}
+
+/** WF per-joint blend weights from joint j: clamp(t·m, 0, 1) in double, rounded once. */
+static inline vf vfblend_weights(double t, const float *joint_weights, size_t j)
+{
+    return vfpack(vdclamp01(vdjoint_weight(t, joint_weights + j)),
+                  vdclamp01(vdjoint_weight(t, joint_weights + j + TENDON_W)));
+}
+
+/* max(raw, 0) with a finite value beyond FLT_MAX saturated (tendon_weight_to_f32 for w ≥ 0). */
+static inline vd vdadd_weight(vd raw)
+{
+    const vd w = vsel(vlt(raw, vset1(0.0)), vset1(0.0), raw);
+    const vmask big = vmand(vgt(w, vset1((double)FLT_MAX)), vlt(w, vset1((double)INFINITY)));
+    return vsel(big, vset1((double)FLT_MAX), w);
+}
+
+/** WF per-joint additive weights from joint j: max(weight·m, 0) in double, rounded once. */
+static inline vf vfadd_weights(double weight, const float *joint_weights, size_t j)
+{
+    return vfpack(vdadd_weight(vdjoint_weight(weight, joint_weights + j)),
+                  vdadd_weight(vdjoint_weight(weight, joint_weights + j + TENDON_W)));
+}
+
+/* ---- pose blend (slerp and nlerp) ---- */
+
+/*
+ * One block's translations or scales: out = from + (to − from)·e, 3·WF floats from offset o
+ * (each vector loaded and stored in turn: out may be exactly from or to).
+ */
+static inline void vflerp3(const float *from, const float *to, size_t o, const vf e[3],
+                           float *out)
+{
+    for (int k = 0; k < 3; ++k) {
+        const vf f = vfload(from + o + k * TENDON_WF), g = vfload(to + o + k * TENDON_WF);
+        vfstore(out + o + k * TENDON_WF, vfadd(f, vfmul(vfsub(g, f), e[k])));
+    }
+}
+
+#ifndef TENDON_F32_STAGE
+/* Blocks per step. Each phase below runs over all of them before the next begins, so their
+   long independent chains (acos, sin, √, ÷) overlap instead of waiting on latency. */
+#define TENDON_F32_STAGE 4
+#endif
+#ifndef TENDON_F32_NLERP_STAGE
+#define TENDON_F32_NLERP_STAGE 1
+#endif
+
+/*
+ * nb blocks of WF joints from joint j, in three phases (loads and dots; weights; combine,
+ * normalise, store), each over all nb blocks before the next begins.
+ */
+static inline __attribute__((always_inline)) void blend_f32_blocks(
+    const tendon_pose *a, const tendon_pose *b, double t, const float *joint_weights,
+    size_t j, int nb, vf w_all, vf omw_all, tendon_pose *out, int nlerp)
+{
+    vf w[TENDON_F32_STAGE], s0[TENDON_F32_STAGE], s1[TENDON_F32_STAGE], dot[TENDON_F32_STAGE];
+    vfquat qa[TENDON_F32_STAGE], qb[TENDON_F32_STAGE];
+    for (int c = 0; c < nb; ++c) {
+        const size_t jc = j + (size_t)c * TENDON_WF;
+        w[c] = joint_weights ? vfqorder(vfblend_weights(t, joint_weights, jc)) : w_all;
+        qa[c] = vfload_quat(a->rotation + 4 * jc);
+        qb[c] = vfload_quat(b->rotation + 4 * jc);
+        dot[c] = vfdot4(qa[c], qb[c]);
+    }
+    for (int c = 0; c < nb; ++c) {
+        if (nlerp)
+            vfnlerp_weights(dot[c], w[c], joint_weights ? vfsub(vfset1(1.0f), w[c]) : omw_all,
+                            &s0[c], &s1[c]);
+        else
+            vfslerp_weights(dot[c], w[c], &s0[c], &s1[c]);
+    }
+    for (int c = 0; c < nb; ++c) {
+        const size_t jc = j + (size_t)c * TENDON_WF;
+        vfstore_quat(out->rotation + 4 * jc, vfcombine(qa[c], qb[c], s0[c], s1[c]));
+        /* the pose's three arrays never overlap each other (partial overlaps are refused), so
+           the rotations are written before the translations and scales are read */
+        vf e[3] = {w_all, w_all, w_all};
+        if (joint_weights)
+            vfexpand3(vfblend_weights(t, joint_weights, jc), &e[0], &e[1], &e[2]);
+        vflerp3(a->translation, b->translation, 3 * jc, e, out->translation);
+        vflerp3(a->scale, b->scale, 3 * jc, e, out->scale);
+    }
+}
+
+static inline __attribute__((always_inline)) void blend_f32_loop(
+    const tendon_pose *a_in, const tendon_pose *b_in, double t, const float *joint_weights,
+    size_t joint_count, tendon_pose *out_in, int nlerp)
+{
+    /* the poses copied to locals: stores through float * could otherwise alias the structs */
+    const tendon_pose a = *a_in, b = *b_in;
+    tendon_pose out = *out_in;
+    const vf w_all = vfset1(tendon_blend_weight_f32(t, NULL, 0));
+    const vf omw_all = vfsub(vfset1(1.0f), w_all);
+    size_t j = 0;
+    const int nb = nlerp ? TENDON_F32_NLERP_STAGE : TENDON_F32_STAGE;
+    for (; j + (size_t)nb * TENDON_WF <= joint_count; j += (size_t)nb * TENDON_WF)
+        blend_f32_blocks(&a, &b, t, joint_weights, j, nb, w_all, omw_all, &out, nlerp);
+    for (; j + TENDON_WF <= joint_count; j += TENDON_WF)
+        blend_f32_blocks(&a, &b, t, joint_weights, j, 1, w_all, omw_all, &out, nlerp);
+    if (nlerp)
+        tendon_pose_blend_nlerp_f32_scalar_from(a_in, b_in, t, joint_weights, j, joint_count,
+                                                out_in);
+    else
+        tendon_pose_blend_f32_scalar_from(a_in, b_in, t, joint_weights, j, joint_count, out_in);
+}
+
+/* One instantiation with a mask and one without, so neither tests joint_weights per block. */
+static inline __attribute__((always_inline)) void blend_f32_body(
+    const tendon_pose *a, const tendon_pose *b, double t, const float *joint_weights,
+    size_t joint_count, tendon_pose *out, int nlerp)
+{
+    if (joint_weights)
+        blend_f32_loop(a, b, t, joint_weights, joint_count, out, nlerp);
+    else
+        blend_f32_loop(a, b, t, NULL, joint_count, out, nlerp);
+}
+
+void TENDON_FN(pose_blend_f32)(const tendon_pose *a, const tendon_pose *b, double t,
+                               const float *joint_weights, size_t joint_count, tendon_pose *out)
+{
+    blend_f32_body(a, b, t, joint_weights, joint_count, out, 0);
+}
+
+void TENDON_FN(pose_blend_nlerp_f32)(const tendon_pose *a, const tendon_pose *b, double t,
+                                     const float *joint_weights, size_t joint_count,
+                                     tendon_pose *out)
+{
+    blend_f32_body(a, b, t, joint_weights, joint_count, out, 1);
+}
+
+/* ---- additive layer ---- */
+
+void TENDON_FN(pose_add_f32)(const tendon_pose *base, const tendon_pose *delta, double weight,
+                             const float *joint_weights, size_t joint_count, tendon_pose *out)
+{
+    const float *const br = base->rotation, *const dr = delta->rotation;
+    const float *const bt = base->translation, *const dt = delta->translation;
+    const float *const bs = base->scale, *const ds = delta->scale;
+    float *const orot = out->rotation, *const ot = out->translation, *const os = out->scale;
+    const vf one = vfset1(1.0f);
+    const vf w_all = vfset1(tendon_add_weight_f32(weight, NULL, 0));
+    size_t j = 0;
+    for (; j + TENDON_WF <= joint_count; j += TENDON_WF) {
+        vf w = w_all, e[3] = {w_all, w_all, w_all};
+        if (joint_weights) {
+            const vf wn = vfadd_weights(weight, joint_weights, j); /* memory order */
+            vfexpand3(wn, &e[0], &e[1], &e[2]);
+            w = vfqorder(wn); /* the rotations' lane order */
+        }
+        const vfquat qd = vfload_quat(dr + 4 * j), qb = vfload_quat(br + 4 * j);
+        const vfquat scaled = vfslerp_from_identity(qd, vfsel(vfgt(w, one), one, w));
+        vfstore_quat(orot + 4 * j, vfmultiply(qb, scaled));
+        for (int k = 0; k < 3; ++k) {
+            const size_t o = 3 * j + (size_t)k * TENDON_WF;
+            const vf b0 = vfload(bt + o), d0 = vfload(dt + o);
+            vfstore(ot + o, vfadd(b0, vfmul(d0, e[k])));
+            const vf b1 = vfload(bs + o), d1 = vfload(ds + o);
+            vfstore(os + o, vfmul(b1, vfadd(one, vfmul(vfsub(d1, one), e[k]))));
+        }
+    }
+    tendon_pose_add_f32_scalar_from(base, delta, weight, joint_weights, j, joint_count, out);
+}
+
+/* ---- quaternion arrays ---- */
+
+void TENDON_FN(quat_slerp_f32)(const float *a, const float *b, const float *t, size_t count,
+                               float *out)
+{
+    size_t i = 0;
+    for (; i + TENDON_WF <= count; i += TENDON_WF)
+        vfstore_quat(out + 4 * i, vfslerp(vfload_quat(a + 4 * i), vfload_quat(b + 4 * i),
+                                          vfclamp01(vfqorder(vfload(t + i)))));
+    tendon_quat_slerp_f32_scalar_from(a, b, t, i, count, out);
+}
+
+void TENDON_FN(quat_nlerp_f32)(const float *a, const float *b, const float *t, size_t count,
+                               float *out)
+{
+    size_t i = 0;
+    for (; i + TENDON_WF <= count; i += TENDON_WF) {
+        const vf w = vfclamp01(vfqorder(vfload(t + i)));
+        vfstore_quat(out + 4 * i, vfnlerp(vfload_quat(a + 4 * i), vfload_quat(b + 4 * i), w,
+                                          vfsub(vfset1(1.0f), w)));
+    }
+    tendon_quat_nlerp_f32_scalar_from(a, b, t, i, count, out);
+}
+
+void TENDON_FN(quat_multiply_f32)(const float *a, const float *b, size_t count, float *out)
+{
+    size_t i = 0;
+    for (; i + TENDON_WF <= count; i += TENDON_WF)
+        vfstore_quat(out + 4 * i, vfmultiply(vfload_quat(a + 4 * i), vfload_quat(b + 4 * i)));
+    tendon_quat_multiply_f32_scalar_from(a, b, i, count, out);
+}
