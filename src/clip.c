@@ -893,6 +893,17 @@ tendon_status tendon_root_motion_extract(const tendon_clip *clip, size_t root_jo
         return st;
     rigid m = rigid_identity();
     const double d = clip->duration;
+    /* Past 2^53 loops (or where t/d overflows to ±∞) a time has no phase, and the loop count
+     * would be ±∞ — which halving never brings below 1: refuse before any of that. */
+    for (int which = 0; d > 0.0 && which < 2; ++which) {
+        const double t = which == 0 ? from_sec : to_sec, loops = t / d;
+        if (!(loops < TENDON_ROOT_MOTION_MAX_LOOPS && loops > -TENDON_ROOT_MOTION_MAX_LOOPS))
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: %s is %.17g s, %.17g loops of the %.17g s clip; a time must "
+                               "stay below TENDON_ROOT_MOTION_MAX_LOOPS (2^53) loops from 0, "
+                               "where it still has a phase",
+                               fn, which == 0 ? "from_sec" : "to_sec", t, loops, d);
+    }
     if (d > 0.0 && (rt.t || rt.r) && from_sec != to_sec) {
         if (to_sec > from_sec) {
             m = motion_forward(&rt, d, from_sec, to_sec);

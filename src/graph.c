@@ -236,15 +236,18 @@ static tendon_status tree_build(const tendon_blend_tree_desc *d, tendon_blend_tr
                                (int)n->kind);
         }
     }
-    /* Every non-root node has exactly one parent; the walk up from each must reach the root
-     * within node_count steps (else it is on a cycle cut off from the root). */
-    for (size_t i = 0; i < d->node_count; ++i) {
-        if (i == d->root)
-            continue;
-        if (parent_of[i] == SIZE_MAX)
+    /* Every non-root node has exactly one parent — all of them checked before any walk, since
+     * a walk up from one node may pass through another that has none (parent_of SIZE_MAX).
+     * Then the walk up from each must reach the root within node_count steps (else it is on a
+     * cycle cut off from the root); every index it follows is a checked parent. */
+    for (size_t i = 0; i < d->node_count; ++i)
+        if (i != d->root && parent_of[i] == SIZE_MAX)
             return tendon_fail(TENDON_ERR_FORMAT, "%s: node %zu is nobody's child and not the "
                                "root (node %zu); every node must be reachable from the root",
                                fn, i, d->root);
+    for (size_t i = 0; i < d->node_count; ++i) {
+        if (i == d->root)
+            continue;
         size_t up = i, steps = 0;
         while (up != d->root && steps <= d->node_count) {
             up = parent_of[up];

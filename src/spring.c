@@ -5,6 +5,7 @@
  * clamp at the end. Everything here is per call and scalar, shared by every ISA; only the march
  * is a kernel. No state, no allocation: workspaces are the caller's or on the stack.
  */
+#include <inttypes.h>
 #include <math.h> /* INFINITY only: no libm call */
 #include <stdint.h>
 #include <stdio.h>
@@ -761,6 +762,43 @@ tendon_status tendon_spring_chain_workspace_size(size_t link_count, size_t chain
     return TENDON_OK;
 }
 
+/*
+ * The work budget of a chain call, in link-substeps: every link of every chain advanced one
+ * substep. `steps` is the planned substep count, or 0 before the plan (then the bound is the
+ * least any plan costs: one substep — the clamp walks every link even when none runs).
+ * `callers_budget`: max_work came from a _budget entry point (else it is the default).
+ */
+static tendon_status check_chain_work(const char *fn, size_t steps, int planned,
+                                      size_t link_count, size_t chain_count, uint64_t max_work,
+                                      int callers_budget)
+{
+    const uint64_t per_step = (uint64_t)link_count * (uint64_t)chain_count; /* ≥ 1, no overflow:
+                                                          3·link_count·chain_count fits size_t */
+    const uint64_t s = steps < 1 ? 1 : (uint64_t)steps;
+    if (per_step <= max_work && s <= max_work / per_step)
+        return TENDON_OK;
+    const int overflows = per_step > UINT64_MAX / s;
+    const uint64_t cost = overflows ? UINT64_MAX : per_step * s;
+    const char *budget_name = callers_budget ? "max_work" : "TENDON_SPRING_MAX_WORK";
+    const char *hint = callers_budget ? ""
+                                      : "; to allow more, pass your own max_work to "
+                                        "tendon_spring_chain_sample_budget / _batch_budget";
+    if (!planned)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: %zu links × %zu %s cost at least %" PRIu64 " link-substeps "
+                           "(one substep each), more than the work budget %s = %" PRIu64
+                           "%s",
+                           fn, link_count, chain_count, chain_count == 1 ? "chain" : "chains",
+                           cost, budget_name, max_work, hint);
+    return tendon_fail(TENDON_ERR_VALUE,
+                       "%s: %zu links × %zu %s × %zu substeps cost %s%" PRIu64
+                       " link-substeps, more than the work budget %s = %" PRIu64 "; a "
+                       "chain's work grows as links² (docs/springs.md, \"Long chains\"): use "
+                       "shorter chains, or the batch path for more strands%s",
+                       fn, link_count, chain_count, chain_count == 1 ? "chain" : "chains", steps,
+                       overflows ? "more than " : "", cost, budget_name, max_work, hint);
+}
+
 /* Stack storage of a single chain of up to TENDON_SPRING_CHAIN_STACK_LINKS links (6,911 bytes). */
 #define SPRING_CHAIN_STACK_BYTES 7168
 
@@ -769,7 +807,7 @@ static tendon_status chain_sample(const char *fn, const tendon_kernels *given,
                                   size_t link_count, tendon_spring_anchor_fn root, void *user,
                                   double time_sec, size_t chain_count, void *workspace,
                                   size_t workspace_bytes, float *out, size_t out_count,
-                                  int stack_allowed)
+                                  int stack_allowed, uint64_t max_work, int callers_budget)
 {
     if (link_count == 0 || chain_count == 0)
         return TENDON_OK; /* the seed's empty chain returns at once */
@@ -801,6 +839,10 @@ static tendon_status chain_sample(const char *fn, const tendon_kernels *given,
     tendon_status st = validate_links(fn, links, link_count);
     if (st != TENDON_OK)
         return st;
+    /* Before the lookback (O(links) per Newton step): a chain too long for any plan. */
+    if ((st = check_chain_work(fn, 0, 0, link_count, chain_count, max_work, callers_budget)) !=
+        TENDON_OK)
+        return st;
     const double lookback = chain_settle_sec(links, link_count);
     double fastest = 0.0;
     for (size_t i = 0; i < link_count; ++i)
@@ -808,7 +850,9 @@ static tendon_status chain_sample(const char *fn, const tendon_kernels *given,
             fastest = links[i].frequency_hz;
     size_t steps = 0;
     if ((st = substep_grid(fn, lookback, fastest, "the chain's fastest link", &steps)) !=
-        TENDON_OK)
+        TENDON_OK ||
+        (st = check_chain_work(fn, steps, 1, link_count, chain_count, max_work, callers_budget)) !=
+            TENDON_OK)
         return st;
 
     spring_layout l;
@@ -902,7 +946,7 @@ tendon_status tendon_spring_chain_sample_on(const tendon_kernels *k,
                                             size_t workspace_bytes, float *out, size_t out_count)
 {
     return chain_sample("tendon_spring_chain_sample", k, links, link_count, root, user, time_sec,
-                        1, workspace, workspace_bytes, out, out_count, 1);
+                        1, workspace, workspace_bytes, out, out_count, 1, TENDON_SPRING_MAX_WORK, 0);
 }
 
 tendon_status tendon_spring_chain_sample_batch_on(const tendon_kernels *k,
@@ -913,7 +957,8 @@ tendon_status tendon_spring_chain_sample_batch_on(const tendon_kernels *k,
                                                   float *out, size_t out_count)
 {
     return chain_sample("tendon_spring_chain_sample_batch", k, links, link_count, root, user,
-                        time_sec, chain_count, workspace, workspace_bytes, out, out_count, 0);
+                        time_sec, chain_count, workspace, workspace_bytes, out, out_count, 0,
+                        TENDON_SPRING_MAX_WORK, 0);
 }
 
 tendon_status tendon_spring_chain_sample(const tendon_spring_link *links, size_t link_count,
@@ -934,4 +979,27 @@ tendon_status tendon_spring_chain_sample_batch(const tendon_spring_link *links, 
     return tendon_spring_chain_sample_batch_on(NULL, links, link_count, root, user, time_sec,
                                                chain_count, workspace, workspace_bytes, out,
                                                out_count);
+}
+
+tendon_status tendon_spring_chain_sample_budget(const tendon_spring_link *links,
+                                                size_t link_count, tendon_spring_anchor_fn root,
+                                                void *user, double time_sec, uint64_t max_work,
+                                                void *workspace, size_t workspace_bytes,
+                                                float *out, size_t out_count)
+{
+    return chain_sample("tendon_spring_chain_sample_budget", NULL, links, link_count, root, user,
+                        time_sec, 1, workspace, workspace_bytes, out, out_count, 1, max_work, 1);
+}
+
+tendon_status tendon_spring_chain_sample_batch_budget(const tendon_spring_link *links,
+                                                      size_t link_count,
+                                                      tendon_spring_anchor_fn root, void *user,
+                                                      double time_sec, uint64_t max_work,
+                                                      size_t chain_count, void *workspace,
+                                                      size_t workspace_bytes, float *out,
+                                                      size_t out_count)
+{
+    return chain_sample("tendon_spring_chain_sample_batch_budget", NULL, links, link_count, root,
+                        user, time_sec, chain_count, workspace, workspace_bytes, out, out_count,
+                        0, max_work, 1);
 }

@@ -8,11 +8,14 @@
  * tracks at random times, times on keys, before the first, after the last and ±∞; root motion
  * against a hand-built walking loop.
  */
+#define _POSIX_C_SOURCE 200809L
+#include <float.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/kernels_internal.h"
 #include "support.h"
@@ -754,6 +757,77 @@ START_TEST(test_root_motion_forward_across_wrap)
 }
 END_TEST
 
+static double now_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A 0.5 s loop whose root walks 1 m along z. */
+static tendon_clip *half_second_clip(void)
+{
+    static const float times[2] = {0.0f, 0.5f};
+    static const float tv[6] = {0, 0, 0, 0, 0, 1};
+    return one_track_clip(TENDON_PATH_TRANSLATION, TENDON_INTERP_LINEAR, 3, 2, times, tv);
+}
+
+/* The out of a refused call is untouched. */
+static void expect_far_time_refused(const tendon_clip *clip, double from, double to,
+                                    const char *names)
+{
+    tendon_root_motion m;
+    memset(&m, 0x5A, sizeof m);
+    const tendon_root_motion before = m;
+    const double t0 = now_sec();
+    ck_assert_int_eq(tendon_root_motion_extract(clip, 0, from, to, &m), TENDON_ERR_VALUE);
+    ck_assert_msg(now_sec() - t0 < 0.5, "the refusal took %g s", now_sec() - t0);
+    const char *msg = tendon_error_message();
+    ck_assert_msg(strstr(msg, names) && strstr(msg, "TENDON_ROOT_MOTION_MAX_LOOPS"), "%s", msg);
+    ck_assert(memcmp(&m, &before, sizeof m) == 0);
+}
+
+/*
+ * Issue 14: t / duration overflowed to +∞ (to_sec = DBL_MAX on a 0.5 s clip; −1e308 → 1e308 on
+ * any clip shorter than 2 s), and halving an infinite loop count never ends. Times 2^53 loops
+ * or more from 0 have no phase and are refused at once; just inside, the answer is finite and
+ * quick (O(log n): ~53 squarings).
+ */
+START_TEST(test_root_motion_far_times)
+{
+    tendon_clip *half = half_second_clip(), *walk = walk_clip(0);
+    ck_assert(tendon_clip_duration(half) == 0.5 && tendon_clip_duration(walk) == 1.0);
+    expect_far_time_refused(half, 0.0, DBL_MAX, "to_sec");
+    expect_far_time_refused(half, -1e308, 1e308, "from_sec");
+    expect_far_time_refused(walk, -1e308, 1e308, "from_sec");
+    expect_far_time_refused(walk, DBL_MAX, 0.0, "from_sec"); /* backwards: the same limit */
+    expect_far_time_refused(walk, 0.0, -DBL_MAX, "to_sec");
+    /* the boundary: exactly 2^53 loops is refused, 2^53 − 1 accepted */
+    const double limit = TENDON_ROOT_MOTION_MAX_LOOPS;
+    ck_assert(limit == 0x1p53);
+    expect_far_time_refused(half, 0.0, 0.5 * limit, "to_sec");
+    expect_far_time_refused(half, -0.5 * limit, 0.0, "from_sec");
+    const double inside = 0.5 * (limit - 1.0); /* exactly 2^53 − 1 loops */
+    tendon_root_motion m;
+    double t0 = now_sec();
+    ck_assert_int_eq(tendon_root_motion_extract(half, 0, 0.0, inside, &m), TENDON_OK);
+    ck_assert_msg(now_sec() - t0 < 0.5, "just inside the limit took %g s", now_sec() - t0);
+    ck_assert_msg(isfinite(m.translation[2]) &&
+                      fabs((double)m.translation[2] - (limit - 1.0)) <= 1e-6 * limit,
+                  "2^53 − 1 loops of 1 m: z = %.9g", (double)m.translation[2]);
+    ck_assert(m.translation[0] == 0.0f && m.translation[1] == 0.0f);
+    t0 = now_sec();
+    ck_assert_int_eq(tendon_root_motion_extract(half, 0, -inside, inside, &m), TENDON_OK);
+    ck_assert_msg(now_sec() - t0 < 0.5, "just inside the limit took %g s", now_sec() - t0);
+    ck_assert(isfinite(m.translation[2]) &&
+              fabs((double)m.translation[2] - 2.0 * (limit - 1.0)) <= 2e-6 * limit);
+    ck_assert_int_eq(tendon_root_motion_extract(walk, 0, inside, -inside, &m), TENDON_OK);
+    ck_assert(isfinite(m.translation[2]) && m.translation[2] < 0.0f);
+    tendon_clip_destroy(half);
+    tendon_clip_destroy(walk);
+}
+END_TEST
+
 START_TEST(test_root_motion_moves_once)
 {
     /* A character advanced by extracted motion each frame, posed by a stripped sample, has its
@@ -813,6 +887,7 @@ static Suite *clip_suite(void)
     tc = tcase_create("root_motion");
     tcase_add_test(tc, test_root_motion_forward_across_wrap);
     tcase_add_test(tc, test_root_motion_moves_once);
+    tcase_add_test(tc, test_root_motion_far_times);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <tendon/gltf.h>
 
@@ -602,6 +604,146 @@ START_TEST(test_truncated_glb)
 }
 END_TEST
 
+/* ---- counts checked before allocating (issue 14) -------------------------------------------- */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_GLTF_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_GLTF_ASAN 1
+#endif
+#endif
+
+#ifdef TEST_GLTF_ASAN
+/* Under ASan the address space cannot be limited (its shadow is reserved up front): make any
+   allocation above 256 MiB fail instead, as RLIMIT_AS does below. */
+__attribute__((visibility("default"))) const char *__asan_default_options(void);
+__attribute__((visibility("default"))) const char *__asan_default_options(void)
+{
+    return "allocator_may_return_null=1:max_allocation_size_mb=256";
+}
+#endif
+
+/*
+ * Allocations of more than about 256 MiB fail from here on in this (forked) test process: the
+ * address space is limited to what it uses now plus 256 MiB, as `ulimit -v` would. Returns the
+ * limit to restore (no fork: CK_FORK=no), or RLIM_INFINITY when nothing was changed.
+ */
+static rlim_t limit_address_space(struct rlimit *saved)
+{
+    getrlimit(RLIMIT_AS, saved);
+#ifndef TEST_GLTF_ASAN
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    if (f) {
+        if (fscanf(f, "%lu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    if (pages) {
+        struct rlimit r = *saved;
+        r.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)256 << 20);
+        if (saved->rlim_max == RLIM_INFINITY || r.rlim_cur < saved->rlim_max) {
+            ck_assert_int_eq(setrlimit(RLIMIT_AS, &r), 0);
+            return r.rlim_cur;
+        }
+    }
+#endif
+    return RLIM_INFINITY;
+}
+
+/* accessors[index] of j becomes sparse-only (no bufferView: zeros) with `count` elements and
+   sparse_count entries: indices (unsigned short) at bufferViews[iview], values at
+   bufferViews[vview] + voff. */
+static void make_sparse_only(json_t *j, size_t index, double count, double sparse_count,
+                             double iview, double vview, double voff)
+{
+    json_t *a = at(j, "accessors", index);
+    json_object_del(a, "bufferView");
+    json_object_del(a, "byteOffset");
+    json_object_del(a, "min");
+    json_object_del(a, "max");
+    json_object_set_new(a, "count", json_real(count));
+    json_object_set_new(a, "sparse",
+                        json_pack("{s:f, s:{s:f, s:f}, s:{s:f, s:f}}", "count", sparse_count,
+                                  "indices", "bufferView", iview, "componentType", 5123.0,
+                                  "values", "bufferView", vview, "byteOffset", voff));
+}
+
+/*
+ * Issue 14: a 4 KB file whose sparse accessor claims 2^28 VEC4 values got a 4 GiB calloc before
+ * its count was compared with the attribute's, and under a memory limit failed as "out of
+ * memory" instead of naming the accessor. Every count is now checked against what the file can
+ * hold — its buffer views, the attribute's own count, the key count, the joint count — before
+ * anything is allocated. Run with the address space limited (or, under ASan, allocations over
+ * 256 MiB failing), so the old order gives TENDON_ERR_NOMEM and fails here.
+ */
+START_TEST(test_counts_before_allocation)
+{
+    struct rlimit saved;
+    const rlim_t limit = limit_address_space(&saved);
+    const double big = 268435456.0; /* 2^28 */
+    json_t *j;
+    /* the issue's file: WEIGHTS_0 (accessors[3], VEC4 float: 4 GiB) against POSITION's 10 */
+    j = simple_skin();
+    make_sparse_only(j, 3, big, 1, 0, 2, 160);
+    expect_error(j, TENDON_ERR_FORMAT, "WEIGHTS_0 (accessors[3]) has 268435456 vertices",
+                 "POSITION (accessors[1]) 10");
+    /* JOINTS_0 (accessors[2], VEC4 unsigned short: 2 GiB) */
+    j = simple_skin();
+    make_sparse_only(j, 2, big, 1, 0, 2, 0);
+    expect_error(j, TENDON_ERR_FORMAT, "JOINTS_0 (accessors[2]) has 268435456 vertices",
+                 "POSITION (accessors[1]) 10");
+    /* a sparse part longer than its views hold: refused by the view, before the count check */
+    j = simple_skin();
+    make_sparse_only(j, 3, big, 1048576, 0, 2, 160);
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[3].sparse.indices", "past the end of "
+                                                                       "bufferViews[0]");
+    /* an animation output (accessors[6], VEC4: 4 GiB) against its 12 keys */
+    j = simple_skin();
+    make_sparse_only(j, 6, big, 1, 0, 4, 48);
+    expect_error(j, TENDON_ERR_FORMAT, "output (accessors[6]) has 268435456 elements",
+                 "expected 12 (12 keys)");
+    /* an animation input (accessors[5], 1 GiB) of zeros: not strictly increasing */
+    j = simple_skin();
+    make_sparse_only(j, 5, big, 2, 0, 4, 0);
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[5]",
+                 "268435454 of its 268435456 times at 0");
+    /* inverse bind matrices (accessors[4], MAT4: 16 GiB) — more than the joints is allowed, and
+       only the joints' are read: the two real matrices through the sparse part */
+    j = simple_skin();
+    {
+        char *text = json_dumps(j, JSON_COMPACT);
+        tendon_gltf *ok = NULL, *g = NULL;
+        ck_assert_int_eq(tendon_gltf_load_memory(text, strlen(text), "ok.gltf", NULL, &ok),
+                         TENDON_OK);
+        free(text);
+        make_sparse_only(j, 4, big, 2, 0, 3, 0);
+        text = json_dumps(j, JSON_COMPACT);
+        ck_assert_msg(tendon_gltf_load_memory(text, strlen(text), "ibm.gltf", NULL, &g) ==
+                          TENDON_OK,
+                      "%s", tendon_error_message());
+        free(text);
+        const tendon_skin_binding *b0 = tendon_gltf_skin(ok, 0), *b1 = tendon_gltf_skin(g, 0);
+        const size_t nj = tendon_skin_binding_palette_count(b0);
+        ck_assert_uint_eq(nj, 2);
+        ck_assert_uint_eq(tendon_skin_binding_palette_count(b1), nj);
+        ck_assert(memcmp(tendon_skin_binding_inverse_bind(b0),
+                         tendon_skin_binding_inverse_bind(b1), 16 * nj * sizeof(float)) == 0);
+        tendon_gltf_destroy(ok);
+        tendon_gltf_destroy(g);
+        json_decref(j);
+    }
+    /* fewer matrices than joints: refused before reading, naming the accessor */
+    j = simple_skin();
+    make_sparse_only(j, 4, 1, 1, 0, 3, 0);
+    expect_error(j, TENDON_ERR_FORMAT, "inverseBindMatrices (accessors[4]) has 1 matrices",
+                 "for 2 joints");
+    if (limit != RLIM_INFINITY)
+        ck_assert_int_eq(setrlimit(RLIMIT_AS, &saved), 0);
+}
+END_TEST
+
 static Suite *gltf_suite(void)
 {
     Suite *s = suite_create("gltf");
@@ -615,6 +757,7 @@ static Suite *gltf_suite(void)
     tcase_add_test(tc, test_notes_and_names);
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_truncated_glb);
+    tcase_add_test(tc, test_counts_before_allocation);
     suite_add_tcase(s, tc);
     return s;
 }

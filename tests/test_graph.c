@@ -510,6 +510,46 @@ START_TEST(test_tree_errors)
 }
 END_TEST
 
+/*
+ * Issue 14: a node with a parent whose own parent is missing. Nodes {0: source (the root),
+ * 1: source, 2: lerp(a = 1, b = 3), 3: source}: node 2 is nobody's child, and the walk up from
+ * node 1 used to reach it before node 2 itself was checked, then read parent_of[SIZE_MAX] (a
+ * heap-buffer-overflow under ASan) and followed garbage. Every node's parent is checked before
+ * any walk, so the refusal names node 2.
+ */
+START_TEST(test_tree_orphan_above_a_child)
+{
+    source a, b, c;
+    source_init(&a, 0, 0, 0, 0);
+    source_init(&b, 0, 0, 0, 0);
+    source_init(&c, 0, 0, 0, 0);
+    tendon_blend_node nodes[4] = {leaf(&a, NULL), leaf(&b, NULL),
+                                  {.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 1, .b = 3},
+                                  leaf(&c, NULL)};
+    ck_assert_int_eq(try_tree(nodes, 4, 0), TENDON_ERR_FORMAT);
+    ck_assert_msg(strstr(tendon_error_message(), "node 2 is nobody's child and not the root "
+                                                 "(node 0)") != NULL,
+                  "%s", tendon_error_message());
+    /* The same shape one level deeper (node 1's parent 2's parent 4 is the orphan), and with
+       the orphan after its child in index order. */
+    static const size_t ch[1] = {2};
+    static const double at0[1] = {0.0};
+    tendon_blend_node deeper[5] = {leaf(&a, NULL), leaf(&b, NULL),
+                                   {.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 1, .b = 3},
+                                   leaf(&c, NULL),
+                                   {.kind = TENDON_BLEND_ONE_DIMENSIONAL, .parameter = "p",
+                                    .children = ch, .at = at0, .child_count = 1}};
+    ck_assert_int_eq(try_tree(deeper, 5, 0), TENDON_ERR_FORMAT);
+    ck_assert_msg(strstr(tendon_error_message(), "node 4 is nobody's child") != NULL, "%s",
+                  tendon_error_message());
+    /* Rooted at the lerp instead, the first tree is a tree — except node 0, now the orphan. */
+    ck_assert_int_eq(try_tree(nodes, 4, 2), TENDON_ERR_FORMAT);
+    ck_assert_msg(strstr(tendon_error_message(), "node 0 is nobody's child and not the root "
+                                                 "(node 2)") != NULL,
+                  "%s", tendon_error_message());
+}
+END_TEST
+
 START_TEST(test_set_evaluate_errors)
 {
     source a, b;
@@ -705,6 +745,7 @@ int main(void)
     tcase_add_test(tree, test_nested);
     tcase_add_test(tree, test_clip_node);
     tcase_add_test(tree, test_tree_errors);
+    tcase_add_test(tree, test_tree_orphan_above_a_child);
     tcase_add_test(tree, test_set_evaluate_errors);
     suite_add_tcase(s, tree);
     TCase *sm = tcase_create("state_machine");

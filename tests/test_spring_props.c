@@ -15,14 +15,18 @@
  *   - known limitations inherited from the seed, pinned so that changing them is deliberate
  *     (docs/springs.md): the lookback at damping ≥ 1 (a step leaving the window), resonance in
  *     long chains, settings whose arithmetic overflows to NaN (every ISA);
- *   - argument errors (NULL, workspace size, aliasing, empty batches).
+ *   - argument errors (NULL, workspace size, aliasing, empty batches);
+ *   - the chain work budget (TENDON_SPRING_MAX_WORK and the _budget entry points).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/spring_internal.h"
 #include "spring_support.h"
@@ -1101,6 +1105,235 @@ START_TEST(argument_errors)
 }
 END_TEST
 
+/* ---- the work budget (issue 14) ---------------------------------------------------------- */
+
+static double now_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* n links of 2 Hz / ζ = 0.35 hanging 0.1 m apart (docs/springs.md's "Long chains" chain). */
+static tendon_spring_link *uniform_chain(size_t n)
+{
+    tendon_spring_link *links = malloc(n * sizeof *links);
+    ck_assert_ptr_nonnull(links);
+    for (size_t i = 0; i < n; ++i)
+        links[i] = (tendon_spring_link){2.0, 0.35, TENDON_SPRING_NO_LIMIT, {0, -0.1, 0}};
+    return links;
+}
+
+/* The substeps a chain plans, as spring.h states them: max(1, ceil(lookback·f_max·32)). */
+static uint64_t chain_steps(const tendon_spring_link *links, size_t n)
+{
+    double lookback, fastest = 0.0;
+    ck_assert(tendon_spring_chain_settle_sec(links, n, &lookback) == TENDON_OK);
+    for (size_t i = 0; i < n; ++i)
+        fastest = links[i].frequency_hz > fastest ? links[i].frequency_hz : fastest;
+    const double wanted = (lookback * fastest) * (double)TENDON_SPRING_STEPS_PER_PERIOD;
+    return wanted < 1.0 ? 1 : (uint64_t)ceil(wanted);
+}
+
+/* A root that counts its calls. */
+typedef struct counted_root {
+    test_anchor anchor;
+    size_t calls;
+} counted_root;
+
+static void counted_root_cb(void *user, double t, float *out)
+{
+    counted_root *r = (counted_root *)user;
+    r->calls++;
+    one_anchor_cb(&r->anchor, t, out);
+}
+
+static void expect_message_has(const char *fragment)
+{
+    ck_assert_msg(strstr(tendon_error_message(), fragment) != NULL, "message lacks \"%s\": %s",
+                  fragment, tendon_error_message());
+}
+
+/*
+ * A chain's work is substeps × links and substeps grow with the links, so it grew as links²
+ * with no bound (4096 links: seconds a sample). A call costing more than TENDON_SPRING_MAX_WORK
+ * link-substeps is refused before the root is called, the message giving the cost; the _budget
+ * entry points take the caller's own limit and give the default entry points' bits.
+ */
+START_TEST(work_budget)
+{
+    counted_root root;
+    memset(&root, 0, sizeof root);
+    root.anchor.kind = ANCHOR_SINE;
+    root.anchor.amplitude[0] = 0.3;
+    root.anchor.frequency_hz = 1.5;
+    char text[160];
+
+    /* 4096 links (the issue's case): 62,522 substeps, 256 million link-substeps. Refused at
+       once, nothing marched, nothing written. */
+    {
+        const size_t n = 4096;
+        tendon_spring_link *links = uniform_chain(n);
+        const uint64_t cost = chain_steps(links, n) * n;
+        ck_assert_msg(cost > 8 * TENDON_SPRING_MAX_WORK, "cost %" PRIu64, cost);
+        size_t bytes;
+        ck_assert(tendon_spring_chain_workspace_size(n, 1, &bytes) == TENDON_OK);
+        void *ws = malloc(bytes);
+        float *out = malloc(3 * n * sizeof(float));
+        ck_assert(ws && out);
+        memset(out, 0x7F, 3 * n * sizeof(float));
+        const double t0 = now_sec();
+        ck_assert_int_eq(tendon_spring_chain_sample(links, n, counted_root_cb, &root, 1.0, ws,
+                                                    bytes, out, 3 * n),
+                         TENDON_ERR_VALUE);
+        const double took = now_sec() - t0;
+        ck_assert_msg(took < 0.25, "the refusal took %g s", took);
+        ck_assert_int_eq(root.calls, 0);
+        for (size_t i = 0; i < 3 * n; ++i)
+            ck_assert(float_bits(out[i]) == 0x7F7F7F7Fu);
+        snprintf(text, sizeof text, "cost %" PRIu64 " link-substeps", cost);
+        expect_message_has(text);
+        expect_message_has("4096 links");
+        snprintf(text, sizeof text, "TENDON_SPRING_MAX_WORK = %" PRIu64, TENDON_SPRING_MAX_WORK);
+        expect_message_has(text);
+        expect_message_has("tendon_spring_chain_sample:");
+        free(links);
+        free(ws);
+        free(out);
+    }
+
+    /* Just over the default (1100 links: 17,540 substeps, 19.3 million link-substeps; ~0.05 s
+       here): refused by default; accepted with a budget of exactly its cost, refused one
+       below it. The root holds still (under a moving root a chain this long of ζ = 0.35 links
+       amplifies to ±∞: docs/springs.md, "Long chains"), so the chain hangs at rest. */
+    {
+        counted_root moving = root; /* restored after */
+        root.anchor.kind = ANCHOR_LINEAR;
+        root.anchor.origin[1] = 1.0;
+        const size_t n = 1100;
+        tendon_spring_link *links = uniform_chain(n);
+        const uint64_t steps = chain_steps(links, n), cost = steps * n;
+        ck_assert_msg(cost > TENDON_SPRING_MAX_WORK && cost < 2 * TENDON_SPRING_MAX_WORK,
+                      "cost %" PRIu64, cost);
+        size_t bytes;
+        ck_assert(tendon_spring_chain_workspace_size(n, 1, &bytes) == TENDON_OK);
+        void *ws = malloc(bytes);
+        float *out = malloc(3 * n * sizeof(float));
+        ck_assert(ws && out);
+        ck_assert_int_eq(tendon_spring_chain_sample(links, n, counted_root_cb, &root, 1.0, ws,
+                                                    bytes, out, 3 * n),
+                         TENDON_ERR_VALUE);
+        snprintf(text, sizeof text, "cost %" PRIu64 " link-substeps", cost);
+        expect_message_has(text);
+        ck_assert_int_eq(tendon_spring_chain_sample_budget(links, n, counted_root_cb, &root, 1.0,
+                                                           cost - 1, ws, bytes, out, 3 * n),
+                         TENDON_ERR_VALUE);
+        expect_message_has(text);
+        snprintf(text, sizeof text, "max_work = %" PRIu64, cost - 1);
+        expect_message_has(text);
+        expect_message_has("tendon_spring_chain_sample_budget:");
+        ck_assert_int_eq(root.calls, 0);
+        ck_assert_msg(tendon_spring_chain_sample_budget(links, n, counted_root_cb, &root, 1.0,
+                                                        cost, ws, bytes, out, 3 * n) == TENDON_OK,
+                      "%s", tendon_error_message());
+        ck_assert_int_eq(root.calls, steps + 2); /* it really marched */
+        for (size_t i = 0; i < n; ++i)
+            ck_assert_msg(fabs(out[3 * i + 1] - (1.0 - 0.1 * (double)(i + 1))) < 1e-3 &&
+                              out[3 * i] == 0.0f && out[3 * i + 2] == 0.0f,
+                          "link %zu at (%g, %g, %g)", i, (double)out[3 * i],
+                          (double)out[3 * i + 1], (double)out[3 * i + 2]);
+        root = moving;
+        root.calls = 0;
+        free(links);
+        free(ws);
+        free(out);
+    }
+
+    /* Inside both budgets the entry points give the same bits: 64 links (85,312
+       link-substeps), single and batched, with a budget of exactly the cost and with none. */
+    {
+        const size_t n = 64, chains = 3;
+        tendon_spring_link *links = uniform_chain(n);
+        test_rng r;
+        rng_seed(&r, 0xB0D6E7u);
+        for (size_t i = 0; i < n; ++i) { /* a hair strand: 1.5–3 Hz, ζ 0.3–0.9, some clamped */
+            links[i].frequency_hz = rng_range(&r, 1.5, 3.0);
+            links[i].damping = rng_range(&r, 0.3, 0.9);
+            links[i].max_offset_m = rng_unit(&r) < 0.3 ? 0.05 : TENDON_SPRING_NO_LIMIT;
+        }
+        const uint64_t cost = chain_steps(links, n) * n;
+        ck_assert_msg(cost <= TENDON_SPRING_MAX_WORK / 16, "cost %" PRIu64, cost);
+        size_t bytes;
+        ck_assert(tendon_spring_chain_workspace_size(n, chains, &bytes) == TENDON_OK);
+        void *ws = malloc(bytes);
+        float *a = malloc(3 * n * chains * sizeof(float)), *b = malloc(3 * n * chains * sizeof(float));
+        ck_assert(ws && a && b);
+        const uint64_t budgets[2] = {cost, UINT64_MAX};
+        for (int k = 0; k < 2; ++k) {
+            ck_assert(tendon_spring_chain_sample(links, n, counted_root_cb, &root, 0.7, ws, bytes,
+                                                 a, 3 * n) == TENDON_OK);
+            ck_assert(tendon_spring_chain_sample_budget(links, n, counted_root_cb, &root, 0.7,
+                                                        budgets[k], ws, bytes, b,
+                                                        3 * n) == TENDON_OK);
+            expect_same(b, a, 3 * n, "chain, budget entry point", TENDON_ISA_SCALAR, k);
+        }
+        test_anchor roots[3];
+        for (size_t c = 0; c < chains; ++c)
+            random_anchor(&r, &roots[c]);
+        batch_anchor ba = {roots, chains, 0}, bb = {roots, chains, 0};
+        ck_assert(tendon_spring_chain_sample_batch(links, n, batch_anchor_cb, &ba, 2.5, chains,
+                                                   ws, bytes, a, 3 * n * chains) == TENDON_OK);
+        ck_assert(tendon_spring_chain_sample_batch_budget(links, n, batch_anchor_cb, &bb, 2.5,
+                                                          cost * chains, chains, ws, bytes, b,
+                                                          3 * n * chains) == TENDON_OK);
+        expect_same(b, a, 3 * n * chains, "chain batch, budget entry point", TENDON_ISA_SCALAR, 0);
+        ck_assert_int_eq(ba.calls, bb.calls);
+        /* the batch's budget counts every chain: one link-substep short is refused */
+        ck_assert_int_eq(tendon_spring_chain_sample_batch_budget(links, n, batch_anchor_cb, &bb,
+                                                                 2.5, cost * chains - 1, chains,
+                                                                 ws, bytes, b, 3 * n * chains),
+                         TENDON_ERR_VALUE);
+        snprintf(text, sizeof text, "64 links × 3 chains × %" PRIu64 " substeps cost %" PRIu64,
+                 cost / n, cost * chains);
+        expect_message_has(text);
+        free(links);
+        free(ws);
+        free(a);
+        free(b);
+    }
+
+    /* The budget is checked before the workspace (no memory is needed to be told), and, before
+       the lookback is planned, against the links alone (a substep at least). */
+    {
+        const size_t n = 64, chains = 200; /* 85,312 × 200 = 17.1 million link-substeps */
+        tendon_spring_link *links = uniform_chain(n);
+        root.calls = 0;
+        float out[1];
+        ck_assert_int_eq(tendon_spring_chain_sample_batch(links, n, counted_root_cb, &root, 0.0,
+                                                          chains, NULL, 0, out, 3 * n * chains),
+                         TENDON_ERR_VALUE);
+        expect_message_has("200 chains");
+        ck_assert_int_eq(tendon_spring_chain_sample_batch_budget(
+                             links, n, counted_root_cb, &root, 0.0, UINT64_MAX, chains, NULL, 0,
+                             out, 3 * n * chains),
+                         TENDON_ERR_NULL); /* within its budget: on to the workspace */
+        ck_assert_int_eq(tendon_spring_chain_sample_batch_budget(links, 4, counted_root_cb, &root,
+                                                                 0.0, 11, 3, NULL, 0, out, 36),
+                         TENDON_ERR_VALUE);
+        expect_message_has("4 links × 3 chains cost at least 12 link-substeps");
+        expect_message_has("max_work = 11");
+        ck_assert_int_eq(tendon_spring_chain_sample_budget(links, 2, counted_root_cb, &root, 0.0,
+                                                           0, NULL, 0, out, 6),
+                         TENDON_ERR_VALUE);
+        ck_assert_int_eq(tendon_spring_chain_sample_budget(links, 0, NULL, NULL, 0.0, 0, NULL, 0,
+                                                           NULL, 0),
+                         TENDON_OK); /* an empty chain costs nothing */
+        ck_assert_int_eq(root.calls, 0);
+        free(links);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("spring_props");
@@ -1123,6 +1356,7 @@ int main(void)
     tcase_add_test(props, long_chain_resonance);
     tcase_add_test(props, overflowing_settings_every_isa);
     tcase_add_test(props, argument_errors);
+    tcase_add_test(props, work_budget);
     suite_add_tcase(s, props);
     return run_suite(s);
 }

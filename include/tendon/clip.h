@@ -166,6 +166,13 @@ typedef struct tendon_root_motion {
 } tendon_root_motion;
 
 /**
+ * The most loops a root-motion time may be from 0: |time_sec| / duration must stay below 2^53.
+ * At 2^53 loops the spacing of doubles near the time exceeds the clip's duration, so the time
+ * has no phase left (every double there is a whole number of loops, or none is).
+ */
+#define TENDON_ROOT_MOTION_MAX_LOOPS 9007199254740992.0 /* 2^53 */
+
+/**
  * How far the root joint travelled from `from_sec` to `to_sec` of the clip played as a **loop**
  * (seed `extractRootMotion`), in the root's own frame at from_sec:
  *
@@ -179,12 +186,16 @@ typedef struct tendon_root_motion {
  *   A clip of duration 0, or a root no track drives: identity. A root with a translation track
  *   but no rotation track is taken to keep the identity rotation.
  * Computed in double (composition by the seed's quaternion product), rounded once to float.
- * n is computed by exponentiation by squaring, so any finite times take O(log n).
+ * n is computed by exponentiation by squaring, so any accepted times take O(log n): at most
+ * about 54 squarings, since each time is within TENDON_ROOT_MOTION_MAX_LOOPS loops of 0.
  *
  * **Extract without strip and the character moves twice**: the pose still carries the root's
  * travel. Call tendon_root_motion_strip on every sampled pose you apply this motion to.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE (root_joint ≥ joint_count), TENDON_ERR_VALUE
- * (a time that is NaN or infinite).
+ * (a time that is NaN or infinite; for a clip of positive duration, a time with
+ * |time| / duration ≥ TENDON_ROOT_MOTION_MAX_LOOPS, including a quotient that overflows — e.g.
+ * to_sec = DBL_MAX on a 0.5 s clip —, refused at once: such a time has no phase). On error
+ * nothing is written.
  */
 TENDON_API tendon_status tendon_root_motion_extract(const tendon_clip *clip, size_t root_joint,
                                                     double from_sec, double to_sec,

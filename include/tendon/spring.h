@@ -39,6 +39,7 @@
 #define TENDON_SPRING_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "status.h"
 
@@ -81,6 +82,22 @@ typedef void (*tendon_spring_anchor_fn)(void *user, double time_sec, float *out)
  * refuses damping below about 2.1e-6 (the seed would march on). Damping 1e-4 takes 351,810.
  */
 #define TENDON_SPRING_MAX_SUBSTEPS ((size_t)1 << 24)
+
+/**
+ * The most work one chain call may do by default, in **link-substeps** (one link of one chain
+ * advanced one substep): a call costs max(1, substeps) × link_count × chain_count, and one that
+ * would cost more is refused (TENDON_ERR_VALUE, the message giving the cost and the limit) before
+ * the root is called or anything is marched. 2^24, the same bound as TENDON_SPRING_MAX_SUBSTEPS
+ * puts on one spring: about 0.05 s of marching on the machine this was measured on (2.8–3.5 ns
+ * per link-substep; docs/springs.md has 2.3–14 ns across machines and loads). Substeps grow with
+ * the links (the cascade lookback), so a chain's cost grows as links²: a chain of 2 Hz / ζ = 0.35
+ * links fits up to 1,024 links (1000 links: 16,015 substeps, 16.0 million link-substeps; 1,025
+ * links cost 16.8 million); chains of a few dozen links are far inside it (64 links: 85,312).
+ * Every chain in the tests, the digest, the seed cases and `tendon demo` costs at most 903,528.
+ * A caller who means to march more passes its own budget to tendon_spring_chain_sample_budget /
+ * tendon_spring_chain_sample_batch_budget.
+ */
+#define TENDON_SPRING_MAX_WORK ((uint64_t)1 << 24)
 
 /** A single chain of at most this many links may be sampled with workspace = NULL. */
 #define TENDON_SPRING_CHAIN_STACK_LINKS 16
@@ -254,7 +271,9 @@ TENDON_API tendon_status tendon_spring_chain_workspace_size(size_t link_count, s
  *   - **Cost, as n².** Substeps ∝ lookback ∝ (n + 3√n)/σ and each substep advances n links:
  *     2 Hz / 0.35 links, one sample: 4 links 191 substeps (~5 µs), 16 links 455, 64 links
  *     1,333 (~0.2 ms), 1000 links 16,015 substeps (0.05–0.09 s), 2000 links 0.15–0.35 s, 4000
- *     links 0.8–1.6 s. TENDON_SPRING_MAX_SUBSTEPS bounds the substeps, not substeps × links.
+ *     links 0.8–1.6 s. TENDON_SPRING_MAX_SUBSTEPS bounds the substeps; TENDON_SPRING_MAX_WORK
+ *     bounds substeps × links (so 2000 and 4000 links are refused here, in microseconds;
+ *     tendon_spring_chain_sample_budget marches them).
  *
  * links: [link_count]. out: out_count floats, at least 3·link_count (only those are written).
  * workspace: tendon_spring_chain_workspace_size(link_count, 1) bytes, or NULL when link_count ≤
@@ -263,8 +282,10 @@ TENDON_API tendon_status tendon_spring_chain_workspace_size(size_t link_count, s
  * Errors, in the seed's order: link_count = 0 returns TENDON_OK at once (nothing written, root
  * not called); TENDON_ERR_NULL (links, root, out); TENDON_ERR_COUNT (out_count < 3·link_count —
  * the seed's message); TENDON_ERR_VALUE (each link in order, as tendon_spring_chain_settle_sec;
- * more than TENDON_SPRING_MAX_SUBSTEPS substeps); TENDON_ERR_NULL / TENDON_ERR_COUNT (workspace
- * missing or too small); TENDON_ERR_ALIAS (out overlaps the workspace); TENDON_ERR_ISA.
+ * more than TENDON_SPRING_MAX_SUBSTEPS substeps; more than TENDON_SPRING_MAX_WORK link-substeps
+ * — checked first as link_count alone, before the lookback is computed, then with the planned
+ * substeps; the root is not called); TENDON_ERR_NULL / TENDON_ERR_COUNT (workspace missing or
+ * too small); TENDON_ERR_ALIAS (out overlaps the workspace); TENDON_ERR_ISA.
  * Determinism: bitwise identical on every ISA; equal to the seed within 2 float32 ulp.
  */
 TENDON_API tendon_status tendon_spring_chain_sample(const tendon_spring_link *links,
@@ -283,7 +304,8 @@ TENDON_API tendon_status tendon_spring_chain_sample(const tendon_spring_link *li
  * workspace: tendon_spring_chain_workspace_size(link_count, chain_count) bytes (required).
  * chain_count = 0 or link_count = 0 returns at once.
  * Errors: as tendon_spring_chain_sample, plus TENDON_ERR_NULL for a NULL workspace and
- * TENDON_ERR_OVERFLOW for counts whose sizes overflow.
+ * TENDON_ERR_OVERFLOW for counts whose sizes overflow. The work budget counts every chain:
+ * max(1, substeps) × link_count × chain_count ≤ TENDON_SPRING_MAX_WORK.
  */
 TENDON_API tendon_status tendon_spring_chain_sample_batch(const tendon_spring_link *links,
                                                           size_t link_count,
@@ -291,6 +313,32 @@ TENDON_API tendon_status tendon_spring_chain_sample_batch(const tendon_spring_li
                                                           double time_sec, size_t chain_count,
                                                           void *workspace, size_t workspace_bytes,
                                                           float *out, size_t out_count);
+
+/**
+ * tendon_spring_chain_sample with the caller's own work budget: at most `max_work`
+ * link-substeps (max(1, substeps) × link_count) instead of TENDON_SPRING_MAX_WORK — larger to
+ * march a long chain on purpose (UINT64_MAX: no limit but the substeps'), smaller to hold a
+ * frame to less. Everything else — validation, errors, plan, bits — is tendon_spring_chain_sample's:
+ * within both budgets the two give the same bits. Refused beyond it with TENDON_ERR_VALUE (the
+ * message gives the cost and max_work) before the root is called. No global setting: the
+ * budget is this call's.
+ */
+TENDON_API tendon_status tendon_spring_chain_sample_budget(const tendon_spring_link *links,
+                                                           size_t link_count,
+                                                           tendon_spring_anchor_fn root,
+                                                           void *user, double time_sec,
+                                                           uint64_t max_work, void *workspace,
+                                                           size_t workspace_bytes, float *out,
+                                                           size_t out_count);
+
+/**
+ * tendon_spring_chain_sample_batch with the caller's own work budget (`max_work` link-substeps:
+ * max(1, substeps) × link_count × chain_count), as tendon_spring_chain_sample_budget.
+ */
+TENDON_API tendon_status tendon_spring_chain_sample_batch_budget(
+    const tendon_spring_link *links, size_t link_count, tendon_spring_anchor_fn root, void *user,
+    double time_sec, uint64_t max_work, size_t chain_count, void *workspace,
+    size_t workspace_bytes, float *out, size_t out_count);
 
 /*
  * ---- With an explicit kernel table (tests, tools, benchmarks) ------------------------------

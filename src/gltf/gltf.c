@@ -487,6 +487,11 @@ typedef struct acc {
     int normalized;
     acc_view v;
     const json_t *sparse;
+    /* sparse (checked by acc_open: ranges against their views, indices below count and
+       strictly increasing): sparse_count entries, indices of index_ct at iv, values at vv */
+    size_t sparse_count;
+    int index_ct;
+    acc_view iv, vv;
     char where[48];
 } acc;
 
@@ -530,6 +535,62 @@ static tendon_status view_range(const ctx *c, size_t view, size_t offset, size_t
     return TENDON_OK;
 }
 
+static double comp_value(const unsigned char *p, int ct, int normalized);
+
+/*
+ * Check a->sparse entirely — its count against the accessor's, the index and value ranges
+ * against their buffer views (so against bytes the file has), every index below the count and
+ * strictly increasing — before anything is allocated for the accessor.
+ */
+static tendon_status sparse_open(const ctx *c, acc *a)
+{
+    const json_t *s = a->sparse;
+    char where[64];
+    snprintf(where, sizeof where, "%s.sparse", a->where);
+    if (!json_is_object(s))
+        return ferr(c, where, "must be an object");
+    size_t n;
+    tendon_status st;
+    if ((st = get_index(c, s, "count", a->count + 1, SIZE_MAX, where, &n)))
+        return st;
+    if (n == 0)
+        return ferr(c, where, "`count` must be at least 1");
+    const json_t *ix = json_object_get(s, "indices"), *vx = json_object_get(s, "values");
+    if (!json_is_object(ix) || !json_is_object(vx))
+        return ferr(c, where, "`indices` and `values` are required objects");
+    size_t iview, ioff, ict, vview, voff;
+    char wi[80], wv[80];
+    snprintf(wi, sizeof wi, "%s.indices", where);
+    snprintf(wv, sizeof wv, "%s.values", where);
+    if ((st = get_index(c, ix, "bufferView", c->n_views, SIZE_MAX, wi, &iview)) ||
+        (st = get_index(c, ix, "byteOffset", (size_t)1 << 40, 0, wi, &ioff)) ||
+        (st = get_index(c, ix, "componentType", 5126, SIZE_MAX, wi, &ict)) ||
+        (st = get_index(c, vx, "bufferView", c->n_views, SIZE_MAX, wv, &vview)) ||
+        (st = get_index(c, vx, "byteOffset", (size_t)1 << 40, 0, wv, &voff)))
+        return st;
+    if (ict != CT_U8 && ict != CT_U16 && ict != CT_U32)
+        return ferr(c, wi, "componentType %zu: indices must be 5121, 5123 or 5125", ict);
+    const size_t isz = ct_size((int)ict), elem = (size_t)a->comps * ct_size(a->ct);
+    if ((st = view_range(c, iview, ioff, n, isz, isz, wi, &a->iv)) ||
+        (st = view_range(c, vview, voff, n, elem, elem, wv, &a->vv)))
+        return st;
+    size_t prev = 0;
+    for (size_t k = 0; k < n; ++k) {
+        const size_t i = (size_t)comp_value(a->iv.base + k * isz, (int)ict, 0);
+        if (i >= a->count)
+            return ferr(c, wi, "index %zu (entry %zu) is not below the accessor's count %zu", i, k,
+                        a->count);
+        if (k > 0 && i <= prev)
+            return ferr(c, wi, "indices must be strictly increasing (entry %zu)", k);
+        prev = i;
+    }
+    a->sparse_count = n;
+    a->index_ct = (int)ict;
+    return TENDON_OK;
+}
+
+/* Everything about accessor `index` that can be checked without allocating: its fields, its
+   range in its buffer view, and its sparse part. */
 static tendon_status acc_open(const ctx *c, size_t index, acc *a)
 {
     snprintf(a->where, sizeof a->where, "accessors[%zu]", index);
@@ -559,6 +620,7 @@ static tendon_status acc_open(const ctx *c, size_t index, acc *a)
         return ferr(c, a->where, "`normalized` is only for byte and short components");
     a->count = count;
     a->sparse = json_object_get(o, "sparse");
+    a->sparse_count = 0;
     a->v.base = NULL;
     a->v.stride = 0;
     if (view != SIZE_MAX - 1) {
@@ -568,6 +630,8 @@ static tendon_status acc_open(const ctx *c, size_t index, acc *a)
     } else if (!a->sparse) {
         return ferr(c, a->where, "has neither a bufferView nor sparse values");
     }
+    if (a->sparse && (st = sparse_open(c, a)))
+        return st;
     return TENDON_OK;
 }
 
@@ -602,52 +666,19 @@ static double comp_value(const unsigned char *p, int ct, int normalized)
     }
 }
 
-/* Apply a.sparse to out[count·comps] (as doubles through `store`). */
-static tendon_status apply_sparse(const ctx *c, const acc *a, float *outf, uint16_t *outu)
+/*
+ * Apply a checked a->sparse to the first `keep` elements of out[keep·comps] (the entries at
+ * indices ≥ keep are not stored: indices increase, so they are the last ones).
+ */
+static void apply_sparse(const acc *a, size_t keep, float *outf, uint16_t *outu)
 {
-    const json_t *s = a->sparse;
-    char where[64];
-    snprintf(where, sizeof where, "%s.sparse", a->where);
-    if (!json_is_object(s))
-        return ferr(c, where, "must be an object");
-    size_t n;
-    tendon_status st;
-    if ((st = get_index(c, s, "count", a->count + 1, SIZE_MAX, where, &n)))
-        return st;
-    if (n == 0)
-        return ferr(c, where, "`count` must be at least 1");
-    const json_t *ix = json_object_get(s, "indices"), *vx = json_object_get(s, "values");
-    if (!json_is_object(ix) || !json_is_object(vx))
-        return ferr(c, where, "`indices` and `values` are required objects");
-    size_t iview, ioff, ict, vview, voff;
-    char wi[80], wv[80];
-    snprintf(wi, sizeof wi, "%s.indices", where);
-    snprintf(wv, sizeof wv, "%s.values", where);
-    if ((st = get_index(c, ix, "bufferView", c->n_views, SIZE_MAX, wi, &iview)) ||
-        (st = get_index(c, ix, "byteOffset", (size_t)1 << 40, 0, wi, &ioff)) ||
-        (st = get_index(c, ix, "componentType", 5126, SIZE_MAX, wi, &ict)) ||
-        (st = get_index(c, vx, "bufferView", c->n_views, SIZE_MAX, wv, &vview)) ||
-        (st = get_index(c, vx, "byteOffset", (size_t)1 << 40, 0, wv, &voff)))
-        return st;
-    if (ict != CT_U8 && ict != CT_U16 && ict != CT_U32)
-        return ferr(c, wi, "componentType %zu: indices must be 5121, 5123 or 5125", ict);
-    const size_t isz = ct_size((int)ict), elem = (size_t)a->comps * ct_size(a->ct);
-    acc_view iv, vv;
-    if ((st = view_range(c, iview, ioff, n, isz, isz, wi, &iv)) ||
-        (st = view_range(c, vview, voff, n, elem, elem, wv, &vv)))
-        return st;
-    size_t prev = 0;
-    for (size_t k = 0; k < n; ++k) {
-        const double d = comp_value(iv.base + k * isz, (int)ict, 0);
-        const size_t i = (size_t)d;
-        if (i >= a->count)
-            return ferr(c, wi, "index %zu (entry %zu) is not below the accessor's count %zu", i, k,
-                        a->count);
-        if (k > 0 && i <= prev)
-            return ferr(c, wi, "indices must be strictly increasing (entry %zu)", k);
-        prev = i;
+    const size_t isz = ct_size(a->index_ct), elem = (size_t)a->comps * ct_size(a->ct);
+    for (size_t k = 0; k < a->sparse_count; ++k) {
+        const size_t i = (size_t)comp_value(a->iv.base + k * isz, a->index_ct, 0);
+        if (i >= keep)
+            break;
         for (int e = 0; e < a->comps; ++e) {
-            const double v = comp_value(vv.base + k * elem + (size_t)e * ct_size(a->ct), a->ct,
+            const double v = comp_value(a->vv.base + k * elem + (size_t)e * ct_size(a->ct), a->ct,
                                         a->normalized);
             if (outf)
                 outf[i * (size_t)a->comps + (size_t)e] = (float)v;
@@ -655,73 +686,95 @@ static tendon_status apply_sparse(const ctx *c, const acc *a, float *outf, uint1
                 outu[i * (size_t)a->comps + (size_t)e] = (uint16_t)v;
         }
     }
-    return TENDON_OK;
 }
 
 /*
- * Accessor `index` as floats: its type must have `comps` components (0: any), its component
- * type be float or (allow_norm) a normalised integer. *out: malloc'd [count·comps].
+ * Accessor `index`, opened to be read as floats: its type must have `comps` components (0: any),
+ * its component type be float or (allow_norm) a normalised integer. Allocates nothing: a caller
+ * compares a->count with what it needs (another attribute's count, the key count, the joint
+ * count) before read_floats_of claims count·comps floats — a sparse accessor without a buffer
+ * view can claim up to 2^32 elements in a few bytes of JSON.
  */
-static tendon_status read_floats(const ctx *c, size_t index, int comps, int allow_norm,
-                                 const char *what, float **out, size_t *count)
+static tendon_status open_floats(const ctx *c, size_t index, int comps, int allow_norm,
+                                 const char *what, acc *a)
 {
-    acc a;
-    tendon_status st = acc_open(c, index, &a);
-    *out = NULL;
+    tendon_status st = acc_open(c, index, a);
     if (st)
         return st;
-    if (comps && a.comps != comps)
-        return ferr(c, a.where, "%s needs %d components per element, the accessor has %d", what,
-                    comps, a.comps);
-    if (a.ct != CT_F32 && !(allow_norm && a.normalized))
-        return ferr(c, a.where, "%s must be float%s (componentType %d%s)", what,
-                    allow_norm ? " or normalised integers" : "", a.ct,
-                    a.normalized ? "" : ", not normalised");
-    const size_t n = a.count * (size_t)a.comps;
-    float *f = xcalloc(n, sizeof(float));
-    if (!f)
-        return nomem(c);
-    const size_t csz = ct_size(a.ct);
-    if (a.v.base)
-        for (size_t i = 0; i < a.count; ++i)
-            for (int e = 0; e < a.comps; ++e)
-                f[i * (size_t)a.comps + (size_t)e] =
-                    (float)comp_value(a.v.base + i * a.v.stride + (size_t)e * csz, a.ct,
-                                      a.normalized);
-    if (a.sparse && (st = apply_sparse(c, &a, f, NULL))) {
-        free(f);
-        return st;
-    }
-    *out = f;
-    *count = a.count;
+    if (comps && a->comps != comps)
+        return ferr(c, a->where, "%s needs %d components per element, the accessor has %d", what,
+                    comps, a->comps);
+    if (a->ct != CT_F32 && !(allow_norm && a->normalized))
+        return ferr(c, a->where, "%s must be float%s (componentType %d%s)", what,
+                    allow_norm ? " or normalised integers" : "", a->ct,
+                    a->normalized ? "" : ", not normalised");
     return TENDON_OK;
 }
 
-/* JOINTS_0: VEC4 of unsigned byte or short, not normalised → uint16. */
-static tendon_status read_joints(const ctx *c, size_t index, uint16_t **out, size_t *count)
+/* The first `keep` (≤ a->count) elements of an opened accessor. *out: malloc'd [keep·comps]. */
+static tendon_status read_floats_of(const ctx *c, const acc *a, size_t keep, float **out)
 {
-    acc a;
-    tendon_status st = acc_open(c, index, &a);
     *out = NULL;
+    float *f = xcalloc(keep * (size_t)a->comps, sizeof(float));
+    if (!f)
+        return nomem(c);
+    const size_t csz = ct_size(a->ct);
+    if (a->v.base)
+        for (size_t i = 0; i < keep; ++i)
+            for (int e = 0; e < a->comps; ++e)
+                f[i * (size_t)a->comps + (size_t)e] =
+                    (float)comp_value(a->v.base + i * a->v.stride + (size_t)e * csz, a->ct,
+                                      a->normalized);
+    if (a->sparse)
+        apply_sparse(a, keep, f, NULL);
+    *out = f;
+    return TENDON_OK;
+}
+
+/* JOINTS_0, opened: VEC4 of unsigned byte or short, not normalised. Allocates nothing. */
+static tendon_status open_joints(const ctx *c, size_t index, acc *a)
+{
+    tendon_status st = acc_open(c, index, a);
     if (st)
         return st;
-    if (a.comps != 4 || (a.ct != CT_U8 && a.ct != CT_U16) || a.normalized)
-        return ferr(c, a.where, "JOINTS_0 must be VEC4 of unsigned byte or unsigned short");
-    uint16_t *u = xcalloc(a.count * 4, sizeof(uint16_t));
+    if (a->comps != 4 || (a->ct != CT_U8 && a->ct != CT_U16) || a->normalized)
+        return ferr(c, a->where, "JOINTS_0 must be VEC4 of unsigned byte or unsigned short");
+    return TENDON_OK;
+}
+
+/* An opened JOINTS_0 accessor → uint16. *out: malloc'd [count·4]. */
+static tendon_status read_joints_of(const ctx *c, const acc *a, uint16_t **out)
+{
+    *out = NULL;
+    uint16_t *u = xcalloc(a->count * 4, sizeof(uint16_t));
     if (!u)
         return nomem(c);
-    const size_t csz = ct_size(a.ct);
-    if (a.v.base)
-        for (size_t i = 0; i < a.count; ++i)
+    const size_t csz = ct_size(a->ct);
+    if (a->v.base)
+        for (size_t i = 0; i < a->count; ++i)
             for (size_t e = 0; e < 4; ++e)
-                u[i * 4 + e] = (uint16_t)comp_value(a.v.base + i * a.v.stride + e * csz, a.ct, 0);
-    if (a.sparse && (st = apply_sparse(c, &a, NULL, u))) {
-        free(u);
-        return st;
-    }
+                u[i * 4 + e] =
+                    (uint16_t)comp_value(a->v.base + i * a->v.stride + e * csz, a->ct, 0);
+    if (a->sparse)
+        apply_sparse(a, a->count, NULL, u);
     *out = u;
-    *count = a.count;
     return TENDON_OK;
+}
+
+/* A mesh attribute's count must be the primitive's vertex count (POSITION's); checked before the
+   attribute is read. */
+static tendon_status check_vertices(const ctx *c, const char *object, const char *what,
+                                    const acc *a, size_t n, size_t position_acc)
+{
+    if (a->count == n)
+        return TENDON_OK;
+    char pos[48];
+    if (position_acc == SIZE_MAX - 1)
+        snprintf(pos, sizeof pos, "the primitive (no POSITION)");
+    else
+        snprintf(pos, sizeof pos, "POSITION (accessors[%zu])", position_acc);
+    return ferr(c, object, "%s (%s) has %zu vertices, %s %zu; they must be equal", what,
+                a->where, a->count, pos, n);
 }
 
 /* ---- nodes → skeleton --------------------------------------------------------------------------- */
@@ -983,14 +1036,17 @@ static tendon_status load_skins(ctx *c)
         }
         size_t ibm_acc;
         float *ibm = NULL;
-        size_t ibm_count = 0;
         tendon_status st = get_index(c, sk, "inverseBindMatrices", c->n_accessors, SIZE_MAX - 1,
                                      where, &ibm_acc);
         if (!st && ibm_acc != SIZE_MAX - 1) {
-            st = read_floats(c, ibm_acc, 16, 0, "inverseBindMatrices", &ibm, &ibm_count);
-            if (!st && ibm_count < nj)
-                st = ferr(c, where, "inverseBindMatrices has %zu matrices for %zu joints",
-                          ibm_count, nj);
+            /* at least one matrix per joint; only the first nj are used, so only they are read */
+            acc ia;
+            st = open_floats(c, ibm_acc, 16, 0, "inverseBindMatrices", &ia);
+            if (!st && ia.count < nj)
+                st = ferr(c, where, "inverseBindMatrices (%s) has %zu matrices for %zu joints",
+                          ia.where, ia.count, nj);
+            if (!st)
+                st = read_floats_of(c, &ia, nj, &ibm);
         } else if (!st) {
             ibm = xcalloc(16 * nj, sizeof(float));
             if (!ibm)
@@ -1127,10 +1183,24 @@ static tendon_status load_animations(ctx *c)
                 st = ferr(c, sw, "interpolation must be LINEAR, STEP or CUBICSPLINE");
                 break;
             }
-            if (!cache[in_acc] &&
-                (st = read_floats(c, in_acc, 1, 0, "an animation input", &cache[in_acc],
-                                  &cache_n[in_acc])))
-                break;
+            if (!cache[in_acc]) {
+                acc ia;
+                if ((st = open_floats(c, in_acc, 1, 0, "an animation input", &ia)))
+                    break;
+                /* No bufferView: every time sparse.indices does not name is 0, and times must
+                   be strictly increasing — so at most one may be left (checked before the
+                   count·4 bytes are claimed). */
+                if (!ia.v.base && ia.count - ia.sparse_count > 1) {
+                    st = ferr(c, ia.where, "an animation input without a bufferView has %zu of "
+                                           "its %zu times at 0 (not named by sparse.indices); "
+                                           "times must be strictly increasing",
+                              ia.count - ia.sparse_count, ia.count);
+                    break;
+                }
+                if ((st = read_floats_of(c, &ia, ia.count, &cache[in_acc])))
+                    break;
+                cache_n[in_acc] = ia.count;
+            }
             const int comps = tp == TENDON_PATH_ROTATION ? 4 : tp == TENDON_PATH_WEIGHTS ? 1 : 3;
             /* outputs are cached by accessor; a rotation needs VEC4, T/S VEC3, weights SCALAR */
             out_acc += c->n_accessors;
@@ -1141,26 +1211,39 @@ static tendon_status load_animations(ctx *c)
                                  "accessor has %d", comps, cache_comps[out_acc]);
                 break;
             }
-            if (!cache[out_acc] &&
-                (st = read_floats(c, out_acc - c->n_accessors, comps, tp == TENDON_PATH_ROTATION ||
-                                                         tp == TENDON_PATH_WEIGHTS,
-                                  "this channel's output", &cache[out_acc], &cache_n[out_acc])))
-                break;
-            cache_comps[out_acc] = comps;
+            /* The output's count against the key count before it is read (not cached yet). */
+            acc oa;
+            size_t out_n = cache_n[out_acc];
+            if (!cache[out_acc]) {
+                if ((st = open_floats(c, out_acc - c->n_accessors, comps,
+                                      tp == TENDON_PATH_ROTATION || tp == TENDON_PATH_WEIGHTS,
+                                      "this channel's output", &oa)))
+                    break;
+                out_n = oa.count;
+            }
             const size_t keys = cache_n[in_acc], per = ti == TENDON_INTERP_CUBICSPLINE ? 3 : 1;
             size_t width = (size_t)comps;
             if (tp == TENDON_PATH_WEIGHTS) {
-                if (cache_n[out_acc] % (keys * per) != 0) {
-                    st = ferr(c, sw, "output has %zu values, not a multiple of %zu keys%s",
-                              cache_n[out_acc], keys, per == 3 ? " × 3" : "");
+                if (out_n % (keys * per) != 0) {
+                    st = ferr(c, sw, "output (accessors[%zu]) has %zu values, not a multiple of "
+                                     "%zu keys%s",
+                              out_acc - c->n_accessors, out_n, keys, per == 3 ? " × 3" : "");
                     break;
                 }
-                width = cache_n[out_acc] / (keys * per);
-            } else if (cache_n[out_acc] != keys * per) {
-                st = ferr(c, sw, "output has %zu elements, expected %zu (%zu keys%s)",
-                          cache_n[out_acc], keys * per, keys, per == 3 ? " × 3" : "");
+                width = out_n / (keys * per);
+            } else if (out_n != keys * per) {
+                st = ferr(c, sw, "output (accessors[%zu]) has %zu elements, expected %zu (%zu "
+                                 "keys%s)",
+                          out_acc - c->n_accessors, out_n, keys * per, keys,
+                          per == 3 ? " × 3" : "");
                 break;
             }
+            if (!cache[out_acc]) {
+                if ((st = read_floats_of(c, &oa, oa.count, &cache[out_acc])))
+                    break;
+                cache_n[out_acc] = oa.count;
+            }
+            cache_comps[out_acc] = comps;
             tendon_track_desc *t = &tracks[nt];
             t->joint = tp == TENDON_PATH_WEIGHTS ? (uint32_t)node : (uint32_t)g->node_joint[node];
             t->path = tp;
@@ -1231,37 +1314,39 @@ static tendon_status load_meshes(ctx *c)
             const json_t *attrs = json_object_get(pr, "attributes");
             if (!json_is_object(pr) || !json_is_object(attrs))
                 return ferr(c, pw, "must be an object with an `attributes` object");
-            size_t ai, n = 0, n2;
-            if ((st = get_index(c, attrs, "POSITION", c->n_accessors, SIZE_MAX - 1, pw, &ai)))
+            /* Every attribute's count is checked against POSITION's before it is read. */
+            size_t ai, pos_ai, n = 0;
+            acc aa;
+            if ((st = get_index(c, attrs, "POSITION", c->n_accessors, SIZE_MAX - 1, pw, &pos_ai)))
                 return st;
-            if (ai != SIZE_MAX - 1 &&
-                (st = read_floats(c, ai, 3, 0, "POSITION", &d->pos, &n)))
-                return st;
+            if (pos_ai != SIZE_MAX - 1) {
+                if ((st = open_floats(c, pos_ai, 3, 0, "POSITION", &aa)) ||
+                    (st = read_floats_of(c, &aa, aa.count, &d->pos)))
+                    return st;
+                n = aa.count;
+            }
             d->n = n;
             if ((st = get_index(c, attrs, "NORMAL", c->n_accessors, SIZE_MAX - 1, pw, &ai)))
                 return st;
-            if (ai != SIZE_MAX - 1) {
-                if ((st = read_floats(c, ai, 3, 0, "NORMAL", &d->nrm, &n2)))
-                    return st;
-                if (n2 != n)
-                    return ferr(c, pw, "NORMAL has %zu vertices, POSITION %zu", n2, n);
-            }
+            if (ai != SIZE_MAX - 1 &&
+                ((st = open_floats(c, ai, 3, 0, "NORMAL", &aa)) ||
+                 (st = check_vertices(c, pw, "NORMAL", &aa, n, pos_ai)) ||
+                 (st = read_floats_of(c, &aa, aa.count, &d->nrm))))
+                return st;
             if ((st = get_index(c, attrs, "JOINTS_0", c->n_accessors, SIZE_MAX - 1, pw, &ai)))
                 return st;
-            if (ai != SIZE_MAX - 1) {
-                if ((st = read_joints(c, ai, &d->joints, &n2)))
-                    return st;
-                if (n2 != n)
-                    return ferr(c, pw, "JOINTS_0 has %zu vertices, POSITION %zu", n2, n);
-            }
+            if (ai != SIZE_MAX - 1 &&
+                ((st = open_joints(c, ai, &aa)) ||
+                 (st = check_vertices(c, pw, "JOINTS_0", &aa, n, pos_ai)) ||
+                 (st = read_joints_of(c, &aa, &d->joints))))
+                return st;
             if ((st = get_index(c, attrs, "WEIGHTS_0", c->n_accessors, SIZE_MAX - 1, pw, &ai)))
                 return st;
-            if (ai != SIZE_MAX - 1) {
-                if ((st = read_floats(c, ai, 4, 1, "WEIGHTS_0", &d->weights, &n2)))
-                    return st;
-                if (n2 != n)
-                    return ferr(c, pw, "WEIGHTS_0 has %zu vertices, POSITION %zu", n2, n);
-            }
+            if (ai != SIZE_MAX - 1 &&
+                ((st = open_floats(c, ai, 4, 1, "WEIGHTS_0", &aa)) ||
+                 (st = check_vertices(c, pw, "WEIGHTS_0", &aa, n, pos_ai)) ||
+                 (st = read_floats_of(c, &aa, aa.count, &d->weights))))
+                return st;
             json_t *targets;
             if ((st = opt_array(c, pr, "targets", pw, &targets)))
                 return st;
@@ -1278,13 +1363,11 @@ static tendon_status load_meshes(ctx *c)
                     return ferr(c, tw, "must be an object");
                 if ((st = get_index(c, tg, "POSITION", c->n_accessors, SIZE_MAX - 1, tw, &ai)))
                     return st;
-                if (ai != SIZE_MAX - 1) {
-                    if ((st = read_floats(c, ai, 3, 1, "a morph target POSITION", &d->targets[t],
-                                          &n2)))
-                        return st;
-                    if (n2 != n)
-                        return ferr(c, tw, "POSITION has %zu vertices, the primitive %zu", n2, n);
-                }
+                if (ai != SIZE_MAX - 1 &&
+                    ((st = open_floats(c, ai, 3, 1, "a morph target POSITION", &aa)) ||
+                     (st = check_vertices(c, tw, "this target's POSITION", &aa, n, pos_ai)) ||
+                     (st = read_floats_of(c, &aa, aa.count, &d->targets[t]))))
+                    return st;
                 if (json_is_array(mw) && json_array_size(mw) == d->ntargets)
                     d->defw[t] = (float)json_number_value(json_array_get(mw, t));
             }
