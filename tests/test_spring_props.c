@@ -1107,13 +1107,6 @@ END_TEST
 
 /* ---- the work budget (issue 14) ---------------------------------------------------------- */
 
-static double now_sec(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* n links of 2 Hz / ζ = 0.35 hanging 0.1 m apart (docs/springs.md's "Long chains" chain). */
 static tendon_spring_link *uniform_chain(size_t n)
 {
@@ -1182,13 +1175,10 @@ START_TEST(work_budget)
         float *out = malloc(3 * n * sizeof(float));
         ck_assert(ws && out);
         memset(out, 0x7F, 3 * n * sizeof(float));
-        const double t0 = now_sec();
         ck_assert_int_eq(tendon_spring_chain_sample(links, n, counted_root_cb, &root, 1.0, ws,
                                                     bytes, out, 3 * n),
                          TENDON_ERR_VALUE);
-        const double took = now_sec() - t0;
-        ck_assert_msg(took < 0.25, "the refusal took %g s", took);
-        ck_assert_int_eq(root.calls, 0);
+        ck_assert_int_eq(root.calls, 0); /* refused before any work: the anchor never ran */
         for (size_t i = 0; i < 3 * n; ++i)
             ck_assert(float_bits(out[i]) == 0x7F7F7F7Fu);
         snprintf(text, sizeof text, "cost %" PRIu64 " link-substeps", cost);
