@@ -40,8 +40,11 @@
 #define INF_F ((float)INFINITY)
 #define NAN_F ((float)NAN)
 
-enum { K_BLEND, K_ADD };
-static const char *const KNAME[2] = {"pose_blend", "pose_add"};
+/* The seed-exact kernels and their float32 tier (docs/fast-tier.md). */
+enum { K_BLEND, K_ADD, K_BLEND_F32, K_NLERP_F32, K_ADD_F32, K_COUNT };
+static const char *const KNAME[K_COUNT] = {"pose_blend", "pose_add", "pose_blend_f32",
+                                           "pose_blend_nlerp_f32", "pose_add_f32"};
+static int is_additive(int which) { return which == K_ADD || which == K_ADD_F32; }
 static const size_t WIDTH[3] = {3, 4, 3};
 static const char *const ARRAY[3] = {"translation", "rotation", "scale"};
 
@@ -306,10 +309,13 @@ static void gen_mask(test_rng *r, int kind, float *w, size_t n)
 static void call(const tendon_kernels *k, int which, const tendon_pose *a, const tendon_pose *b,
                  double t, const float *jw, size_t n, tendon_pose *out)
 {
-    if (which == K_BLEND)
-        k->pose_blend(a, b, t, jw, n, out);
-    else
-        k->pose_add(a, b, t, jw, n, out);
+    switch (which) {
+    case K_BLEND: k->pose_blend(a, b, t, jw, n, out); break;
+    case K_ADD: k->pose_add(a, b, t, jw, n, out); break;
+    case K_BLEND_F32: k->pose_blend_f32(a, b, t, jw, n, out); break;
+    case K_NLERP_F32: k->pose_blend_nlerp_f32(a, b, t, jw, n, out); break;
+    default: k->pose_add_f32(a, b, t, jw, n, out); break;
+    }
 }
 
 typedef struct ctx {
@@ -366,14 +372,14 @@ static void check_against_scalar(ctx *c, const tendon_kernels *k, const tendon_p
     assert_pose_same(c, &got.p, &want.p, a, b);
     tpose_assert_guard(&got, KNAME[c->which]);
 
-    c->how = c->which == K_BLEND ? "out == a" : "out == base";
+    c->how = !is_additive(c->which) ? "out == a" : "out == base";
     tpose_fill_sentinel(&got);
     tpose_copy_values(&got, a);
     call(k, c->which, &got.p, b, c->t, c->jw, n, &got.p);
     assert_pose_same(c, &got.p, &want.p, a, b);
     tpose_assert_guard(&got, KNAME[c->which]);
 
-    c->how = c->which == K_BLEND ? "out == b" : "out == delta";
+    c->how = !is_additive(c->which) ? "out == b" : "out == delta";
     tpose_fill_sentinel(&got);
     tpose_copy_values(&got, b);
     call(k, c->which, a, &got.p, c->t, c->jw, n, &got.p);
@@ -413,7 +419,7 @@ START_TEST(test_bitwise_random_counts)
             ck_assert_ptr_nonnull(jw_block);
             float *jw = jw_block + (off ? 1 : 0);
             gen_poses(&r, &a.p, &b.p);
-            for (int which = K_BLEND; which <= K_ADD; ++which) {
+            for (int which = 0; which < K_COUNT; ++which) {
                 ctx c = {_i, which, seed, "out separate, unmasked", gen_weight(&r), NULL};
                 check_against_scalar(&c, k, &a.p, &b.p, off);
                 const int kind = (int)((s + n + (size_t)which) % 6);
@@ -459,7 +465,7 @@ START_TEST(test_bitwise_adversarial_cross)
             jw[j] = ADV_JOINT_WEIGHT[j % (sizeof ADV_JOINT_WEIGHT / sizeof(float))];
         }
     for (size_t i = 0; i < N_ADV_W; ++i)
-        for (int which = K_BLEND; which <= K_ADD; ++which) {
+        for (int which = 0; which < K_COUNT; ++which) {
             ctx c = {_i, which, 0, "adversarial cross, unmasked", ADV_W[i], NULL};
             check_against_scalar(&c, k, &a.p, &b.p, 1);
             c.how = "adversarial cross, masked";

@@ -43,8 +43,10 @@
     } while (0)
 #define PI 3.14159265358979323846
 
-enum { K_SLERP, K_NLERP, K_MULTIPLY, K_COUNT };
-static const char *const KNAME[K_COUNT] = {"quat_slerp", "quat_nlerp", "quat_multiply"};
+/* The seed-exact kernels and their float32 tier (the f32 ones take t as floats: (float)t[i]). */
+enum { K_SLERP, K_NLERP, K_MULTIPLY, K_SLERP_F32, K_NLERP_F32, K_MULTIPLY_F32, K_COUNT };
+static const char *const KNAME[K_COUNT] = {"quat_slerp",     "quat_nlerp",     "quat_multiply",
+                                           "quat_slerp_f32", "quat_nlerp_f32", "quat_multiply_f32"};
 
 /* ---------------------------------------------------------------------------------------------
  * Buffers: 64-byte-aligned blocks, used at an offset of `off` floats (1 = unaligned for every
@@ -104,11 +106,23 @@ static dbuf dbuf_make(size_t n, size_t off)
 static void call_kernel(const tendon_kernels *k, int which, const float *a, const float *b,
                         const double *t, size_t n, float *out)
 {
+    float *tf = NULL;
+    if (which == K_SLERP_F32 || which == K_NLERP_F32) {
+        /* at an odd offset: the float tier reads its t unaligned too */
+        tf = malloc((n + 1) * sizeof(float));
+        ck_assert_ptr_nonnull(tf);
+        for (size_t i = 0; i < n; ++i)
+            tf[i + 1] = (float)t[i];
+    }
     switch (which) {
     case K_SLERP: k->quat_slerp(a, b, t, n, out); break;
     case K_NLERP: k->quat_nlerp(a, b, t, n, out); break;
-    default: k->quat_multiply(a, b, n, out); break;
+    case K_MULTIPLY: k->quat_multiply(a, b, n, out); break;
+    case K_SLERP_F32: k->quat_slerp_f32(a, b, tf + 1, n, out); break;
+    case K_NLERP_F32: k->quat_nlerp_f32(a, b, tf + 1, n, out); break;
+    default: k->quat_multiply_f32(a, b, n, out); break;
     }
+    free(tf);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -312,7 +326,7 @@ static void report_diff(const char *how, int isa, int which, uint64_t seed, size
 {
     const size_t i = (size_t)idx / 4, c = (size_t)idx % 4;
     char ts[64] = "-";
-    if (which != K_MULTIPLY)
+    if (which != K_MULTIPLY && which != K_MULTIPLY_F32)
         snprintf(ts, sizeof ts, "%a", t[i]);
     ck_abort_msg("%s %s (%s) differs from scalar: seed %" PRIu64 ", count %zu, element %zu "
                  "component %zu: got 0x%08" PRIx32 " (%a), scalar 0x%08" PRIx32 " (%a); "
@@ -404,6 +418,27 @@ START_TEST(test_bitwise_random_counts)
             free(t.base);
         }
     }
+}
+END_TEST
+
+/* A long array (1024 elements: many whole blocks of every width) of random adversarial input. */
+START_TEST(test_bitwise_long)
+{
+    const tendon_kernels *k = isa_table_or_skip(_i);
+    if (!k)
+        return;
+    const size_t n = 1024;
+    test_rng r;
+    rng_seed(&r, 0x10240u);
+    fbuf a = fbuf_make(4 * n, 1), b = fbuf_make(4 * n, 1);
+    dbuf t = dbuf_make(n, 1);
+    for (size_t i = 0; i < n; ++i)
+        gen_element(&r, a.p + 4 * i, b.p + 4 * i, t.p + i);
+    for (int which = 0; which < K_COUNT; ++which)
+        check_against_scalar(_i, k, which, 0x10240u, a.p, b.p, t.p, n, 1);
+    free(a.base);
+    free(b.base);
+    free(t.base);
 }
 END_TEST
 
@@ -1237,6 +1272,7 @@ static Suite *quat_suite(void)
     TCase *tc = tcase_create("bitwise");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_bitwise_random_counts, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(tc, test_bitwise_long, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, test_bitwise_adversarial_cross, 0, TENDON_ISA_COUNT);
     suite_add_tcase(s, tc);
 

@@ -339,6 +339,65 @@ static int dg_quat_multiply(const tendon_kernels *k, dg_sink *s)
     return dg_quat_kernel(NULL, k->quat_multiply, 0x3017b0003u, s);
 }
 
+/* ---- the float32 tier (docs/fast-tier.md) ---- */
+
+typedef void (*quat_tf_fn)(const float *, const float *, const float *, size_t, float *);
+
+/* dg_quat_kernel for a float32-tier kernel: the same workload, t rounded to float (at an odd
+   offset, so the kernel reads it unaligned). */
+static int dg_quat_kernel_f32(quat_tf_fn with_t, quat_fn without_t, uint64_t seed, dg_sink *s)
+{
+    float *a = malloc(4 * DG_N * sizeof *a), *b = malloc(4 * DG_N * sizeof *b);
+    float *out = malloc(4 * DG_N * sizeof *out);
+    double *t = malloc(DG_N * sizeof *t);
+    float *tf_block = malloc((DG_N + 1) * sizeof *tf_block);
+    int rc = -1;
+    if (!a || !b || !out || !t || !tf_block)
+        goto done;
+    float *tf = tf_block + 1;
+    dg_quat_pairs(seed, a, b, DG_N);
+    dg_weights(seed ^ 0x7777u, t, DG_N);
+    for (size_t i = 0; i < DG_N; ++i)
+        tf[i] = (float)t[i];
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        memset(out, 0, 4 * DG_N * sizeof *out);
+        if (with_t)
+            with_t(a + 4 * o, b + 4 * o, tf + o, n, out + 4 * o);
+        else
+            without_t(a + 4 * o, b + 4 * o, n, out + 4 * o);
+        dg_hash_floats(s, out + 4 * o, 4 * n);
+    }
+    for (int which = 0; which < 2; ++which) { /* out is exactly a, then exactly b */
+        float *a2 = which == 0 ? out : a, *b2 = which == 0 ? b : out;
+        memcpy(out, which == 0 ? a : b, 4 * DG_N * sizeof *out);
+        if (with_t)
+            with_t(a2 + 4, b2 + 4, tf + 1, 1003, out + 4);
+        else
+            without_t(a2 + 4, b2 + 4, 1003, out + 4);
+        dg_hash_floats(s, out + 4, 4 * 1003);
+    }
+    rc = 0;
+done:
+    free(a), free(b), free(out), free(t), free(tf_block);
+    return rc;
+}
+
+static int dg_quat_slerp_f32(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_quat_kernel_f32(k->quat_slerp_f32, NULL, 0x51e4bf001u, s);
+}
+
+static int dg_quat_nlerp_f32(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_quat_kernel_f32(k->quat_nlerp_f32, NULL, 0x4e1e4bf002u, s);
+}
+
+static int dg_quat_multiply_f32(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_quat_kernel_f32(NULL, k->quat_multiply_f32, 0x3017bf003u, s);
+}
+
 /* Two poses of DG_N joints (translations, rotation pairs, scales with specials), a third for
  * the output, and per-joint weights. One allocation; free(w->block). */
 typedef struct dg_poses {
@@ -436,6 +495,36 @@ static int dg_pose_add(const tendon_kernels *k, dg_sink *s)
 static int dg_pose_add_masked(const tendon_kernels *k, dg_sink *s)
 {
     return dg_pose_kernel(k->pose_add, 1, 0xadd0007u, s);
+}
+
+static int dg_pose_blend_f32(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_kernel(k->pose_blend_f32, 0, 0xb1e4df004u, s);
+}
+
+static int dg_pose_blend_masked_f32(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_kernel(k->pose_blend_f32, 1, 0xb1e4df005u, s);
+}
+
+static int dg_pose_blend_nlerp_f32(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_kernel(k->pose_blend_nlerp_f32, 0, 0xb1e4df008u, s);
+}
+
+static int dg_pose_blend_nlerp_masked_f32(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_kernel(k->pose_blend_nlerp_f32, 1, 0xb1e4df009u, s);
+}
+
+static int dg_pose_add_f32(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_kernel(k->pose_add_f32, 0, 0xaddf006u, s);
+}
+
+static int dg_pose_add_masked_f32(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_kernel(k->pose_add_f32, 1, 0xaddf007u, s);
 }
 
 /* ---- the matrix kernels: local / model matrices, palette, skinning, morph targets --------- */
@@ -1072,6 +1161,15 @@ static const struct dg_kernel {
     {"pose_blend_masked", dg_pose_blend_masked},
     {"pose_add", dg_pose_add},
     {"pose_add_masked", dg_pose_add_masked},
+    {"quat_slerp_f32", dg_quat_slerp_f32},
+    {"quat_nlerp_f32", dg_quat_nlerp_f32},
+    {"quat_multiply_f32", dg_quat_multiply_f32},
+    {"pose_blend_f32", dg_pose_blend_f32},
+    {"pose_blend_masked_f32", dg_pose_blend_masked_f32},
+    {"pose_blend_nlerp_f32", dg_pose_blend_nlerp_f32},
+    {"pose_blend_nlerp_masked_f32", dg_pose_blend_nlerp_masked_f32},
+    {"pose_add_f32", dg_pose_add_f32},
+    {"pose_add_masked_f32", dg_pose_add_masked_f32},
     {"local_matrices", dg_local_matrices},
     {"model_matrices", dg_model_matrices},
     {"model_matrices_ordered", dg_model_matrices_ordered},
