@@ -1,4 +1,6 @@
 /* Public entry points of tendon/blend.h: validate, then one call through the active table. */
+#include <float.h>
+#include <stdio.h>
 #include "common/kernels_internal.h"
 
 static tendon_status check_two_poses(const char *fn, const char *a_name, const tendon_pose *a,
@@ -135,4 +137,82 @@ tendon_status tendon_pose_add_masked_f32(const tendon_pose *base, const tendon_p
 {
     return run("tendon_pose_add_masked_f32", K_ADD_F32, base, delta, weight, joint_weights, 1,
                out);
+}
+
+/* ---- N-layer blending ---- */
+
+/* One input pose of a layers job (a layer's, or the rest pose), against out. */
+static tendon_status check_layer_pose(const char *fn, const char *what, const tendon_pose *p,
+                                      const float *joint_weights, const tendon_pose *out)
+{
+    if (p && tendon_pose_call_fast_ok(out, p, NULL, joint_weights))
+        return TENDON_OK;
+    tendon_status s;
+    if ((s = tendon_check_pose(fn, what, p)) != TENDON_OK)
+        return s;
+    if (p->joint_count != out->joint_count)
+        return tendon_fail(TENDON_ERR_COUNT,
+                           "%s: %s has %zu joints and out %zu; every pose must have out's joint "
+                           "count",
+                           fn, what, p->joint_count, out->joint_count);
+    if ((s = tendon_check_pose_alias(fn, "out", out, what, p)) != TENDON_OK)
+        return s;
+    if (joint_weights) {
+        const size_t n = out->joint_count;
+        char name[96];
+        snprintf(name, sizeof name, "%s's joint_weights", what);
+        if ((s = tendon_check_array(fn, name, joint_weights, n, 1)) != TENDON_OK)
+            return s;
+        const size_t w_bytes = n * sizeof(float);
+        if (tendon_ranges_overlap(joint_weights, w_bytes, out->translation, 3 * w_bytes) ||
+            tendon_ranges_overlap(joint_weights, w_bytes, out->rotation, 4 * w_bytes) ||
+            tendon_ranges_overlap(joint_weights, w_bytes, out->scale, 3 * w_bytes))
+            return tendon_fail(TENDON_ERR_ALIAS, "%s: %s overlaps out", fn, name);
+    }
+    return TENDON_OK;
+}
+
+static tendon_status check_layers(const char *fn, const char *list, const tendon_blend_layer *l,
+                                  size_t count, const tendon_pose *out)
+{
+    if (count > 0 && !l)
+        return tendon_fail(TENDON_ERR_NULL, "%s: job->%s is NULL with a count of %zu", fn, list,
+                           count);
+    for (size_t i = 0; i < count; ++i) {
+        char what[64];
+        snprintf(what, sizeof what, "job->%s[%zu].pose", list, i);
+        if (!l[i].pose)
+            return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn, what);
+        tendon_status s = check_layer_pose(fn, what, l[i].pose, l[i].joint_weights, out);
+        if (s != TENDON_OK)
+            return s;
+    }
+    return TENDON_OK;
+}
+
+tendon_status tendon_pose_blend_layers_f32(const tendon_blend_layers_job *job, tendon_pose *out)
+{
+    static const char fn[] = "tendon_pose_blend_layers_f32";
+    if (!job)
+        return tendon_fail(TENDON_ERR_NULL, "%s: job is NULL", fn);
+    tendon_status s = tendon_check_pose(fn, "out", out);
+    if (s != TENDON_OK)
+        return s;
+    const double th = job->threshold;
+    if (!(th > 0.0 && th <= (double)FLT_MAX))
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: job->threshold is %g; it must be finite and > 0 (ozz's default "
+                           "is TENDON_BLEND_LAYERS_DEFAULT_THRESHOLD, 0.1)",
+                           fn, th);
+    if (!job->rest_pose)
+        return tendon_fail(TENDON_ERR_NULL, "%s: job->rest_pose is NULL", fn);
+    if ((s = check_layer_pose(fn, "job->rest_pose", job->rest_pose, NULL, out)) != TENDON_OK ||
+        (s = check_layers(fn, "layers", job->layers, job->layer_count, out)) != TENDON_OK ||
+        (s = check_layers(fn, "additive_layers", job->additive_layers, job->additive_count,
+                          out)) != TENDON_OK)
+        return s;
+    const tendon_kernels *k;
+    if ((s = tendon_active_kernels(&k)) == TENDON_OK && out->joint_count > 0)
+        k->pose_blend_layers_f32(job, out->joint_count, out);
+    return s;
 }

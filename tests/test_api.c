@@ -241,6 +241,7 @@ START_TEST(test_kernel_table_append_only)
         offsetof(tendon_kernels, pose_blend_f32),
         offsetof(tendon_kernels, pose_blend_nlerp_f32),
         offsetof(tendon_kernels, pose_add_f32),
+        offsetof(tendon_kernels, pose_blend_layers_f32),
     };
     const size_t n = sizeof in_order_added / sizeof in_order_added[0];
     for (size_t i = 1; i < n; ++i)
@@ -794,30 +795,61 @@ static tendon_status add_adapter(const tendon_pose *a, const tendon_pose *b, dou
     (void)w;
     return tendon_pose_add(a, b, t, out);
 }
+/* The float32 tier's unmasked entry points, in the masked signature. */
+static tendon_status blend_f32_adapter(const tendon_pose *a, const tendon_pose *b, double t,
+                                       const float *w, tendon_pose *out)
+{
+    (void)w;
+    return tendon_pose_blend_f32(a, b, t, out);
+}
+static tendon_status nlerp_f32_adapter(const tendon_pose *a, const tendon_pose *b, double t,
+                                       const float *w, tendon_pose *out)
+{
+    (void)w;
+    return tendon_pose_blend_nlerp_f32(a, b, t, out);
+}
+static tendon_status add_f32_adapter(const tendon_pose *a, const tendon_pose *b, double t,
+                                     const float *w, tendon_pose *out)
+{
+    (void)w;
+    return tendon_pose_add_f32(a, b, t, out);
+}
+/* kernel: 0 pose_blend, 1 pose_add, 2 pose_blend_f32, 3 pose_blend_nlerp_f32, 4 pose_add_f32 */
+enum { POSE_FN_COUNT = 10 };
 static const struct {
     const char *name, *a_name, *b_name;
     pose_fn fn;
-    int masked, add;
-} POSE_FNS[4] = {
-    {"tendon_pose_blend", "a", "b", blend_adapter, 0, 0},
-    {"tendon_pose_blend_masked", "a", "b", tendon_pose_blend_masked, 1, 0},
-    {"tendon_pose_add", "base", "delta", add_adapter, 0, 1},
-    {"tendon_pose_add_masked", "base", "delta", tendon_pose_add_masked, 1, 1},
+    int masked, add, kernel;
+} POSE_FNS[POSE_FN_COUNT] = {
+    {"tendon_pose_blend", "a", "b", blend_adapter, 0, 0, 0},
+    {"tendon_pose_blend_masked", "a", "b", tendon_pose_blend_masked, 1, 0, 0},
+    {"tendon_pose_add", "base", "delta", add_adapter, 0, 1, 1},
+    {"tendon_pose_add_masked", "base", "delta", tendon_pose_add_masked, 1, 1, 1},
+    {"tendon_pose_blend_f32", "a", "b", blend_f32_adapter, 0, 0, 2},
+    {"tendon_pose_blend_masked_f32", "a", "b", tendon_pose_blend_masked_f32, 1, 0, 2},
+    {"tendon_pose_blend_nlerp_f32", "a", "b", nlerp_f32_adapter, 0, 0, 3},
+    {"tendon_pose_blend_nlerp_masked_f32", "a", "b", tendon_pose_blend_nlerp_masked_f32, 1, 0, 3},
+    {"tendon_pose_add_f32", "base", "delta", add_f32_adapter, 0, 1, 4},
+    {"tendon_pose_add_masked_f32", "base", "delta", tendon_pose_add_masked_f32, 1, 1, 4},
 };
 
-static void pose_reference(int add, const tendon_pose *a, const tendon_pose *b, double t,
+static void pose_reference(int kernel, const tendon_pose *a, const tendon_pose *b, double t,
                            const float *w, tendon_pose *out)
 {
     const tendon_kernels *k = tendon_kernels_for(TENDON_ISA_SCALAR);
-    if (add)
-        k->pose_add(a, b, t, w, out->joint_count, out);
-    else
-        k->pose_blend(a, b, t, w, out->joint_count, out);
+    const size_t n = out->joint_count;
+    switch (kernel) {
+    case 0: k->pose_blend(a, b, t, w, n, out); break;
+    case 1: k->pose_add(a, b, t, w, n, out); break;
+    case 2: k->pose_blend_f32(a, b, t, w, n, out); break;
+    case 3: k->pose_blend_nlerp_f32(a, b, t, w, n, out); break;
+    default: k->pose_add_f32(a, b, t, w, n, out); break;
+    }
 }
 
 START_TEST(test_pose_errors)
 {
-    for (int f = 0; f < 4; ++f) {
+    for (int f = 0; f < POSE_FN_COUNT; ++f) {
         const char *fn = POSE_FNS[f].name, *an = POSE_FNS[f].a_name, *bn = POSE_FNS[f].b_name;
         const pose_fn call = POSE_FNS[f].fn;
         const int masked = POSE_FNS[f].masked;
@@ -957,7 +989,7 @@ START_TEST(test_pose_errors)
             spose want;
             spose_init(&want, &r);
             want_p = want.p;
-            pose_reference(POSE_FNS[f].add, &A.p, &B.p, t, masked ? w : NULL, &want_p);
+            pose_reference(POSE_FNS[f].kernel, &A.p, &B.p, t, masked ? w : NULL, &want_p);
             EXPECT_OK(call(&A.p, &B.p, t, w, &O.p));
             ck_assert_msg(pose_same(&O.p, &want_p, PN), "%s: public result differs from scalar",
                           fn);
@@ -982,7 +1014,7 @@ START_TEST(test_pose_errors)
                 AW.p.rotation = AW.r;
                 AW.p.scale = AW.s;
                 memcpy(AW.s, w, sizeof w);
-                pose_reference(POSE_FNS[f].add, &AW.p, &B.p, t, AW.s, &want_p);
+                pose_reference(POSE_FNS[f].kernel, &AW.p, &B.p, t, AW.s, &want_p);
                 EXPECT_OK(call(&AW.p, &B.p, t, AW.s, &O.p));
                 ck_assert(pose_same(&O.p, &want_p, PN));
             }
@@ -1054,7 +1086,7 @@ START_TEST(test_misaligned_refused)
     EXPECT_OK(tendon_quat_slerp(BYTE_SHIFT(const float, qa, 1), qb, qt, 0, qo));
 
     /* poses: each array of each argument, and the mask's weights */
-    for (int f = 0; f < 4; ++f) {
+    for (int f = 0; f < POSE_FN_COUNT; ++f) {
         const char *fn = POSE_FNS[f].name, *an = POSE_FNS[f].a_name, *bn = POSE_FNS[f].b_name;
         const pose_fn call = POSE_FNS[f].fn;
         spose A, B, O;

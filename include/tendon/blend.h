@@ -150,6 +150,80 @@ TENDON_API tendon_status tendon_pose_add_masked_f32(const tendon_pose *base,
                                                     const tendon_pose *delta, double weight,
                                                     const float *joint_weights, tendon_pose *out);
 
+/*
+ * ---- N-layer blending (float32 tier) ----
+ */
+
+/** ozz-animation's default threshold: below a total weight of 0.1 the rest pose fills in. */
+#define TENDON_BLEND_LAYERS_DEFAULT_THRESHOLD 0.1
+
+/** One layer of tendon_pose_blend_layers_f32. */
+typedef struct tendon_blend_layer {
+    /** The layer's pose: a full pose for a blended layer, a delta (tendon_pose_delta's
+     *  conventions) for an additive one. joint_count equal to the output's. */
+    const tendon_pose *pose;
+    /** The layer's weight, unitless. ≤ 0 (and −∞): the layer is skipped (not read at all). A
+     *  NaN weight makes every output NaN. A blended layer's weights are relative (they are
+     *  normalised); an additive layer's is its amount (1 = the whole delta; no upper clamp). */
+    double weight;
+    /** NULL (every joint 1), or [joint_count] per-joint weights, clamped to [0, 1]; a joint
+     *  whose clamped weight is 0 is not in the layer whatever `weight` is. */
+    const float *joint_weights;
+} tendon_blend_layer;
+
+/** The arguments of tendon_pose_blend_layers_f32 (nothing is owned; all are read only). */
+typedef struct tendon_blend_layers_job {
+    /** [layer_count] blended layers, in order; may be NULL when layer_count is 0. */
+    const tendon_blend_layer *layers;
+    size_t layer_count;
+    /** [additive_count] additive layers, applied in order after the blend; may be NULL when 0. */
+    const tendon_blend_layer *additive_layers;
+    size_t additive_count;
+    /** The rest (bind) pose: it fills in where the blended weights sum below the threshold. */
+    const tendon_pose *rest_pose;
+    /** Finite and > 0 (TENDON_BLEND_LAYERS_DEFAULT_THRESHOLD is ozz's 0.1). */
+    double threshold;
+} tendon_blend_layers_job;
+
+/**
+ * Blend any number of weighted layers, then apply additive layers (ozz-animation's
+ * BlendingJob, with tendon's bone-mask rules and exact determinism), in float32. Per joint j:
+ *
+ *   for each blended layer i, in order (weight_i ≤ 0: skipped):
+ *     w = max(weight_i · m, 0) in double with m = clamp(joint_weights_i[j], 0, 1) (1 without
+ *         joint weights; 0 where m is 0), saturated at FLT_MAX, rounded to float
+ *     W = W + w
+ *     T = T + w·t_i          S = S + w·s_i          (component-wise, float)
+ *     d = ((Qx·qx + Qy·qy) + Qz·qz) + Qw·qw;  Q = Q + (d < 0 ? −w : w)·q_i
+ *   with W, T, S, Q starting at 0 — rotations accumulate with each sign fixed against the
+ *   running sum, and are normalised once below.
+ *   W == 0 (no layer reached the joint): the rest pose, bit for bit.
+ *   otherwise, with θ = (float)threshold and r = θ − W:
+ *     r > 0: the rest pose enters as one more layer of weight r (its sign fixed the same way),
+ *            and W = W + r
+ *     T = T·(1/W),  S = S·(1/W),  Q = normalise(Q) (tendon_quat_slerp_f32's normalisation)
+ *   then for each additive layer k, in order (weight_k ≤ 0: skipped), with
+ *   w = max(weight_k · m, 0) as above (no upper clamp), exactly tendon_pose_add_f32's rules:
+ *     T = T + w·t_k,  S = S·(1 + (s_k − 1)·w),  Q = Q ⊗ slerp₀(q_k, min(w, 1))
+ *
+ * so one layer of weight 1 gives that layer's translation and scale bit for bit and its
+ * rotation normalised; all weights 0 give the rest pose. This formula is part of the bits:
+ * every ISA computes exactly it (docs/fast-tier.md, "N-layer blending").
+ *
+ * job: every pose of joint_count equal to out's; a blended layer's weights are relative (two
+ * layers of 2 and 2 blend as 0.5 and 0.5), weights beyond ~1e38 overflow float32 in the sums.
+ * out: written whole. It may be exactly any one of the input poses (each joint's inputs are
+ * all read before its output is written); a partial overlap of out with any input array, or
+ * with a joint_weights array, is refused.
+ * Errors: TENDON_ERR_NULL (job, out, a layer's pose, rest_pose, layers / additive_layers with a
+ * nonzero count), TENDON_ERR_COUNT (a joint count differs; the message names the layer),
+ * TENDON_ERR_VALUE (threshold not finite and > 0; a misaligned array), TENDON_ERR_ALIAS,
+ * TENDON_ERR_ISA. Nothing is written on error. Allocates nothing.
+ * Determinism: bitwise identical on every ISA and machine in the default FP environment.
+ */
+TENDON_API tendon_status tendon_pose_blend_layers_f32(const tendon_blend_layers_job *job,
+                                                      tendon_pose *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,7 @@
 #ifndef TENDON_KERNELS_H
 #define TENDON_KERNELS_H
 
+#include "blend.h"
 #include "dispatch.h"
 #include "pose.h"
 #include "skin.h"
@@ -94,6 +95,9 @@ typedef struct tendon_kernels {
                                  tendon_pose *out);
     void (*pose_add_f32)(const tendon_pose *base, const tendon_pose *delta, double weight,
                          const float *joint_weights, size_t joint_count, tendon_pose *out);
+    /* blend.h tendon_pose_blend_layers_f32 on a validated job, joints [0, joint_count). */
+    void (*pose_blend_layers_f32)(const tendon_blend_layers_job *job, size_t joint_count,
+                                  tendon_pose *out);
 } tendon_kernels;
 
 #ifdef __cplusplus

@@ -66,7 +66,9 @@
     TENDON_HIDDEN void tendon_pose_add_f32_##sfx(const tendon_pose *base,                          \
                                                  const tendon_pose *delta, double weight,          \
                                                  const float *joint_weights, size_t joint_count,   \
-                                                 tendon_pose *out);
+                                                 tendon_pose *out);                                \
+    TENDON_HIDDEN void tendon_pose_blend_layers_f32_##sfx(const tendon_blend_layers_job *job,     \
+                                                          size_t joint_count, tendon_pose *out);
 
 TENDON_DECLARE_KERNELS(scalar)
 TENDON_DECLARE_KERNELS(sse2)
@@ -109,6 +111,9 @@ TENDON_HIDDEN void tendon_pose_add_f32_scalar_from(const tendon_pose *base,
                                                    const tendon_pose *delta, double weight,
                                                    const float *joint_weights, size_t first,
                                                    size_t joint_count, tendon_pose *out);
+TENDON_HIDDEN void tendon_pose_blend_layers_f32_scalar_from(const tendon_blend_layers_job *job,
+                                                            size_t first, size_t joint_count,
+                                                            tendon_pose *out);
 TENDON_HIDDEN void tendon_quat_slerp_f32_scalar_from(const float *a, const float *b,
                                                      const float *t, size_t first, size_t count,
                                                      float *out);

@@ -34,6 +34,7 @@
         .pose_blend_f32 = tendon_pose_blend_f32_##sfx,                                             \
         .pose_blend_nlerp_f32 = tendon_pose_blend_nlerp_f32_##sfx,                                 \
         .pose_add_f32 = tendon_pose_add_f32_##sfx,                                                 \
+        .pose_blend_layers_f32 = tendon_pose_blend_layers_f32_##sfx,                               \
     }
 
 /*

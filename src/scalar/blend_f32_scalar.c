@@ -171,3 +171,89 @@ void tendon_quat_multiply_f32_scalar(const float *a, const float *b, size_t coun
 {
     tendon_quat_multiply_f32_scalar_from(a, b, 0, count, out);
 }
+
+/* ---- N-layer blending (tendon_pose_blend_layers_f32: the formula in tendon/blend.h) ---- */
+
+/* One blended layer's contribution at joint j with float weight w (≥ 0, or NaN). */
+static inline void layer_accumulate(const tendon_pose *p, size_t j, float w, float *W, float T[3],
+                                    float S[3], float Q[4])
+{
+    *W = *W + w;
+    for (int c = 0; c < 3; ++c) {
+        T[c] = T[c] + w * p->translation[3 * j + c];
+        S[c] = S[c] + w * p->scale[3 * j + c];
+    }
+    const float *q = p->rotation + 4 * j;
+    const float sw = tendon_reff_dot(Q, q) < 0.0f ? -w : w;
+    for (int c = 0; c < 4; ++c)
+        Q[c] = Q[c] + sw * q[c];
+}
+
+/* Is this layer skipped (weight ≤ 0 or −∞; NaN is not skipped: it propagates)? */
+static inline int layer_skipped(const tendon_blend_layer *l) { return l->weight <= 0.0; }
+
+void tendon_pose_blend_layers_f32_scalar_from(const tendon_blend_layers_job *job, size_t first,
+                                              size_t joint_count, tendon_pose *out)
+{
+    const float theta = (float)job->threshold;
+    const tendon_pose *rest = job->rest_pose;
+    for (size_t j = first; j < joint_count; ++j) {
+        float W = 0.0f, T[3] = {0.0f, 0.0f, 0.0f}, S[3] = {0.0f, 0.0f, 0.0f};
+        float Q[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (size_t i = 0; i < job->layer_count; ++i) {
+            const tendon_blend_layer *l = &job->layers[i];
+            if (!layer_skipped(l))
+                layer_accumulate(l->pose, j, tendon_add_weight_f32(l->weight, l->joint_weights, j),
+                                 &W, T, S, Q);
+        }
+        if (W == 0.0f) {
+            for (int c = 0; c < 3; ++c) {
+                T[c] = rest->translation[3 * j + c];
+                S[c] = rest->scale[3 * j + c];
+            }
+            for (int c = 0; c < 4; ++c)
+                Q[c] = rest->rotation[4 * j + c];
+        } else {
+            const float r = theta - W;
+            if (r > 0.0f) {
+                float W2 = W;
+                layer_accumulate(rest, j, r, &W2, T, S, Q);
+                W = W2;
+            }
+            const float inv = 1.0f / W;
+            for (int c = 0; c < 3; ++c) {
+                T[c] = T[c] * inv;
+                S[c] = S[c] * inv;
+            }
+            tendon_reff_normalize(Q);
+        }
+        for (size_t k = 0; k < job->additive_count; ++k) {
+            const tendon_blend_layer *l = &job->additive_layers[k];
+            if (layer_skipped(l))
+                continue;
+            const tendon_pose *d = l->pose;
+            const float w = tendon_add_weight_f32(l->weight, l->joint_weights, j);
+            for (int c = 0; c < 3; ++c) {
+                T[c] = T[c] + d->translation[3 * j + c] * w;
+                S[c] = S[c] * (1.0f + (d->scale[3 * j + c] - 1.0f) * w);
+            }
+            float scaled[4], q[4];
+            tendon_reff_slerp_from_identity(d->rotation + 4 * j, w > 1.0f ? 1.0f : w, scaled);
+            tendon_reff_multiply(Q, scaled, q);
+            for (int c = 0; c < 4; ++c)
+                Q[c] = q[c];
+        }
+        for (int c = 0; c < 3; ++c) {
+            out->translation[3 * j + c] = T[c];
+            out->scale[3 * j + c] = S[c];
+        }
+        for (int c = 0; c < 4; ++c)
+            out->rotation[4 * j + c] = Q[c];
+    }
+}
+
+void tendon_pose_blend_layers_f32_scalar(const tendon_blend_layers_job *job, size_t joint_count,
+                                         tendon_pose *out)
+{
+    tendon_pose_blend_layers_f32_scalar_from(job, 0, joint_count, out);
+}

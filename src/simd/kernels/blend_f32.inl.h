@@ -223,3 +223,131 @@ void TENDON_FN(quat_multiply_f32)(const float *a, const float *b, size_t count, 
         vfstore_quat(out + 4 * i, vfmultiply(vfload_quat(a + 4 * i), vfload_quat(b + 4 * i)));
     tendon_quat_multiply_f32_scalar_from(a, b, i, count, out);
 }
+
+/* ---- N-layer blending (tendon_pose_blend_layers_f32; the formula in tendon/blend.h) ---- */
+
+/* The accumulators of one block: W, T and S in memory order (T, S as 3·WF floats in their
+   pose layout: three vectors), Q in the quaternion lane order. */
+typedef struct layers_acc {
+    vf W, T[3], S[3];
+    vfquat Q;
+} layers_acc;
+
+/* One blended layer of block j: wn the weights in memory order, e expanded, wq in q-order. */
+static inline void layers_accumulate(const tendon_pose *p, size_t j, vf wn, const vf e[3], vf wq,
+                                     layers_acc *acc)
+{
+    acc->W = vfadd(acc->W, wn);
+    for (int k = 0; k < 3; ++k) {
+        const size_t o = 3 * j + (size_t)k * TENDON_WF;
+        acc->T[k] = vfadd(acc->T[k], vfmul(e[k], vfload(p->translation + o)));
+        acc->S[k] = vfadd(acc->S[k], vfmul(e[k], vfload(p->scale + o)));
+    }
+    const vfquat q = vfload_quat(p->rotation + 4 * j);
+    const vf sw = vfneg_where(vflt(vfdot4(acc->Q, q), vfset1(0.0f)), wq);
+    acc->Q.x = vfadd(acc->Q.x, vfmul(sw, q.x));
+    acc->Q.y = vfadd(acc->Q.y, vfmul(sw, q.y));
+    acc->Q.z = vfadd(acc->Q.z, vfmul(sw, q.z));
+    acc->Q.w = vfadd(acc->Q.w, vfmul(sw, q.w));
+}
+
+/* A layer's weights for block j: the call's one weight (uniform), or per joint. */
+static inline void layers_weights(const tendon_blend_layer *l, float uniform, size_t j, vf *wn,
+                                  vf e[3], vf *wq)
+{
+    if (!l->joint_weights) {
+        *wn = *wq = e[0] = e[1] = e[2] = vfset1(uniform);
+        return;
+    }
+    *wn = vfadd_weights(l->weight, l->joint_weights, j);
+    vfexpand3(*wn, &e[0], &e[1], &e[2]);
+    *wq = vfqorder(*wn);
+}
+
+void TENDON_FN(pose_blend_layers_f32)(const tendon_blend_layers_job *job, size_t joint_count,
+                                      tendon_pose *out)
+{
+    const tendon_pose rest = *job->rest_pose;
+    const vf theta = vfset1((float)job->threshold), zero = vfset1(0.0f), one = vfset1(1.0f);
+    size_t j = 0;
+    for (; j + TENDON_WF <= joint_count; j += TENDON_WF) {
+        layers_acc acc = {zero, {zero, zero, zero}, {zero, zero, zero}, {zero, zero, zero, zero}};
+        for (size_t i = 0; i < job->layer_count; ++i) {
+            const tendon_blend_layer *l = &job->layers[i];
+            if (l->weight <= 0.0)
+                continue;
+            vf wn, e[3], wq;
+            layers_weights(l, tendon_add_weight_f32(l->weight, NULL, 0), j, &wn, e, &wq);
+            layers_accumulate(l->pose, j, wn, e, wq, &acc);
+        }
+        const vf W0 = acc.W; /* the blended layers' sum, before the rest pose */
+        const vfmask empty = vfeq(W0, zero);
+        /* the rest pose where W < θ: its lanes take the accumulation, the others keep theirs
+           (each mask is the same comparison of the same values, in each layout) */
+        const vf r = vfsub(theta, acc.W);
+        if (vfmask_any(vfgt(r, zero))) {
+            layers_acc with = acc;
+            vf er[3];
+            vfexpand3(r, &er[0], &er[1], &er[2]);
+            const vf rq = vfqorder(r);
+            layers_accumulate(&rest, j, r, er, rq, &with);
+            acc.W = vfsel(vfgt(r, zero), with.W, acc.W);
+            for (int k = 0; k < 3; ++k) {
+                const vfmask m = vfgt(er[k], zero);
+                acc.T[k] = vfsel(m, with.T[k], acc.T[k]);
+                acc.S[k] = vfsel(m, with.S[k], acc.S[k]);
+            }
+            const vfmask mq = vfgt(rq, zero);
+            acc.Q.x = vfsel(mq, with.Q.x, acc.Q.x);
+            acc.Q.y = vfsel(mq, with.Q.y, acc.Q.y);
+            acc.Q.z = vfsel(mq, with.Q.z, acc.Q.z);
+            acc.Q.w = vfsel(mq, with.Q.w, acc.Q.w);
+        }
+        vf einv[3];
+        vfexpand3(vfdiv(one, acc.W), &einv[0], &einv[1], &einv[2]);
+        vf T[3], S[3];
+        for (int k = 0; k < 3; ++k) {
+            T[k] = vfmul(acc.T[k], einv[k]);
+            S[k] = vfmul(acc.S[k], einv[k]);
+        }
+        vfquat Q = vfnormalize(acc.Q);
+        if (vfmask_any(empty)) { /* W == 0: the rest pose, bit for bit */
+            vf eW[3];
+            vfexpand3(W0, &eW[0], &eW[1], &eW[2]);
+            for (int k = 0; k < 3; ++k) {
+                const size_t o = 3 * j + (size_t)k * TENDON_WF;
+                const vfmask m = vfeq(eW[k], zero);
+                T[k] = vfsel(m, vfload(rest.translation + o), T[k]);
+                S[k] = vfsel(m, vfload(rest.scale + o), S[k]);
+            }
+            const vfquat rq = vfload_quat(rest.rotation + 4 * j);
+            const vfmask mq = vfeq(vfqorder(W0), zero);
+            Q.x = vfsel(mq, rq.x, Q.x);
+            Q.y = vfsel(mq, rq.y, Q.y);
+            Q.z = vfsel(mq, rq.z, Q.z);
+            Q.w = vfsel(mq, rq.w, Q.w);
+        }
+        for (size_t i = 0; i < job->additive_count; ++i) {
+            const tendon_blend_layer *l = &job->additive_layers[i];
+            if (l->weight <= 0.0)
+                continue;
+            vf wn, e[3], wq;
+            layers_weights(l, tendon_add_weight_f32(l->weight, NULL, 0), j, &wn, e, &wq);
+            const tendon_pose *d = l->pose;
+            for (int k = 0; k < 3; ++k) {
+                const size_t o = 3 * j + (size_t)k * TENDON_WF;
+                T[k] = vfadd(T[k], vfmul(vfload(d->translation + o), e[k]));
+                S[k] = vfmul(S[k], vfadd(one, vfmul(vfsub(vfload(d->scale + o), one), e[k])));
+            }
+            const vfquat dq = vfload_quat(d->rotation + 4 * j);
+            Q = vfmultiply(Q, vfslerp_from_identity(dq, vfsel(vfgt(wq, one), one, wq)));
+        }
+        for (int k = 0; k < 3; ++k) {
+            const size_t o = 3 * j + (size_t)k * TENDON_WF;
+            vfstore(out->translation + o, T[k]);
+            vfstore(out->scale + o, S[k]);
+        }
+        vfstore_quat(out->rotation + 4 * j, Q);
+    }
+    tendon_pose_blend_layers_f32_scalar_from(job, j, joint_count, out);
+}
