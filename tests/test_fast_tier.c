@@ -468,8 +468,8 @@ START_TEST(test_layers_bitwise)
                     masks[i] = malloc((n + 1) * sizeof(float));
                     ck_assert_ptr_nonnull(masks[i]);
                     for (size_t j = 0; j < n; ++j) {
-                        static const float M[] = {0.0f, 1.0f, -0.5f, 2.0f, NAN, 1e-30f};
-                        masks[i][j] = rng_u64(&r) % 3 == 0 ? M[rng_u64(&r) % (adversarial ? 6 : 4)]
+                        static const float M[] = {0.0f, 1.0f, -0.5f, 2.0f, -0.0f, NAN, 1e-30f};
+                        masks[i][j] = rng_u64(&r) % 3 == 0 ? M[rng_u64(&r) % (adversarial ? 7 : 5)]
                                                            : (float)rng_unit(&r);
                     }
                 }

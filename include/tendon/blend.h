@@ -166,8 +166,8 @@ typedef struct tendon_blend_layer {
      *  NaN weight makes every output NaN. A blended layer's weights are relative (they are
      *  normalised); an additive layer's is its amount (1 = the whole delta; no upper clamp). */
     double weight;
-    /** NULL (every joint 1), or [joint_count] per-joint weights, clamped to [0, 1]; a joint
-     *  whose clamped weight is 0 is not in the layer whatever `weight` is. */
+    /** NULL (every joint 1), or [joint_count] per-joint weights, clamped to [0, 1] (NaN
+     *  propagates to that joint) and multiplied by `weight` in float. */
     const float *joint_weights;
 } tendon_blend_layer;
 
@@ -190,8 +190,9 @@ typedef struct tendon_blend_layers_job {
  * BlendingJob, with tendon's bone-mask rules and exact determinism), in float32. Per joint j:
  *
  *   for each blended layer i, in order (weight_i ≤ 0: skipped):
- *     w = max(weight_i · m, 0) in double with m = clamp(joint_weights_i[j], 0, 1) (1 without
- *         joint weights; 0 where m is 0), saturated at FLT_MAX, rounded to float
+ *     w = w_i · m in float, where w_i is weight_i rounded to float once per call (a finite
+ *         weight beyond FLT_MAX saturates to FLT_MAX) and m = clamp(joint_weights_i[j], 0, 1)
+ *         in float (1 without joint weights) — as ozz multiplies them
  *     W = W + w
  *     T = T + w·t_i          S = S + w·s_i          (component-wise, float)
  *     d = ((Qx·qx + Qy·qy) + Qz·qz) + Qw·qw;  Q = Q + (d < 0 ? −w : w)·q_i
@@ -202,8 +203,8 @@ typedef struct tendon_blend_layers_job {
  *     r > 0: the rest pose enters as one more layer of weight r (its sign fixed the same way),
  *            and W = W + r
  *     T = T·(1/W),  S = S·(1/W),  Q = normalise(Q) (tendon_quat_slerp_f32's normalisation)
- *   then for each additive layer k, in order (weight_k ≤ 0: skipped), with
- *   w = max(weight_k · m, 0) as above (no upper clamp), exactly tendon_pose_add_f32's rules:
+ *   then for each additive layer k, in order (weight_k ≤ 0: skipped), with w = w_k · m as above
+ *   (no upper clamp), tendon_pose_add_f32's formulas:
  *     T = T + w·t_k,  S = S·(1 + (s_k − 1)·w),  Q = Q ⊗ slerp₀(q_k, min(w, 1))
  *
  * so one layer of weight 1 gives that layer's translation and scale bit for bit and its

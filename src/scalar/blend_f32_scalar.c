@@ -192,6 +192,14 @@ static inline void layer_accumulate(const tendon_pose *p, size_t j, float w, flo
 /* Is this layer skipped (weight ≤ 0 or −∞; NaN is not skipped: it propagates)? */
 static inline int layer_skipped(const tendon_blend_layer *l) { return l->weight <= 0.0; }
 
+/* A layer's weight at joint j: w_f · clamp(joint_weights[j], 0, 1) in float, with w_f the
+   layer weight rounded to float once (saturated at FLT_MAX; > 0 or NaN: the layer is not
+   skipped). */
+static inline float layer_weight(const tendon_blend_layer *l, float w_f, size_t j)
+{
+    return l->joint_weights ? w_f * tendon_reff_clamp01(l->joint_weights[j]) : w_f;
+}
+
 void tendon_pose_blend_layers_f32_scalar_from(const tendon_blend_layers_job *job, size_t first,
                                               size_t joint_count, tendon_pose *out)
 {
@@ -203,8 +211,9 @@ void tendon_pose_blend_layers_f32_scalar_from(const tendon_blend_layers_job *job
         for (size_t i = 0; i < job->layer_count; ++i) {
             const tendon_blend_layer *l = &job->layers[i];
             if (!layer_skipped(l))
-                layer_accumulate(l->pose, j, tendon_add_weight_f32(l->weight, l->joint_weights, j),
-                                 &W, T, S, Q);
+                layer_accumulate(l->pose, j,
+                                 layer_weight(l, tendon_add_weight_f32(l->weight, NULL, 0), j), &W,
+                                 T, S, Q);
         }
         if (W == 0.0f) {
             for (int c = 0; c < 3; ++c) {
@@ -232,7 +241,7 @@ void tendon_pose_blend_layers_f32_scalar_from(const tendon_blend_layers_job *job
             if (layer_skipped(l))
                 continue;
             const tendon_pose *d = l->pose;
-            const float w = tendon_add_weight_f32(l->weight, l->joint_weights, j);
+            const float w = layer_weight(l, tendon_add_weight_f32(l->weight, NULL, 0), j);
             for (int c = 0; c < 3; ++c) {
                 T[c] = T[c] + d->translation[3 * j + c] * w;
                 S[c] = S[c] * (1.0f + (d->scale[3 * j + c] - 1.0f) * w);

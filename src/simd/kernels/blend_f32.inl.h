@@ -14,6 +14,7 @@
  */
 #include "quat_f32_core.inl.h"
 #include "../../common/kernels_internal.h"
+#include "../../common/quat_ref_f32.h" /* tendon_weight_to_f32: the weights rounded once */
 
 /* ---- weights (double, rounded once: tendon_blend_weight_f32 / tendon_add_weight_f32) ---- */
 
@@ -251,103 +252,169 @@ static inline void layers_accumulate(const tendon_pose *p, size_t j, vf wn, cons
     acc->Q.w = vfadd(acc->Q.w, vfmul(sw, q.w));
 }
 
-/* A layer's weights for block j: the call's one weight (uniform), or per joint. */
-static inline void layers_weights(const tendon_blend_layer *l, float uniform, size_t j, vf *wn,
+/*
+ * A layer's weights for block j (tendon_layer_weight_f32): the call's one weight w_f, times
+ * m = clamp(joint_weights[j], 0, 1) in float where the layer has per-joint weights. wn in memory
+ * order, e expanded to the translations' and scales' layout, wq in the quaternion lane order.
+ */
+static inline void layers_weights(const tendon_blend_layer *l, float w_f, size_t j, vf *wn,
                                   vf e[3], vf *wq)
 {
     if (!l->joint_weights) {
-        *wn = *wq = e[0] = e[1] = e[2] = vfset1(uniform);
+        *wn = *wq = e[0] = e[1] = e[2] = vfset1(w_f);
         return;
     }
-    *wn = vfadd_weights(l->weight, l->joint_weights, j);
+    *wn = vfmul(vfset1(w_f), vfclamp01(vfload(l->joint_weights + j)));
     vfexpand3(*wn, &e[0], &e[1], &e[2]);
     *wq = vfqorder(*wn);
 }
 
-void TENDON_FN(pose_blend_layers_f32)(const tendon_blend_layers_job *job, size_t joint_count,
-                                      tendon_pose *out)
+#ifndef TENDON_F32_LAYERS_STAGE
+/* Blocks whose rotations are accumulated together: their chains (each layer's sign is fixed
+   against the running sum, a dot product before every add) overlap. */
+#define TENDON_F32_LAYERS_STAGE 4
+#endif
+
+/* The rotations' part of one blended layer for block j: Q = Q + (dot(Q, q) < 0 ? −w : w)·q. */
+static inline vfquat layers_rotation(const tendon_blend_layer *l, float w_f, size_t j, vfquat Q)
+{
+    vf wq = vfset1(w_f);
+    if (l->joint_weights)
+        wq = vfqorder(vfmul(wq, vfclamp01(vfload(l->joint_weights + j))));
+    const vfquat q = vfload_quat(l->pose->rotation + 4 * j);
+    const vf sw = vfneg_where(vflt(vfdot4(Q, q), vfset1(0.0f)), wq);
+    Q.x = vfadd(Q.x, vfmul(sw, q.x));
+    Q.y = vfadd(Q.y, vfmul(sw, q.y));
+    Q.z = vfadd(Q.z, vfmul(sw, q.z));
+    Q.w = vfadd(Q.w, vfmul(sw, q.w));
+    return Q;
+}
+
+/* The translations', scales' and weights' part of one blended layer for block j. */
+static inline void layers_vectors(const tendon_pose *p, size_t j, vf wn, const vf e[3],
+                                  layers_acc *acc)
+{
+    acc->W = vfadd(acc->W, wn);
+    for (int k = 0; k < 3; ++k) {
+        const size_t o = 3 * j + (size_t)k * TENDON_WF;
+        acc->T[k] = vfadd(acc->T[k], vfmul(e[k], vfload(p->translation + o)));
+        acc->S[k] = vfadd(acc->S[k], vfmul(e[k], vfload(p->scale + o)));
+    }
+}
+
+/*
+ * nb blocks from joint j: first every layer's rotations, the nb blocks side by side; then per
+ * block the translations, scales and weights, the rest pose, the normalisation, the additive
+ * layers and the stores. (The reference's per-joint order of operations is the same for each
+ * accumulator: only accumulators that do not depend on each other are reordered.)
+ */
+static inline __attribute__((always_inline)) void layers_blocks(const tendon_blend_layers_job *job,
+                                                                size_t j, int nb,
+                                                                tendon_pose *out)
 {
     const tendon_pose rest = *job->rest_pose;
     const vf theta = vfset1((float)job->threshold), zero = vfset1(0.0f), one = vfset1(1.0f);
-    size_t j = 0;
-    for (; j + TENDON_WF <= joint_count; j += TENDON_WF) {
-        layers_acc acc = {zero, {zero, zero, zero}, {zero, zero, zero}, {zero, zero, zero, zero}};
+    vfquat Qs[TENDON_F32_LAYERS_STAGE];
+    for (int c = 0; c < nb; ++c)
+        Qs[c] = (vfquat){zero, zero, zero, zero};
+    for (size_t i = 0; i < job->layer_count; ++i) {
+        const tendon_blend_layer *l = &job->layers[i];
+        if (l->weight <= 0.0)
+            continue;
+        const float w_f = tendon_weight_to_f32(l->weight);
+        for (int c = 0; c < nb; ++c)
+            Qs[c] = layers_rotation(l, w_f, j + (size_t)c * TENDON_WF, Qs[c]);
+    }
+    for (int c = 0; c < nb; ++c) {
+        const size_t jc = j + (size_t)c * TENDON_WF;
+        layers_acc acc = {zero, {zero, zero, zero}, {zero, zero, zero}, Qs[c]};
+        layers_acc *a = &acc;
         for (size_t i = 0; i < job->layer_count; ++i) {
             const tendon_blend_layer *l = &job->layers[i];
             if (l->weight <= 0.0)
                 continue;
             vf wn, e[3], wq;
-            layers_weights(l, tendon_add_weight_f32(l->weight, NULL, 0), j, &wn, e, &wq);
-            layers_accumulate(l->pose, j, wn, e, wq, &acc);
+            layers_weights(l, tendon_weight_to_f32(l->weight), jc, &wn, e, &wq);
+            layers_vectors(l->pose, jc, wn, e, a);
         }
-        const vf W0 = acc.W; /* the blended layers' sum, before the rest pose */
-        const vfmask empty = vfeq(W0, zero);
+        const vf W0 = a->W; /* the blended layers' sum, before the rest pose */
         /* the rest pose where W < θ: its lanes take the accumulation, the others keep theirs
            (each mask is the same comparison of the same values, in each layout) */
-        const vf r = vfsub(theta, acc.W);
+        const vf r = vfsub(theta, a->W);
         if (vfmask_any(vfgt(r, zero))) {
-            layers_acc with = acc;
+            layers_acc with = *a;
             vf er[3];
             vfexpand3(r, &er[0], &er[1], &er[2]);
             const vf rq = vfqorder(r);
-            layers_accumulate(&rest, j, r, er, rq, &with);
-            acc.W = vfsel(vfgt(r, zero), with.W, acc.W);
+            layers_accumulate(&rest, jc, r, er, rq, &with);
+            a->W = vfsel(vfgt(r, zero), with.W, a->W);
             for (int k = 0; k < 3; ++k) {
                 const vfmask m = vfgt(er[k], zero);
-                acc.T[k] = vfsel(m, with.T[k], acc.T[k]);
-                acc.S[k] = vfsel(m, with.S[k], acc.S[k]);
+                a->T[k] = vfsel(m, with.T[k], a->T[k]);
+                a->S[k] = vfsel(m, with.S[k], a->S[k]);
             }
             const vfmask mq = vfgt(rq, zero);
-            acc.Q.x = vfsel(mq, with.Q.x, acc.Q.x);
-            acc.Q.y = vfsel(mq, with.Q.y, acc.Q.y);
-            acc.Q.z = vfsel(mq, with.Q.z, acc.Q.z);
-            acc.Q.w = vfsel(mq, with.Q.w, acc.Q.w);
+            a->Q.x = vfsel(mq, with.Q.x, a->Q.x);
+            a->Q.y = vfsel(mq, with.Q.y, a->Q.y);
+            a->Q.z = vfsel(mq, with.Q.z, a->Q.z);
+            a->Q.w = vfsel(mq, with.Q.w, a->Q.w);
         }
         vf einv[3];
-        vfexpand3(vfdiv(one, acc.W), &einv[0], &einv[1], &einv[2]);
-        vf T[3], S[3];
+        vfexpand3(vfdiv(one, a->W), &einv[0], &einv[1], &einv[2]);
         for (int k = 0; k < 3; ++k) {
-            T[k] = vfmul(acc.T[k], einv[k]);
-            S[k] = vfmul(acc.S[k], einv[k]);
+            a->T[k] = vfmul(a->T[k], einv[k]);
+            a->S[k] = vfmul(a->S[k], einv[k]);
         }
-        vfquat Q = vfnormalize(acc.Q);
-        if (vfmask_any(empty)) { /* W == 0: the rest pose, bit for bit */
+        a->Q = vfnormalize(a->Q);
+        if (vfmask_any(vfeq(W0, zero))) { /* W == 0: the rest pose, bit for bit */
             vf eW[3];
             vfexpand3(W0, &eW[0], &eW[1], &eW[2]);
             for (int k = 0; k < 3; ++k) {
-                const size_t o = 3 * j + (size_t)k * TENDON_WF;
+                const size_t o = 3 * jc + (size_t)k * TENDON_WF;
                 const vfmask m = vfeq(eW[k], zero);
-                T[k] = vfsel(m, vfload(rest.translation + o), T[k]);
-                S[k] = vfsel(m, vfload(rest.scale + o), S[k]);
+                a->T[k] = vfsel(m, vfload(rest.translation + o), a->T[k]);
+                a->S[k] = vfsel(m, vfload(rest.scale + o), a->S[k]);
             }
-            const vfquat rq = vfload_quat(rest.rotation + 4 * j);
+            const vfquat rq = vfload_quat(rest.rotation + 4 * jc);
             const vfmask mq = vfeq(vfqorder(W0), zero);
-            Q.x = vfsel(mq, rq.x, Q.x);
-            Q.y = vfsel(mq, rq.y, Q.y);
-            Q.z = vfsel(mq, rq.z, Q.z);
-            Q.w = vfsel(mq, rq.w, Q.w);
+            a->Q.x = vfsel(mq, rq.x, a->Q.x);
+            a->Q.y = vfsel(mq, rq.y, a->Q.y);
+            a->Q.z = vfsel(mq, rq.z, a->Q.z);
+            a->Q.w = vfsel(mq, rq.w, a->Q.w);
         }
         for (size_t i = 0; i < job->additive_count; ++i) {
             const tendon_blend_layer *l = &job->additive_layers[i];
             if (l->weight <= 0.0)
                 continue;
-            vf wn, e[3], wq;
-            layers_weights(l, tendon_add_weight_f32(l->weight, NULL, 0), j, &wn, e, &wq);
             const tendon_pose *d = l->pose;
+            vf wn, e[3], wq;
+            layers_weights(l, tendon_weight_to_f32(l->weight), jc, &wn, e, &wq);
             for (int k = 0; k < 3; ++k) {
-                const size_t o = 3 * j + (size_t)k * TENDON_WF;
-                T[k] = vfadd(T[k], vfmul(vfload(d->translation + o), e[k]));
-                S[k] = vfmul(S[k], vfadd(one, vfmul(vfsub(vfload(d->scale + o), one), e[k])));
+                const size_t o = 3 * jc + (size_t)k * TENDON_WF;
+                a->T[k] = vfadd(a->T[k], vfmul(vfload(d->translation + o), e[k]));
+                a->S[k] = vfmul(a->S[k], vfadd(one, vfmul(vfsub(vfload(d->scale + o), one), e[k])));
             }
-            const vfquat dq = vfload_quat(d->rotation + 4 * j);
-            Q = vfmultiply(Q, vfslerp_from_identity(dq, vfsel(vfgt(wq, one), one, wq)));
+            const vfquat dq = vfload_quat(d->rotation + 4 * jc);
+            a->Q = vfmultiply(a->Q, vfslerp_from_identity(dq, vfsel(vfgt(wq, one), one, wq)));
         }
         for (int k = 0; k < 3; ++k) {
-            const size_t o = 3 * j + (size_t)k * TENDON_WF;
-            vfstore(out->translation + o, T[k]);
-            vfstore(out->scale + o, S[k]);
+            const size_t o = 3 * jc + (size_t)k * TENDON_WF;
+            vfstore(out->translation + o, a->T[k]);
+            vfstore(out->scale + o, a->S[k]);
         }
-        vfstore_quat(out->rotation + 4 * j, Q);
+        vfstore_quat(out->rotation + 4 * jc, a->Q);
     }
-    tendon_pose_blend_layers_f32_scalar_from(job, j, joint_count, out);
+}
+
+void TENDON_FN(pose_blend_layers_f32)(const tendon_blend_layers_job *job, size_t joint_count,
+                                      tendon_pose *out_in)
+{
+    tendon_pose out = *out_in; /* a local copy: stores through float * cannot alias it */
+    size_t j = 0;
+    for (; j + TENDON_F32_LAYERS_STAGE * TENDON_WF <= joint_count;
+         j += TENDON_F32_LAYERS_STAGE * TENDON_WF)
+        layers_blocks(job, j, TENDON_F32_LAYERS_STAGE, &out);
+    for (; j + TENDON_WF <= joint_count; j += TENDON_WF)
+        layers_blocks(job, j, 1, &out);
+    tendon_pose_blend_layers_f32_scalar_from(job, j, joint_count, out_in);
 }
