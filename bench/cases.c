@@ -13,9 +13,12 @@
 #include "clip_cases.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <tendon/blend.h>
 #include <tendon/pose.h>
 #include <tendon/spring.h>
 
@@ -71,6 +74,8 @@ static void *alloc_aligned(size_t n, size_t size)
     if (n == 0 || n > (SIZE_MAX - 63) / size)
         return NULL;
     size_t bytes = (n * size + 63) & ~(size_t)63; /* aligned_alloc wants a multiple */
+    if (bytes > PTRDIFF_MAX)
+        return NULL;
     return aligned_alloc(64, bytes);
 }
 
@@ -90,6 +95,7 @@ static void random_pose(rng *r, tendon_pose *p)
 typedef struct quat_data {
     float *a, *b, *out; /* [4*count] x y z w */
     double *t;          /* [count] in [0, 1] */
+    float *tf;          /* the same t as floats (the float32 tier) */
 } quat_data;
 
 static int quat_setup(tendon_bench_fixture *fx, uint64_t seed)
@@ -103,13 +109,15 @@ static int quat_setup(tendon_bench_fixture *fx, uint64_t seed)
     d->b = alloc_aligned(4 * n, sizeof(float));
     d->out = alloc_aligned(4 * n, sizeof(float));
     d->t = alloc_aligned(n, sizeof(double));
-    if (!d->a || !d->b || !d->out || !d->t)
+    d->tf = alloc_aligned(n, sizeof(float));
+    if (!d->a || !d->b || !d->out || !d->t || !d->tf)
         return 1;
     rng r = {seed};
     for (size_t i = 0; i < n; ++i) {
         rng_quat(&r, &d->a[4 * i]);
         rng_quat(&r, &d->b[4 * i]);
         d->t[i] = rng_unit(&r);
+        d->tf[i] = (float)d->t[i];
     }
     memset(d->out, 0, 4 * n * sizeof(float));
     fx->out = d->out;
@@ -124,9 +132,28 @@ static void quat_teardown(tendon_bench_fixture *fx)
         free(d->b);
         free(d->out);
         free(d->t);
+        free(d->tf);
         free(d);
     }
     fx->data = fx->out = NULL;
+}
+
+static void run_quat_slerp_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const quat_data *d = fx->data;
+    k->quat_slerp_f32(d->a, d->b, d->tf, fx->count, d->out);
+}
+
+static void run_quat_nlerp_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const quat_data *d = fx->data;
+    k->quat_nlerp_f32(d->a, d->b, d->tf, fx->count, d->out);
+}
+
+static void run_quat_multiply_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const quat_data *d = fx->data;
+    k->quat_multiply_f32(d->a, d->b, fx->count, d->out);
 }
 
 static void run_quat_slerp(const tendon_bench_fixture *fx, const tendon_kernels *k)
@@ -157,6 +184,8 @@ static void run_quat_multiply(const tendon_bench_fixture *fx, const tendon_kerne
 typedef struct pose_data {
     tendon_pose a, b, out;
     float *joint_weights; /* [joint_count] in [0, 1] */
+    tendon_pose c, d, rest;   /* the N-layer case's other layers and its rest pose */
+    float *layer_weights[4];  /* its per-joint weights, [joint_count] each in [0, 1] */
 } pose_data;
 
 static int pose_setup(tendon_bench_fixture *fx, uint64_t seed)
@@ -172,11 +201,23 @@ static int pose_setup(tendon_bench_fixture *fx, uint64_t seed)
     d->joint_weights = alloc_aligned(n, sizeof(float));
     if (!d->joint_weights)
         return 1;
+    if (tendon_pose_create(n, &d->c) != TENDON_OK || tendon_pose_create(n, &d->d) != TENDON_OK ||
+        tendon_pose_create(n, &d->rest) != TENDON_OK)
+        return 1;
+    for (int l = 0; l < 4; ++l)
+        if (!(d->layer_weights[l] = alloc_aligned(n, sizeof(float))))
+            return 1;
     rng r = {seed};
     random_pose(&r, &d->a);
     random_pose(&r, &d->b);
     for (size_t j = 0; j < n; ++j)
         d->joint_weights[j] = (float)rng_unit(&r);
+    random_pose(&r, &d->c);
+    random_pose(&r, &d->d);
+    random_pose(&r, &d->rest);
+    for (int l = 0; l < 4; ++l)
+        for (size_t j = 0; j < n; ++j)
+            d->layer_weights[l][j] = (float)rng_unit(&r);
     fx->out = &d->out;
     return 0;
 }
@@ -189,6 +230,11 @@ static void pose_teardown(tendon_bench_fixture *fx)
         tendon_pose_destroy(&d->b);
         tendon_pose_destroy(&d->out);
         free(d->joint_weights);
+        tendon_pose_destroy(&d->c);
+        tendon_pose_destroy(&d->d);
+        tendon_pose_destroy(&d->rest);
+        for (int l = 0; l < 4; ++l)
+            free(d->layer_weights[l]);
         free(d);
     }
     fx->data = fx->out = NULL;
@@ -216,6 +262,103 @@ static void run_pose_add_masked(const tendon_bench_fixture *fx, const tendon_ker
 {
     pose_data *d = fx->data;
     k->pose_add(&d->a, &d->b, BENCH_ADD_WEIGHT, d->joint_weights, fx->count, &d->out);
+}
+
+/* ---- the float32 tier (docs/fast-tier.md) ---- */
+
+static void run_pose_blend_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    pose_data *d = fx->data;
+    k->pose_blend_f32(&d->a, &d->b, BENCH_BLEND_T, NULL, fx->count, &d->out);
+}
+
+static void run_pose_blend_nlerp_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    pose_data *d = fx->data;
+    k->pose_blend_nlerp_f32(&d->a, &d->b, BENCH_BLEND_T, NULL, fx->count, &d->out);
+}
+
+static void run_pose_blend_masked_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    pose_data *d = fx->data;
+    k->pose_blend_f32(&d->a, &d->b, BENCH_BLEND_T, d->joint_weights, fx->count, &d->out);
+}
+
+static void run_pose_add_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    pose_data *d = fx->data;
+    k->pose_add_f32(&d->a, &d->b, BENCH_ADD_WEIGHT, NULL, fx->count, &d->out);
+}
+
+static void run_pose_add_masked_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    pose_data *d = fx->data;
+    k->pose_add_f32(&d->a, &d->b, BENCH_ADD_WEIGHT, d->joint_weights, fx->count, &d->out);
+}
+
+/* Four blended layers (weights 0.4 0.3 0.2 0.1), each with per-joint weights: ozz's
+   BlendingJob case of the peers harness. */
+static void run_pose_blend_layers4_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    pose_data *d = fx->data;
+    const tendon_blend_layer layers[4] = {{&d->a, 0.4, d->layer_weights[0]},
+                                          {&d->b, 0.3, d->layer_weights[1]},
+                                          {&d->c, 0.2, d->layer_weights[2]},
+                                          {&d->d, 0.1, d->layer_weights[3]}};
+    const tendon_blend_layers_job job = {layers, 4, NULL, 0, &d->rest,
+                                         TENDON_BLEND_LAYERS_DEFAULT_THRESHOLD};
+    k->pose_blend_layers_f32(&job, fx->count, &d->out);
+}
+
+/* The memory floor under a pose blend: a plain float lerp over the same bytes (two poses'
+   10 floats a joint read, one pose's written), at the table's native width. */
+static int floor_lerp_usable(tendon_isa isa, const tendon_kernels *k)
+{
+    (void)k;
+    switch (isa) {
+    case TENDON_ISA_SCALAR: return 1;
+#ifdef TENDON_BENCH_FLOOR_SSE2
+    case TENDON_ISA_SSE2: return 1;
+#endif
+#ifdef TENDON_BENCH_FLOOR_AVX2
+    case TENDON_ISA_AVX2: return 1;
+#endif
+#ifdef TENDON_BENCH_FLOOR_AVX512
+    case TENDON_ISA_AVX512: return 1;
+#endif
+#ifdef TENDON_BENCH_FLOOR_NEON
+    case TENDON_ISA_NEON: return 1;
+#endif
+    default: return 0;
+    }
+}
+
+static void floor_lerp(tendon_isa isa, const float *a, const float *b, size_t n, float *out)
+{
+    switch (isa) {
+#ifdef TENDON_BENCH_FLOOR_SSE2
+    case TENDON_ISA_SSE2: tendon_bench_floor_lerp_sse2(a, b, 0.375f, n, out); break;
+#endif
+#ifdef TENDON_BENCH_FLOOR_AVX2
+    case TENDON_ISA_AVX2: tendon_bench_floor_lerp_avx2(a, b, 0.375f, n, out); break;
+#endif
+#ifdef TENDON_BENCH_FLOOR_AVX512
+    case TENDON_ISA_AVX512: tendon_bench_floor_lerp_avx512(a, b, 0.375f, n, out); break;
+#endif
+#ifdef TENDON_BENCH_FLOOR_NEON
+    case TENDON_ISA_NEON: tendon_bench_floor_lerp_neon(a, b, 0.375f, n, out); break;
+#endif
+    default: tendon_bench_floor_lerp_scalar(a, b, 0.375f, n, out); break;
+    }
+}
+
+static void run_floor_lerp(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    pose_data *d = fx->data;
+    const size_t n = fx->count; /* JOINT_COUNTS are multiples of 16: whole vectors */
+    floor_lerp(k->isa, d->a.translation, d->b.translation, 3 * n, d->out.translation);
+    floor_lerp(k->isa, d->a.rotation, d->b.rotation, 4 * n, d->out.rotation);
+    floor_lerp(k->isa, d->a.scale, d->b.scale, 3 * n, d->out.scale);
 }
 
 /* ---- the division / sqrt floor ------------------------------------------------------------
@@ -509,6 +652,22 @@ const tendon_bench_case tendon_bench_cases[] = {
     {"pose_blend_masked", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_blend_masked,
      pose_teardown},
     {"pose_add_masked", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_add_masked,
+     pose_teardown},
+    {"quat_slerp_f32", "quat", JOINT_COUNTS, NULL, quat_setup, run_quat_slerp_f32, quat_teardown},
+    {"quat_nlerp_f32", "quat", JOINT_COUNTS, NULL, quat_setup, run_quat_nlerp_f32, quat_teardown},
+    {"quat_multiply_f32", "quat", JOINT_COUNTS, NULL, quat_setup, run_quat_multiply_f32,
+     quat_teardown},
+    {"pose_blend_f32", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_blend_f32, pose_teardown},
+    {"pose_blend_nlerp_f32", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_blend_nlerp_f32,
+     pose_teardown},
+    {"pose_add_f32", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_add_f32, pose_teardown},
+    {"pose_blend_masked_f32", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_blend_masked_f32,
+     pose_teardown},
+    {"pose_add_masked_f32", "joint", JOINT_COUNTS, NULL, pose_setup, run_pose_add_masked_f32,
+     pose_teardown},
+    {"pose_blend_layers4_f32", "joint", JOINT_COUNTS, NULL, pose_setup,
+     run_pose_blend_layers4_f32, pose_teardown},
+    {"floor_lerp_f32", "joint", JOINT_COUNTS, floor_lerp_usable, pose_setup, run_floor_lerp,
      pose_teardown},
     {"local_matrices", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
      tendon_bench_run_local_matrices, tendon_bench_rig_teardown},

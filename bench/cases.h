@@ -79,6 +79,11 @@ void tendon_bench_floor_sqrt_avx2(const double *a, size_t n, double *out);
 void tendon_bench_floor_div_avx512(const double *a, const double *b, size_t n, double *out);
 void tendon_bench_floor_sqrt_avx512(const double *a, size_t n, double *out);
 void tendon_bench_floor_div_neon(const double *a, const double *b, size_t n, double *out);
+void tendon_bench_floor_lerp_scalar(const float *a, const float *b, float t, size_t n, float *out);
+void tendon_bench_floor_lerp_sse2(const float *a, const float *b, float t, size_t n, float *out);
+void tendon_bench_floor_lerp_avx2(const float *a, const float *b, float t, size_t n, float *out);
+void tendon_bench_floor_lerp_avx512(const float *a, const float *b, float t, size_t n, float *out);
+void tendon_bench_floor_lerp_neon(const float *a, const float *b, float t, size_t n, float *out);
 void tendon_bench_floor_sqrt_neon(const double *a, size_t n, double *out);
 
 #ifdef __cplusplus

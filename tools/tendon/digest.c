@@ -527,6 +527,53 @@ static int dg_pose_add_masked_f32(const tendon_kernels *k, dg_sink *s)
     return dg_pose_kernel(k->pose_add_f32, 1, 0xaddf007u, s);
 }
 
+/*
+ * N-layer blending: three blended layers (one with per-joint weights) and an additive one over
+ * two pose sets, at several layer weights (some summing below the threshold, one NaN, one
+ * huge) over POSE_SPANS, then with out exactly the first layer's pose.
+ */
+static int dg_pose_blend_layers_f32(const tendon_kernels *k, dg_sink *s)
+{
+    dg_poses w, v;
+    if (dg_make_poses(0x1a7e4f00au, &w) != 0)
+        return -1;
+    if (dg_make_poses(0x1a7e4f00bu, &v) != 0) {
+        free(w.block);
+        return -1;
+    }
+    static const double SETS[][4] = {{0.5, 0.3, 0.2, 0.7},  {0.02, 0.01, 0.0, 1.0},
+                                     {1.0, -1.0, 3.0, 2.5}, {__builtin_nan(""), 0.5, 0.5, 0.5},
+                                     {1e300, 1.0, 0.25, 1e300}};
+    for (size_t i = 0; i < sizeof SETS / sizeof SETS[0]; ++i) {
+        for (int j = 0; j < POSE_SPAN_COUNT; ++j) {
+            const size_t n = POSE_SPANS[j].count, o = POSE_SPANS[j].offset;
+            const tendon_pose a = dg_view(&w.a, o, n), b = dg_view(&w.b, o, n);
+            const tendon_pose c = dg_view(&v.a, o, n), d = dg_view(&v.b, o, n);
+            const tendon_pose rest = dg_view(&v.out, o, n);
+            tendon_pose out = dg_view(&w.out, o, n);
+            const tendon_blend_layer layers[3] = {{&a, SETS[i][0], NULL},
+                                                  {&b, SETS[i][1], w.joint_weights + o},
+                                                  {&c, SETS[i][2], NULL}};
+            const tendon_blend_layer add = {&d, SETS[i][3], v.joint_weights + o};
+            const tendon_blend_layers_job job = {layers, 3, &add, 1, &rest, i == 2 ? 2.0 : 0.1};
+            k->pose_blend_layers_f32(&job, n, &out);
+            dg_hash_pose(s, &out);
+        }
+    }
+    tendon_pose out = dg_view(&w.out, 1, 1003), b = dg_view(&w.b, 1, 1003);
+    tendon_pose rest = dg_view(&v.out, 1, 1003);
+    memcpy(w.out.translation, w.a.translation, 3 * DG_N * sizeof(float));
+    memcpy(w.out.rotation, w.a.rotation, 4 * DG_N * sizeof(float));
+    memcpy(w.out.scale, w.a.scale, 3 * DG_N * sizeof(float));
+    const tendon_blend_layer layers[2] = {{&out, 0.6, NULL}, {&b, 0.4, w.joint_weights + 1}};
+    const tendon_blend_layers_job job = {layers, 2, NULL, 0, &rest, 0.1};
+    k->pose_blend_layers_f32(&job, 1003, &out);
+    dg_hash_pose(s, &out);
+    free(w.block);
+    free(v.block);
+    return 0;
+}
+
 /* ---- the matrix kernels: local / model matrices, palette, skinning, morph targets --------- */
 
 /* Matrices with random elements in ±2, one element in eight special (dg_vectors). */
@@ -1170,6 +1217,7 @@ static const struct dg_kernel {
     {"pose_blend_nlerp_masked_f32", dg_pose_blend_nlerp_masked_f32},
     {"pose_add_f32", dg_pose_add_f32},
     {"pose_add_masked_f32", dg_pose_add_masked_f32},
+    {"pose_blend_layers_f32", dg_pose_blend_layers_f32},
     {"local_matrices", dg_local_matrices},
     {"model_matrices", dg_model_matrices},
     {"model_matrices_ordered", dg_model_matrices_ordered},
