@@ -17,6 +17,14 @@
  *   involve no transcendental: bit-exact, no ulp allowed. NaN is compared by class; −0 against
  *   +0 is a difference (and fails).
  * - Every ISA must equal the scalar table bit for bit on every case (NaN by class).
+ * - The float32 tier (docs/fast-tier.md) replays the same cases through its _f32 kernels, every
+ *   ISA equal to its own scalar table bit for bit, against the seed's expected within the
+ *   tier's stated tolerance: a translation or scale component within 2^-21 of the magnitudes
+ *   it was computed from (|input a| + |input b| + |expected|: three float roundings, with room),
+ *   a rotation within 8e-5° of the seed's — the seed itself blends straight up to dot 0.9995,
+ *   where its straight blend is 5.8e-5° off a true slerp, while the float32 tier slerps there
+ *   (its threshold is 0.99988) to within 2e-5° — and a non-finite expected component must come
+ *   out of the same class (NaN, or the same infinity).
  *
  * The suite prints, per op and channel, how many components are bit-exact against the seed's
  * expected, and lists every component that is not (case id, joint, component, both values in
@@ -207,6 +215,58 @@ static void compare_pose(const char *op, const char *id, const tendon_pose *got,
     }
 }
 
+/*
+ * The float32 tier against the seed's expected: translation and scale within 2^-21 of
+ * |x1| + |x2| + |expected| (x1, x2 the inputs' components), rotations within 8e-5° as
+ * rotations of the same hemisphere (angle 4·asin(|Δq|/2)) — every component counted within or
+ * beyond.
+ */
+static void compare_pose_f32(const char *op, const char *id, const tendon_pose *got,
+                             const tendon_pose *want, const tendon_pose *x1,
+                             const tendon_pose *x2, tally *t)
+{
+    for (int ch = 0; ch < CH_COUNT; ++ch) {
+        const size_t w = CH_WIDTH[ch];
+        const float *g = channel(got, ch), *e = channel(want, ch);
+        const float *i1 = channel(x1, ch), *i2 = channel(x2, ch);
+        for (size_t i = 0; i < w * got->joint_count; ++i) {
+            t->total[ch]++;
+            if (same_float(g[i], e[i])) {
+                t->exact[ch]++;
+                continue;
+            }
+            int ok;
+            if (!isfinite(e[i]) || !isfinite(g[i]))
+                ok = 0; /* the same class would have been same_float above (NaN) or equal (∞) */
+            else if (ch == CH_ROTATION) {
+                /* the whole quaternion at once, when its first component is reached */
+                const size_t q = i / 4;
+                double d2 = 0;
+                for (int c = 0; c < 4; ++c) {
+                    const double df = (double)g[4 * q + c] - e[4 * q + c];
+                    d2 += df * df;
+                }
+                /* rotation angle 4·asin(|Δq|/2) in degrees */
+                ok = 4.0 * asin(sqrt(d2) / 2.0) * 180.0 / 3.14159265358979323846 <= 8e-5;
+            } else {
+                const double mag = fabs((double)i1[i]) + fabs((double)i2[i]) + fabs((double)e[i]);
+                ok = fabs((double)g[i] - e[i]) <= 0x1p-21 * mag;
+            }
+            if (ok) {
+                t->one_ulp[ch]++;
+            } else {
+                if (!t->beyond[0] && !t->beyond[1] && !t->beyond[2])
+                    snprintf(t->first_failure, sizeof t->first_failure,
+                             "%s %s joint %zu %s.%c: tendon f32 %a seed %a", op, id, i / w,
+                             CH_NAME[ch], "xyzw"[i % w], (double)g[i], (double)e[i]);
+                printf("    beyond the f32 tolerance: %s %s joint %zu %s.%c: %a vs %a\n", op, id,
+                       i / w, CH_NAME[ch], "xyzw"[i % w], (double)g[i], (double)e[i]);
+                t->beyond[ch]++;
+            }
+        }
+    }
+}
+
 static size_t tally_beyond(const tally *t)
 {
     return t->beyond[0] + t->beyond[1] + t->beyond[2];
@@ -214,28 +274,34 @@ static size_t tally_beyond(const tally *t)
 
 static void print_tally(const char *label, const char *op, const tally *t, size_t cases)
 {
+    /* the float32 tier's runs are labelled "[f32 …": their allowance is its tolerance */
+    const char *allowed = strncmp(label, "[f32", 4) == 0 ? "within the f32 tolerance" : "at 1 ulp";
     for (int ch = 0; ch < CH_COUNT; ++ch)
-        printf("%s %s: %zu/%zu %s components bit-exact (%zu at 1 ulp, %zu beyond) over %zu "
+        printf("%s %s: %zu/%zu %s components bit-exact (%zu %s, %zu beyond) over %zu "
                "cases\n",
-               label, op, t->exact[ch], t->total[ch], CH_NAME[ch], t->one_ulp[ch], t->beyond[ch],
-               cases);
+               label, op, t->exact[ch], t->total[ch], CH_NAME[ch], t->one_ulp[ch], allowed,
+               t->beyond[ch], cases);
 }
 
 /* ---- the replay ----------------------------------------------------------------------------- */
 
-/* How a blend/add is run: through one ISA's raw table, or through the public entry points. */
+/* How a blend/add is run: through one ISA's raw table, or through the public entry points;
+   on the seed-exact tier or the float32 tier. */
 typedef struct runner {
     const tendon_kernels *k; /* NULL: the public API on the active ISA */
+    int f32;
 } runner;
 
 static void run_blend(runner r, const tendon_pose *a, const tendon_pose *b, double t,
                       tendon_pose *out)
 {
     if (r.k) {
-        r.k->pose_blend(a, b, t, NULL, a->joint_count, out);
+        (r.f32 ? r.k->pose_blend_f32 : r.k->pose_blend)(a, b, t, NULL, a->joint_count, out);
     } else {
-        const tendon_status s = tendon_pose_blend(a, b, t, out);
-        ck_assert_msg(s == TENDON_OK, "tendon_pose_blend refused: %s", tendon_error_message());
+        const tendon_status s =
+            r.f32 ? tendon_pose_blend_f32(a, b, t, out) : tendon_pose_blend(a, b, t, out);
+        ck_assert_msg(s == TENDON_OK, "tendon_pose_blend%s refused: %s", r.f32 ? "_f32" : "",
+                      tendon_error_message());
     }
 }
 
@@ -243,10 +309,12 @@ static void run_add(runner r, const tendon_pose *base, const tendon_pose *delta,
                     tendon_pose *out)
 {
     if (r.k) {
-        r.k->pose_add(base, delta, w, NULL, base->joint_count, out);
+        (r.f32 ? r.k->pose_add_f32 : r.k->pose_add)(base, delta, w, NULL, base->joint_count, out);
     } else {
-        const tendon_status s = tendon_pose_add(base, delta, w, out);
-        ck_assert_msg(s == TENDON_OK, "tendon_pose_add refused: %s", tendon_error_message());
+        const tendon_status s =
+            r.f32 ? tendon_pose_add_f32(base, delta, w, out) : tendon_pose_add(base, delta, w, out);
+        ck_assert_msg(s == TENDON_OK, "tendon_pose_add%s refused: %s", r.f32 ? "_f32" : "",
+                      tendon_error_message());
     }
 }
 
@@ -311,10 +379,11 @@ static void replay_pose_case(const json_t *c, runner r, replay_stats *st)
     tendon_pose s1 = clone_pose(&p1), s2 = clone_pose(&p2), sout = clone_pose(&p1);
     const tendon_kernels *scalar = tendon_kernels_for(TENDON_ISA_SCALAR);
     ck_assert_ptr_nonnull(scalar);
+    const runner rs = {scalar, r.f32};
     if (is_blend)
-        scalar->pose_blend(&s1, &s2, w, NULL, s1.joint_count, &sout);
+        run_blend(rs, &s1, &s2, w, &sout);
     else
-        scalar->pose_add(&s1, &s2, w, NULL, s1.joint_count, &sout);
+        run_add(rs, &s1, &s2, w, &sout);
 
     for (int ch = 0; ch < CH_COUNT; ++ch) {
         const float *g = channel(out, ch), *e = channel(&sout, ch);
@@ -331,7 +400,10 @@ static void replay_pose_case(const json_t *c, runner r, replay_stats *st)
         }
     }
 
-    compare_pose(op, id, out, &want, is_blend ? &st->blend : &st->add);
+    if (r.f32)
+        compare_pose_f32(op, id, out, &want, &p1, &p2, is_blend ? &st->blend : &st->add);
+    else
+        compare_pose(op, id, out, &want, is_blend ? &st->blend : &st->add);
     if (is_blend)
         st->blend_cases++;
     else
@@ -397,7 +469,20 @@ START_TEST(test_pose_cases_per_isa)
     snprintf(label, sizeof label, "[%s%s]", tendon_isa_name((tendon_isa)_i),
              tendon_isa_compiled((tendon_isa)_i) == TENDON_ISA_EMULATED ? ", emulated" : "");
     ck_assert_int_eq((int)k->isa, _i);
-    replay_all((runner){k}, label);
+    replay_all((runner){k, 0}, label);
+}
+END_TEST
+
+/* The float32 tier: the same corpus within its tolerance (the header's), every ISA. */
+START_TEST(test_pose_cases_f32_per_isa)
+{
+    const tendon_kernels *k = isa_table_or_skip(_i);
+    if (!k)
+        return;
+    char label[64];
+    snprintf(label, sizeof label, "[f32 %s%s]", tendon_isa_name((tendon_isa)_i),
+             tendon_isa_compiled((tendon_isa)_i) == TENDON_ISA_EMULATED ? ", emulated" : "");
+    replay_all((runner){k, 1}, label);
 }
 END_TEST
 
@@ -407,7 +492,9 @@ START_TEST(test_pose_cases_public_api)
     ck_assert_int_eq(tendon_isa_active(&active), TENDON_OK);
     char label[64];
     snprintf(label, sizeof label, "[public API, active %s]", tendon_isa_name(active));
-    replay_all((runner){NULL}, label);
+    replay_all((runner){NULL, 0}, label);
+    snprintf(label, sizeof label, "[f32 public API, active %s]", tendon_isa_name(active));
+    replay_all((runner){NULL, 1}, label);
 }
 END_TEST
 
@@ -595,6 +682,7 @@ static Suite *seed_suite(void)
     TCase *tc = tcase_create("replay");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_pose_cases_per_isa, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(tc, test_pose_cases_f32_per_isa, 0, TENDON_ISA_COUNT);
     tcase_add_test(tc, test_pose_cases_public_api);
     tcase_add_test(tc, test_set_joint_cases);
     tcase_add_test(tc, test_errors_and_skipped);
