@@ -5,6 +5,7 @@
 #include "common/detmath.h"
 #include "common/kernels_internal.h"
 #include "common/quat_ref.h"
+#include "common/quat_ref_f32.h"
 
 static tendon_status check_falloff(const char *fn, double falloff)
 {
@@ -184,10 +185,24 @@ tendon_status tendon_layer_apply(const tendon_pose *base, const tendon_pose *lay
                        "TENDON_MASK_ADDITIVE (0) or TENDON_MASK_OVERRIDE (1)", (int)mode);
 }
 
-tendon_status tendon_pose_delta(const tendon_pose *reference, const tendon_pose *pose,
-                                tendon_pose *out)
+tendon_status tendon_layer_apply_f32(const tendon_pose *base, const tendon_pose *layer,
+                                     double weight, const float *mask_weights,
+                                     tendon_mask_mode mode, tendon_pose *out)
 {
-    static const char fn[] = "tendon_pose_delta";
+    switch (mode) {
+    case TENDON_MASK_ADDITIVE:
+        return tendon_pose_add_masked_f32(base, layer, weight, mask_weights, out);
+    case TENDON_MASK_OVERRIDE:
+        return tendon_pose_blend_masked_f32(base, layer, weight, mask_weights, out);
+    }
+    return tendon_fail(TENDON_ERR_VALUE, "tendon_layer_apply_f32: mode is %d; expected "
+                       "TENDON_MASK_ADDITIVE (0) or TENDON_MASK_OVERRIDE (1)", (int)mode);
+}
+
+/* The checks of tendon_pose_delta and its float32 twin (fn names the caller). */
+static tendon_status delta_check(const char *fn, const tendon_pose *reference,
+                                 const tendon_pose *pose, const tendon_pose *out)
+{
     tendon_status s;
     if ((s = tendon_check_pose(fn, "reference", reference)) != TENDON_OK ||
         (s = tendon_check_pose(fn, "pose", pose)) != TENDON_OK ||
@@ -213,6 +228,16 @@ tendon_status tendon_pose_delta(const tendon_pose *reference, const tendon_pose 
             return tendon_fail(TENDON_ERR_VALUE, "%s: joint %zu's reference rotation is "
                                "(0, 0, 0, 0), which is not a rotation", fn, j);
     }
+    return TENDON_OK;
+}
+
+tendon_status tendon_pose_delta(const tendon_pose *reference, const tendon_pose *pose,
+                                tendon_pose *out)
+{
+    tendon_status s = delta_check("tendon_pose_delta", reference, pose, out);
+    if (s != TENDON_OK)
+        return s;
+    const size_t n = out->joint_count;
     for (size_t j = 0; j < n; ++j) {
         double ref[4], q[4], d[4];
         tendon_ref_load4(reference->rotation + 4 * j, ref);
@@ -233,6 +258,40 @@ tendon_status tendon_pose_delta(const tendon_pose *reference, const tendon_pose 
             out->scale[3 * j + c] = (float)sc[c];
         }
         tendon_ref_store4(d, out->rotation + 4 * j);
+    }
+    return TENDON_OK;
+}
+
+tendon_status tendon_pose_delta_f32(const tendon_pose *reference, const tendon_pose *pose,
+                                    tendon_pose *out)
+{
+    tendon_status s = delta_check("tendon_pose_delta_f32", reference, pose, out);
+    if (s != TENDON_OK)
+        return s;
+    const size_t n = out->joint_count;
+    for (size_t j = 0; j < n; ++j) {
+        float ref[4], q[4], d[4];
+        for (int c = 0; c < 4; ++c) {
+            ref[c] = reference->rotation[4 * j + c];
+            q[c] = pose->rotation[4 * j + c];
+        }
+        tendon_reff_normalize(ref);
+        ref[0] = -ref[0];
+        ref[1] = -ref[1];
+        ref[2] = -ref[2];
+        tendon_reff_multiply(ref, q, d);
+        tendon_reff_normalize(d);
+        float t[3], sc[3];
+        for (int c = 0; c < 3; ++c) {
+            t[c] = pose->translation[3 * j + c] - reference->translation[3 * j + c];
+            sc[c] = pose->scale[3 * j + c] / reference->scale[3 * j + c];
+        }
+        for (int c = 0; c < 3; ++c) {
+            out->translation[3 * j + c] = t[c];
+            out->scale[3 * j + c] = sc[c];
+        }
+        for (int c = 0; c < 4; ++c)
+            out->rotation[4 * j + c] = d[c];
     }
     return TENDON_OK;
 }

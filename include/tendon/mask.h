@@ -129,6 +129,31 @@ TENDON_API tendon_status tendon_clip_delta_pose(const tendon_clip *clip, double 
                                                 const tendon_pose *reference,
                                                 tendon_pose *out_delta);
 
+/*
+ * ---- The float32 tier (docs/fast-tier.md) ----
+ */
+
+/**
+ * tendon_layer_apply on the float32 tier: TENDON_MASK_ADDITIVE is tendon_pose_add_masked_f32,
+ * TENDON_MASK_OVERRIDE tendon_pose_blend_masked_f32, with every rule, aliasing permission and
+ * error of those functions, plus TENDON_ERR_VALUE for a mode that is neither. Bitwise identical
+ * on every ISA; not the seed's bits.
+ */
+TENDON_API tendon_status tendon_layer_apply_f32(const tendon_pose *base, const tendon_pose *layer,
+                                                double weight, const float *mask_weights,
+                                                tendon_mask_mode mode, tendon_pose *out);
+
+/**
+ * tendon_pose_delta in float32: the same formulas and conventions, every operation in float
+ * (the reference rotation normalised by tendon_quat_slerp_f32's normalisation, the product in
+ * the seed's order, normalised; translation pose − reference; scale pose / reference, one
+ * correctly rounded division), so tendon_pose_add_f32(reference, delta, 1) reproduces `pose`
+ * to float rounding. Plain C, the same on every ISA and machine. Shapes, aliasing and errors
+ * (named by this function) as tendon_pose_delta.
+ */
+TENDON_API tendon_status tendon_pose_delta_f32(const tendon_pose *reference,
+                                               const tendon_pose *pose, tendon_pose *out_delta);
+
 #ifdef __cplusplus
 }
 #endif

@@ -78,7 +78,8 @@ TENDON_API tendon_status tendon_quat_multiply(const float *a, const float *b, si
  *
  *   w = clamp(t[i], 0, 1) in float (NaN passes: a NaN quaternion)
  *   dot = ((ax·bx + ay·by) + az·bz) + aw·bw;  d = |dot|
- *   d > 0.99988 (TENDON_F32_SLERP_STRAIGHT_DOT):  s0 = 1 − w,  s1 = w   (the straight blend)
+ *   d > 0.99988, or w = 0, or w = 1:  s0 = 1 − w,  s1 = w   (the straight blend; at the ends
+ *                                     the result is a or b normalised)
  *   otherwise θ = acos(d), s0 = sin((1 − w)·θ), s1 = sin(w·θ)
  *   dot < 0: s0 negated (a flipped: the shorter arc; dot == 0 does not flip)
  *   out = s0·a + s1·b, normalised by its 4-component length (one √, one ÷; zero length left)

@@ -57,17 +57,20 @@ static inline void tendon_reff_normalize(float q[4])
 
 /**
  * The slerp weights (s0 for a, s1 for b) of w ∈ [0, 1] (or NaN) given the raw dot of a and b:
- *   d = |dot|;  d > TENDON_F32_SLERP_STRAIGHT_DOT:  s0 = 1 − w,  s1 = w
+ *   d = |dot|;  d > TENDON_F32_SLERP_STRAIGHT_DOT, or w = 0, or w = 1:  s0 = 1 − w,  s1 = w
  *               otherwise θ = acos(d), s0 = sin((1 − w)·θ), s1 = sin(w·θ)
  *   dot < 0 (the shorter arc): s0 negated — the same bits as negating a (rounding is
  *   symmetric), which is what the seed's slerp does.
+ * (At w = 0 and 1 the straight weights are exactly 1 and 0: the ends are ±a or b, normalised,
+ * and the slerp from the identity by 0 is the identity exactly — a joint an additive layer's
+ * mask leaves out keeps its base rotation bit for bit.)
  */
 static inline void tendon_reff_slerp_weights(float dot, float w, float *s0, float *s1)
 {
     const float d = dot < 0.0f ? -dot : (dot == 0.0f ? 0.0f : dot);
     const float one_minus_w = 1.0f - w;
     float c0, c1;
-    if (d > TENDON_F32_SLERP_STRAIGHT_DOT) {
+    if (d > TENDON_F32_SLERP_STRAIGHT_DOT || w == 0.0f || w == 1.0f) {
         c0 = one_minus_w;
         c1 = w;
     } else {

@@ -89,7 +89,8 @@ static inline vfquat vfnormalize(vfquat q)
 static inline void vfslerp_weights(vf dot, vf w, vf *s0_out, vf *s1_out)
 {
     const vf d = vfabs(dot); /* |dot|, and +0 for −0 */
-    const vfmask straight = vfgt(d, vfset1(TENDON_F32_SLERP_STRAIGHT_DOT));
+    const vfmask straight = vfmor(vfgt(d, vfset1(TENDON_F32_SLERP_STRAIGHT_DOT)),
+                                  vfmor(vfeq(w, vfset1(0.0f)), vfeq(w, vfset1(1.0f))));
     const vf one_minus_w = vfsub(vfset1(1.0f), w);
     vf s0 = one_minus_w, s1 = w;
     if (!vfmask_all(straight)) {
