@@ -895,26 +895,31 @@ static void f_lerp_flush(const tendon_kernels *kt, f_lerp_pool *g)
     if (g->n == 0)
         return;
     kt->clip_lerp_f32(g->a, g->b, g->u, g->n, g->o);
-    size_t e = 0;
+    /* element loops rather than memcpy: the spans are a few floats each (a call per span cost
+       more than the copy) */
+    const float *o = g->o;
     for (size_t i = 0; i < g->spans; ++i) {
-        memcpy(g->dst[i], g->o + e, g->len[i] * sizeof(float));
-        e += g->len[i];
+        float *dst = g->dst[i];
+        for (uint32_t e = 0; e < g->len[i]; ++e)
+            dst[e] = o[e];
+        o += g->len[i];
     }
     g->n = g->spans = 0;
 }
 
 /* count floats va[i] → vb[i] by u, into dst[i] (at the next flush). */
-static void f_lerp_push(const tendon_kernels *kt, f_lerp_pool *g, const float *va,
-                        const float *vb, float u, size_t count, float *dst)
+static inline __attribute__((always_inline)) void f_lerp_push(const tendon_kernels *kt,
+                                                              f_lerp_pool *g, const float *va,
+                                                              const float *vb, float u,
+                                                              size_t count, float *dst)
 {
     while (count > 0) {
         if (g->n == F_LERP_CHUNK)
             f_lerp_flush(kt, g);
         const size_t m = count < F_LERP_CHUNK - g->n ? count : F_LERP_CHUNK - g->n;
-        memcpy(g->a + g->n, va, m * sizeof(float));
-        memcpy(g->b + g->n, vb, m * sizeof(float));
+        float *pa = g->a + g->n, *pb = g->b + g->n, *pu = g->u + g->n;
         for (size_t e = 0; e < m; ++e)
-            g->u[g->n + e] = u;
+            pa[e] = va[e], pb[e] = vb[e], pu[e] = u;
         g->dst[g->spans] = dst;
         g->len[g->spans++] = (uint32_t)m;
         g->n += m;
@@ -935,24 +940,29 @@ static void f_slerp_flush(const tendon_kernels *kt, f_slerp_pool *g)
     if (g->n == 0)
         return;
     kt->quat_slerp_f32(g->a, g->b, g->u, g->n, g->o); /* u ∈ [0, 1]: its clamp changes nothing */
-    size_t e = 0;
+    const float *o = g->o;
     for (size_t i = 0; i < g->spans; ++i) {
-        memcpy(g->dst[i], g->o + 4 * e, 4 * g->len[i] * sizeof(float));
-        e += g->len[i];
+        float *dst = g->dst[i];
+        for (uint32_t e = 0; e < 4 * g->len[i]; ++e)
+            dst[e] = o[e];
+        o += 4 * g->len[i];
     }
     g->n = g->spans = 0;
 }
 
 /* count quaternions va[i] → vb[i] by u, into dst[i] (at the next flush). */
-static void f_slerp_push(const tendon_kernels *kt, f_slerp_pool *g, const float *va,
-                         const float *vb, float u, size_t count, float *dst)
+static inline __attribute__((always_inline)) void f_slerp_push(const tendon_kernels *kt,
+                                                               f_slerp_pool *g, const float *va,
+                                                               const float *vb, float u,
+                                                               size_t count, float *dst)
 {
     while (count > 0) {
         if (g->n == F_SLERP_CHUNK)
             f_slerp_flush(kt, g);
         const size_t m = count < F_SLERP_CHUNK - g->n ? count : F_SLERP_CHUNK - g->n;
-        memcpy(g->a + 4 * g->n, va, 4 * m * sizeof(float));
-        memcpy(g->b + 4 * g->n, vb, 4 * m * sizeof(float));
+        float *pa = g->a + 4 * g->n, *pb = g->b + 4 * g->n;
+        for (size_t e = 0; e < 4 * m; ++e)
+            pa[e] = va[e], pb[e] = vb[e];
         for (size_t e = 0; e < m; ++e)
             g->u[g->n + e] = u;
         g->dst[g->spans] = dst;
