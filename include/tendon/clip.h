@@ -182,8 +182,11 @@ TENDON_API tendon_status tendon_clip_sample_tracks(const tendon_clip *clip, doub
  * Being float arithmetic, b − a and the Hermite products overflow to ±∞ where the double tier
  * stays finite (keys beyond about ±1.7e38).
  * Every ISA gives the scalar reference's bits (finite input; NaN by class). Against the exact
- * tier (measured in tests/test_clip_f32.c, stated in docs/clips.md): translations and scales
- * within a few float ulps of the larger key, rotations within 2e-5°.
+ * tier (tests/test_clip_f32.c; docs/clips.md has the measured figures): LINEAR translations
+ * and scales within 4 float ulps of the larger bracketing key; LINEAR rotations within 2.5e-5°,
+ * and within 1e-4° where 0.9995 < |dot of the keys| ≤ 0.99988 (there the exact tier blends
+ * straight, the seed's rule, and is itself up to 8e-5° from a true slerp; the float tier still
+ * slerps).
  * The sampling uses the key-major layout tendon_clip_create builds (no extra memory: it is the
  * clip's one copy of the values). Allocates nothing, keeps no state.
  */
