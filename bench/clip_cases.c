@@ -6,7 +6,9 @@
  * quaternions, so the slerp path is what gets measured). Each call samples at the next of 4096
  * seeded random times in [−0.1, 2.1] s (a seek, not forward play: no cursor helps). The item is
  * a track: ns per item is ns per track. The `_forward` cases play forward at 60 Hz instead, with
- * a cursor (tendon_clip_sample_cursor).
+ * a cursor (tendon_clip_sample_cursor). The `_f32` cases are the same through the float32 tier
+ * (tendon_clip_sample_f32, tendon_clip_sample_cursor_f32). "Distinct" clips give every track its
+ * own, jittered times (a timeline per track); the others share one times array.
  */
 #include "clip_cases.h"
 
@@ -16,12 +18,18 @@
 #include <tendon/clip.h>
 #include <tendon/pose.h>
 
-/* The sampler on a given table (src/clip.c; internal, linked from the static library). */
+/* The samplers on a given table (src/clip.c; internal, linked from the static library). */
 void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip, double time_sec,
                               tendon_pose *pose, float *packed);
 
 void tendon_clip_sample_table_cursor(const tendon_kernels *kt, const tendon_clip *clip,
                                      double time_sec, uint32_t *cursor, tendon_pose *pose);
+
+void tendon_clip_sample_table_f32(const tendon_kernels *kt, const tendon_clip *clip,
+                                  double time_sec, tendon_pose *pose, float *packed);
+
+void tendon_clip_sample_table_cursor_f32(const tendon_kernels *kt, const tendon_clip *clip,
+                                         double time_sec, uint32_t *cursor, tendon_pose *pose);
 
 enum { KEYS = 61, TIMES = 4096 };
 
@@ -134,4 +142,20 @@ void tendon_bench_run_clip_forward(const tendon_bench_fixture *fx, const tendon_
     if (c->now >= 2.0)
         c->now -= 2.0;
     tendon_clip_sample_table_cursor(k, c->clip, c->now, c->cursor, &c->pose);
+}
+
+void tendon_bench_run_clip_sample_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    clip_fx *c = fx->data;
+    tendon_clip_sample_table_f32(k, c->clip, c->times[c->next], &c->pose, NULL);
+    c->next = (c->next + 1) % TIMES;
+}
+
+void tendon_bench_run_clip_forward_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    clip_fx *c = fx->data;
+    c->now += 1.0 / 60.0;
+    if (c->now >= 2.0)
+        c->now -= 2.0;
+    tendon_clip_sample_table_cursor_f32(k, c->clip, c->now, c->cursor, &c->pose);
 }

@@ -1,10 +1,22 @@
 /*
  * Clips: creation, sampling as a pure function of time, root motion (tendon/clip.h).
  *
- * Sampling, per call:
+ * Storage, built once by tendon_clip_create (docs/clips.md, "Layout"):
+ *   - timelines: tracks whose key times are equal (the same count and the same float bits; the
+ *     same pointer is the cheap case) share one timeline — one copy of the times, one key
+ *     search per sample, one cursor entry;
+ *   - per timeline, a key-major block of the values of its LINEAR and STEP tracks: row k holds
+ *     key k of every such track, ordered by (interpolation, path, joint; weights by track
+ *     index), so rows k and k+1 hold the same tracks at the same offsets and a track's key k is
+ *     at values + k·stride. CUBICSPLINE tracks keep their own copy in the glTF layout. The
+ *     blocks are the only copy of the values: both tiers read them;
+ *   - runs: the maximal pieces of a block row whose tracks have one interpolation and one TRS
+ *     path and drive consecutive joints, so that the pose's floats of those tracks are
+ *     contiguous too.
+ *
+ * Sampling, the seed-exact tier (tendon_clip_sample, _cursor, _tracks), per call:
  *   1. each track finds its key interval by a branchless binary search over its times (tracks
- *      that share a timeline — the same times array — are ordered next to each other at creation
- *      and reuse one search);
+ *      of one timeline are ordered next to each other at creation and reuse one search);
  *   2. a track outside its keys, on a key exactly, or STEP, copies one key's value;
  *   3. LINEAR tracks are gathered (their two bracketing keys, component by component, and the
  *      double factor u) into stack chunks and interpolated W at a time by the table's kernels:
@@ -12,8 +24,16 @@
  *   4. CUBICSPLINE tracks are gathered the same way, with their Hermite weights, into the
  *      table's clip_hermite (the sum in double); rotations are then normalised, and every
  *      value rounded once.
- * Steps 1 and 2 are the same code for every ISA; the kernels of steps 3 and 4 are per ISA,
- * bitwise equal to the scalar reference. Nothing allocates.
+ * The float32 tier (tendon_clip_sample_f32, _cursor_f32, _tracks_f32) into a pose, per run:
+ *   one key search per timeline (the same search, the same u in double, rounded to float
+ *   once); on or outside the keys, or STEP, row k is copied; otherwise the run is one
+ *   streaming clip_lerp_uniform_f32 (translations, scales) or clip_slerp_uniform_f32
+ *   (rotations) from rows k and k+1 straight into the pose — no gather. Short runs, and the
+ *   last few rotations of a long one, are pooled across runs into clip_lerp_f32 /
+ *   quat_slerp_f32 (a u per element); CUBICSPLINE tracks are gathered into clip_hermite_f32.
+ *   tendon_clip_sample_tracks_f32 pools every LINEAR track the same way.
+ * The search and the copies are the same code for every ISA; the kernels are per ISA, bitwise
+ * equal to the scalar reference. Nothing allocates.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,19 +41,38 @@
 
 #include "common/kernels_internal.h"
 #include "common/quat_ref.h"
+#include "common/quat_ref_f32.h"
+
+typedef struct clip_timeline {
+    const float *times; /* [key_count], the clip's copy */
+    size_t key_count;
+    double guess; /* (n − 1) / (t_last − t_0): the key a uniform spacing would put t at */
+} clip_timeline;
 
 typedef struct clip_track {
     uint32_t joint;
     uint32_t path;
     uint32_t interp;
     uint32_t width;
-    uint32_t timeline; /* tracks with equal timeline share times (same desc pointer and count) */
-    size_t key_count;
-    const float *times;
+    uint32_t timeline; /* index into the clip's timelines */
+    /* LINEAR, STEP: key k at values + k·stride (inside its timeline's block); CUBICSPLINE: its
+       own copy, 3·width floats per key (in-tangent, value, out-tangent), stride 3·width */
     const float *values;
+    size_t stride;
     size_t offset; /* into tendon_clip_sample_tracks' output */
-    double guess;  /* (n − 1) / (t_last − t_0): the key a uniform spacing would put t at */
 } clip_track;
+
+enum { RUN_LERP = 0, RUN_SLERP = 1, RUN_STEP = 2 };
+
+/* A run: `tracks` tracks of one path, one interpolation and one timeline, on consecutive joints
+   from `joint`, whose keys lie side by side in the timeline's block rows from `src`. */
+typedef struct clip_run {
+    size_t src;         /* float offset of the run in a row of the block */
+    const float *block; /* the timeline's block (row k at block + k·stride) */
+    size_t stride;
+    uint32_t timeline, tracks, joint;
+    uint16_t op, path;
+} clip_run;
 
 struct tendon_clip {
     size_t joint_count;
@@ -41,10 +80,18 @@ struct tendon_clip {
     size_t value_count;
     double duration;
     clip_track *tracks;
-    /* track indices by kind, each ordered by timeline */
+    clip_timeline *timelines;
+    size_t timeline_count;
+    /* track indices by kind, each ordered by timeline (the exact tier; the f32 tier's packed
+       output): LINEAR non-rotations, LINEAR rotations, STEP and CUBICSPLINE */
     uint32_t *lin_vec, *lin_rot, *other;
     size_t n_lin_vec, n_lin_rot, n_other;
-    size_t timeline_count;
+    /* the f32 tier into a pose: the runs of every LINEAR and STEP TRS track, ordered by
+       timeline, and the CUBICSPLINE TRS tracks, ordered by timeline */
+    clip_run *runs;
+    size_t n_runs;
+    uint32_t *f_cubic;
+    size_t n_f_cubic;
 };
 
 static const char *path_name(uint32_t p)
@@ -84,6 +131,52 @@ static void order_by_timeline(const clip_track *tracks, uint32_t *idx, size_t n,
     memcpy(idx, tmp, n * sizeof *idx);
 }
 
+/* FNV-1a over the bits of a track's times (the timeline merge's first test). */
+static uint64_t times_hash(const float *times, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u ^ (uint64_t)n;
+    for (size_t k = 0; k < n; ++k) {
+        uint32_t bits;
+        memcpy(&bits, &times[k], sizeof bits);
+        h = (h ^ bits) * 0x100000001b3u;
+    }
+    return h;
+}
+
+/* The order of a timeline's LINEAR and STEP tracks in its block rows. */
+typedef struct block_key {
+    uint32_t timeline, interp, path, key, track;
+} block_key;
+
+static int block_key_cmp(const void *pa, const void *pb)
+{
+    const block_key *a = pa, *b = pb;
+    const uint32_t x[4] = {a->timeline, a->interp, a->path, a->key};
+    const uint32_t y[4] = {b->timeline, b->interp, b->path, b->key};
+    for (int i = 0; i < 4; ++i)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0; /* not reached: (path, joint) is unique for TRS, the track index for weights */
+}
+
+/* The scratch of tendon_clip_create, freed on every path out. */
+typedef struct create_scratch {
+    uint32_t *tl_of;    /* [n] each track's timeline */
+    uint32_t *tl_first; /* [n] the first track of each timeline */
+    uint64_t *tl_hash;  /* [n] */
+    block_key *order;   /* [n] LINEAR and STEP tracks in block order */
+    size_t *place;      /* [n] each ordered track's offset in its timeline's block rows */
+    clip_run *runs;     /* [n] */
+    uint32_t *counts;   /* [timelines + 1 + n] the counting sort's */
+} create_scratch;
+
+static void scratch_free(create_scratch *s)
+{
+    free(s->tl_of), free(s->tl_first), free(s->tl_hash), free(s->order), free(s->place);
+    free(s->runs);
+    free(s->counts);
+}
+
 tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out)
 {
     static const char fn[] = "tendon_clip_create";
@@ -98,7 +191,7 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
     if (n > UINT32_MAX / 4)
         return tendon_fail(TENDON_ERR_OVERFLOW, "%s: track_count %zu is too large", fn, n);
 
-    /* validate, and size the copy */
+    /* validate, and bound the copy (every track counted with its own times) */
     size_t floats = 0, value_count = 0;
     for (size_t i = 0; i < n; ++i) {
         const tendon_track_desc *t = &desc->tracks[i];
@@ -157,33 +250,146 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
                                        fn, j, i, path_name(t->path), (unsigned)t->joint);
     }
 
+    /* timelines: a track shares the timeline of an earlier one with equal times */
+    create_scratch sc = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    const size_t cap = n > 0 ? n : 1;
+    sc.tl_of = malloc(cap * sizeof *sc.tl_of);
+    sc.tl_first = malloc(cap * sizeof *sc.tl_first);
+    sc.tl_hash = malloc(cap * sizeof *sc.tl_hash);
+    sc.order = malloc(cap * sizeof *sc.order);
+    sc.place = malloc(cap * sizeof *sc.place);
+    sc.runs = malloc(cap * sizeof *sc.runs);
+    if (!sc.tl_of || !sc.tl_first || !sc.tl_hash || !sc.order || !sc.place || !sc.runs) {
+        scratch_free(&sc);
+        return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate the creation scratch", fn);
+    }
+    size_t timelines = 0, time_floats = 0, value_floats = 0, n_order = 0;
+    size_t n_lin_vec = 0, n_lin_rot = 0, n_other = 0, n_f_cubic = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const tendon_track_desc *t = &desc->tracks[i];
+        const uint64_t h = times_hash(t->times, t->key_count);
+        size_t tl = timelines;
+        for (size_t j = 0; j < timelines; ++j) {
+            const tendon_track_desc *f = &desc->tracks[sc.tl_first[j]];
+            if (sc.tl_hash[j] == h && f->key_count == t->key_count &&
+                (f->times == t->times ||
+                 memcmp(f->times, t->times, t->key_count * sizeof(float)) == 0)) {
+                tl = j;
+                break;
+            }
+        }
+        if (tl == timelines) {
+            sc.tl_first[timelines] = (uint32_t)i;
+            sc.tl_hash[timelines++] = h;
+            time_floats += t->key_count;
+        }
+        sc.tl_of[i] = (uint32_t)tl;
+        value_floats +=
+            t->key_count * t->width * (t->interpolation == TENDON_INTERP_CUBICSPLINE ? 3 : 1);
+        if (t->interpolation == TENDON_INTERP_CUBICSPLINE) {
+            ++n_other;
+            n_f_cubic += t->path != TENDON_PATH_WEIGHTS;
+            continue;
+        }
+        if (t->interpolation == TENDON_INTERP_STEP)
+            ++n_other;
+        else if (t->path == TENDON_PATH_ROTATION)
+            ++n_lin_rot;
+        else
+            ++n_lin_vec;
+        block_key *b = &sc.order[n_order++];
+        b->timeline = (uint32_t)tl;
+        b->interp = (uint32_t)t->interpolation;
+        b->path = (uint32_t)t->path;
+        b->key = t->path == TENDON_PATH_WEIGHTS ? (uint32_t)i : t->joint;
+        b->track = (uint32_t)i;
+    }
+    qsort(sc.order, n_order, sizeof *sc.order, block_key_cmp);
+
+    /* the runs (their block offsets are filled in once the blocks have a place) */
+    size_t n_runs = 0;
+    for (size_t s = 0; s < n_order;) {
+        const block_key *b = &sc.order[s];
+        size_t e = s + 1;
+        if (b->path != TENDON_PATH_WEIGHTS)
+            while (e < n_order && sc.order[e].timeline == b->timeline &&
+                   sc.order[e].interp == b->interp && sc.order[e].path == b->path &&
+                   sc.order[e].key == b->key + (uint32_t)(e - s))
+                ++e;
+        if (b->path != TENDON_PATH_WEIGHTS) {
+            clip_run *r = &sc.runs[n_runs++];
+            r->src = s; /* for now: the first track's place in the block order */
+            r->timeline = b->timeline;
+            r->tracks = (uint32_t)(e - s);
+            r->joint = b->key;
+            r->op = b->interp == TENDON_INTERP_STEP ? RUN_STEP
+                    : b->path == TENDON_PATH_ROTATION ? RUN_SLERP
+                                                      : RUN_LERP;
+            r->path = (uint16_t)b->path;
+        }
+        s = e;
+    }
+
+    /* one block: the clip, its tracks, timelines, runs and index lists, then the floats */
     const size_t head = sizeof(tendon_clip);
     const size_t tracks_bytes = n * sizeof(clip_track);
-    const size_t idx_bytes = 3 * n * sizeof(uint32_t) + 8;
-    size_t bytes = head + tracks_bytes + idx_bytes;
+    const size_t tl_bytes = timelines * sizeof(clip_timeline);
+    const size_t runs_bytes = n_runs * sizeof(clip_run);
+    const size_t idx_bytes = (n + n_f_cubic) * sizeof(uint32_t);
+    size_t bytes = head + tracks_bytes;
+    bytes = (bytes + 15) & ~(size_t)15;
+    const size_t tl_off = bytes;
+    bytes += tl_bytes;
+    bytes = (bytes + 15) & ~(size_t)15;
+    const size_t runs_off = bytes;
+    bytes += runs_bytes;
+    const size_t idx_off = bytes;
+    bytes += idx_bytes;
     bytes = (bytes + 15) & ~(size_t)15;
     const size_t float_off = bytes;
-    if (floats > (SIZE_MAX - bytes) / sizeof(float))
-        return tendon_fail(TENDON_ERR_OVERFLOW, "%s: the clip's size overflows size_t", fn);
-    bytes += floats * sizeof(float);
-    unsigned char *block = calloc(1, bytes);
-    uint32_t *scratch = malloc((2 * n + 2) * sizeof(uint32_t));
-    if (!block || !scratch) {
-        free(block);
-        free(scratch);
+    (void)floats; /* the bound checked above: time_floats + value_floats ≤ floats */
+    bytes += (time_floats + value_floats) * sizeof(float);
+    unsigned char *mem = calloc(1, bytes);
+    sc.counts = malloc((timelines + 1 + cap) * sizeof(uint32_t));
+    if (!mem || !sc.counts) {
+        free(mem);
+        scratch_free(&sc);
         return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate %zu bytes", fn, bytes);
     }
-    tendon_clip *clip = (tendon_clip *)block;
+    tendon_clip *clip = (tendon_clip *)mem;
     clip->joint_count = desc->joint_count;
     clip->track_count = n;
     clip->value_count = value_count;
-    clip->tracks = (clip_track *)(block + head);
-    clip->lin_vec = (uint32_t *)(block + head + tracks_bytes);
-    clip->lin_rot = clip->lin_vec + n;
-    clip->other = clip->lin_rot + n;
-    float *fp = (float *)(block + float_off);
+    clip->tracks = (clip_track *)(mem + head);
+    clip->timelines = (clip_timeline *)(mem + tl_off);
+    clip->timeline_count = timelines;
+    clip->runs = (clip_run *)(mem + runs_off);
+    clip->n_runs = n_runs;
+    clip->lin_vec = (uint32_t *)(mem + idx_off);
+    clip->lin_rot = clip->lin_vec + n_lin_vec;
+    clip->other = clip->lin_rot + n_lin_rot;
+    clip->f_cubic = clip->other + n_other;
+    float *fp = (float *)(mem + float_off);
+
+    /* the times, once per timeline */
     double duration = 0.0;
-    size_t timelines = 0, offset = 0;
+    for (size_t j = 0; j < timelines; ++j) {
+        const tendon_track_desc *t = &desc->tracks[sc.tl_first[j]];
+        clip_timeline *tl = &clip->timelines[j];
+        memcpy(fp, t->times, t->key_count * sizeof(float));
+        tl->times = fp;
+        tl->key_count = t->key_count;
+        fp += t->key_count;
+        const double last = (double)t->times[t->key_count - 1];
+        tl->guess =
+            t->key_count > 1 ? (double)(t->key_count - 1) / (last - (double)t->times[0]) : 0.0;
+        if (last > duration)
+            duration = last;
+    }
+    clip->duration = duration;
+
+    /* the tracks */
+    size_t offset = 0;
     for (size_t i = 0; i < n; ++i) {
         const tendon_track_desc *t = &desc->tracks[i];
         clip_track *c = &clip->tracks[i];
@@ -191,53 +397,66 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
         c->path = (uint32_t)t->path;
         c->interp = (uint32_t)t->interpolation;
         c->width = (uint32_t)t->width;
-        c->key_count = t->key_count;
+        c->timeline = sc.tl_of[i];
         c->offset = offset;
         offset += t->width;
-        /* a timeline is shared with an earlier track given the same times pointer and count */
-        c->timeline = UINT32_MAX;
-        for (size_t j = 0; j < i; ++j)
-            if (desc->tracks[j].times == t->times && desc->tracks[j].key_count == t->key_count) {
-                c->timeline = clip->tracks[j].timeline;
-                c->times = clip->tracks[j].times;
-                break;
-            }
-        if (c->timeline == UINT32_MAX) {
-            c->timeline = (uint32_t)timelines++;
-            memcpy(fp, t->times, t->key_count * sizeof(float));
-            c->times = fp;
-            fp += t->key_count;
-        }
-        const size_t nv = t->key_count * t->width * (c->interp == TENDON_INTERP_CUBICSPLINE ? 3 : 1);
-        memcpy(fp, t->values, nv * sizeof(float));
-        c->values = fp;
-        fp += nv;
-        const double last = (double)t->times[t->key_count - 1];
-        c->guess = t->key_count > 1 ? (double)(t->key_count - 1) / (last - (double)t->times[0]) : 0.0;
-        if (last > duration)
-            duration = last;
-        if (c->interp == TENDON_INTERP_LINEAR && c->path == TENDON_PATH_ROTATION)
-            clip->lin_rot[clip->n_lin_rot++] = (uint32_t)i;
-        else if (c->interp == TENDON_INTERP_LINEAR)
-            clip->lin_vec[clip->n_lin_vec++] = (uint32_t)i;
-        else
+        if (c->interp == TENDON_INTERP_CUBICSPLINE) { /* its own copy, as glTF lays it out */
+            const size_t nv = t->key_count * 3 * t->width;
+            memcpy(fp, t->values, nv * sizeof(float));
+            c->values = fp;
+            c->stride = 3 * t->width;
+            fp += nv;
             clip->other[clip->n_other++] = (uint32_t)i;
-    }
-    clip->duration = duration;
-    clip->timeline_count = timelines;
-    if (n > 0) {
-        uint32_t *counts = realloc(scratch, (timelines + 1 + n) * sizeof(uint32_t));
-        if (!counts) {
-            free(scratch);
-            free(block);
-            return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate a sort scratch", fn);
+        } else if (c->interp == TENDON_INTERP_STEP) {
+            clip->other[clip->n_other++] = (uint32_t)i;
+        } else if (c->path == TENDON_PATH_ROTATION) {
+            clip->lin_rot[clip->n_lin_rot++] = (uint32_t)i;
+        } else {
+            clip->lin_vec[clip->n_lin_vec++] = (uint32_t)i;
         }
-        scratch = counts;
-        order_by_timeline(clip->tracks, clip->lin_vec, clip->n_lin_vec, timelines, scratch);
-        order_by_timeline(clip->tracks, clip->lin_rot, clip->n_lin_rot, timelines, scratch);
-        order_by_timeline(clip->tracks, clip->other, clip->n_other, timelines, scratch);
     }
-    free(scratch);
+
+    /* the key-major blocks: per timeline, its LINEAR and STEP tracks in block order */
+    size_t *const place = sc.place;
+    size_t next_run = 0; /* the runs were made in block order: they follow the timelines */
+    for (size_t s = 0; s < n_order;) {
+        const uint32_t tl = sc.order[s].timeline;
+        size_t e = s, stride = 0;
+        for (; e < n_order && sc.order[e].timeline == tl; ++e) {
+            place[e] = stride;
+            stride += desc->tracks[sc.order[e].track].width;
+        }
+        const size_t keys = clip->timelines[tl].key_count;
+        for (size_t o = s; o < e; ++o) {
+            const tendon_track_desc *t = &desc->tracks[sc.order[o].track];
+            clip_track *c = &clip->tracks[sc.order[o].track];
+            c->values = fp + place[o];
+            c->stride = stride;
+            for (size_t k = 0; k < keys; ++k)
+                memcpy(fp + k * stride + place[o], t->values + k * t->width,
+                       t->width * sizeof(float));
+        }
+        for (; next_run < n_runs && sc.runs[next_run].timeline == tl; ++next_run) {
+            clip_run *r = &sc.runs[next_run];
+            r->src = place[r->src];
+            r->block = fp;
+            r->stride = stride;
+        }
+        fp += keys * stride;
+        s = e;
+    }
+    memcpy(clip->runs, sc.runs, runs_bytes);
+
+    /* each kind ordered by timeline */
+    order_by_timeline(clip->tracks, clip->lin_vec, clip->n_lin_vec, timelines, sc.counts);
+    order_by_timeline(clip->tracks, clip->lin_rot, clip->n_lin_rot, timelines, sc.counts);
+    order_by_timeline(clip->tracks, clip->other, clip->n_other, timelines, sc.counts);
+    for (size_t i = 0; i < clip->n_other; ++i) {
+        const clip_track *c = &clip->tracks[clip->other[i]];
+        if (c->interp == TENDON_INTERP_CUBICSPLINE && c->path != TENDON_PATH_WEIGHTS)
+            clip->f_cubic[clip->n_f_cubic++] = clip->other[i];
+    }
+    scratch_free(&sc);
     *out = clip;
     return TENDON_OK;
 }
@@ -354,10 +573,18 @@ static inline keypos locate_hinted(const float *times, size_t n, double guess, d
     return p;
 }
 
-static inline keypos locate_track(const clip_track *c, double t, uint32_t *hints)
+/* The key interval of timeline `tl` at t (with the cursor's hint when there is one). */
+static inline keypos locate_tl(const tendon_clip *clip, uint32_t tl, double t, uint32_t *hints)
 {
-    return hints ? locate_hinted(c->times, c->key_count, c->guess, t, &hints[c->timeline])
-                 : locate(c->times, c->key_count, c->guess, t);
+    const clip_timeline *l = &clip->timelines[tl];
+    return hints ? locate_hinted(l->times, l->key_count, l->guess, t, &hints[tl])
+                 : locate(l->times, l->key_count, l->guess, t);
+}
+
+static inline keypos locate_track(const tendon_clip *clip, const clip_track *c, double t,
+                                  uint32_t *hints)
+{
+    return locate_tl(clip, c->timeline, t, hints);
 }
 
 /* Where a track's value goes: the pose's channel, or the packed output. NULL: skip. */
@@ -381,9 +608,8 @@ static inline float *dest_of(const clip_track *c, const sink *s)
 /* The value of key k (the middle slot for CUBICSPLINE). */
 static inline const float *key_value(const clip_track *c, size_t k)
 {
-    const size_t w = c->width;
-    return c->interp == TENDON_INTERP_CUBICSPLINE ? c->values + (3 * k + 1) * w
-                                                  : c->values + k * w;
+    return c->interp == TENDON_INTERP_CUBICSPLINE ? c->values + (3 * k + 1) * c->width
+                                                  : c->values + k * c->stride;
 }
 
 /*
@@ -394,11 +620,12 @@ static inline const float *key_value(const clip_track *c, size_t k)
  * with b_k the out-tangent of key k and a_k+1 the in-tangent of key k+1. Rotations are then
  * normalised by their 4-component length (tendon_ref_normalize). Rounded once to float.
  */
-static void cubic_coeffs(const clip_track *c, keypos p, double h[4])
+static void cubic_coeffs(const tendon_clip *clip, const clip_track *c, keypos p, double h[4])
 {
     const size_t k = p.k;
+    const float *times = clip->timelines[c->timeline].times;
     const double s = p.u, s2 = s * s, s3 = s2 * s;
-    const double td = (double)c->times[k + 1] - (double)c->times[k];
+    const double td = (double)times[k + 1] - (double)times[k];
     h[0] = (2.0 * s3 - 3.0 * s2) + 1.0;
     h[1] = ((s3 - 2.0 * s2) + s) * td;
     h[2] = 3.0 * s2 - 2.0 * s3;
@@ -419,11 +646,11 @@ static void cubic_store(const clip_track *c, const double *sum, float *dst)
 }
 
 /* One CUBICSPLINE track of width ≤ 4 through the scalar kernel (root motion). */
-static void cubic_one(const clip_track *c, keypos p, float *dst)
+static void cubic_one(const tendon_clip *clip, const clip_track *c, keypos p, float *dst)
 {
     const size_t w = c->width, k = p.k;
     double hc[4], h[16], sum[4];
-    cubic_coeffs(c, p, hc);
+    cubic_coeffs(clip, c, p, hc);
     for (size_t j = 0; j < 4; ++j)
         for (size_t e = 0; e < w; ++e)
             h[j * w + e] = hc[j];
@@ -496,7 +723,7 @@ static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double
             if (!dst)
                 continue;
             if (c->timeline != last_tl) {
-                p = locate_track(c, t, hints);
+                p = locate_track(clip, c, t, hints);
                 last_tl = c->timeline;
             }
             if (p.copy || c->interp == TENDON_INTERP_STEP) {
@@ -504,7 +731,7 @@ static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double
                 continue;
             }
             double hc[4];
-            cubic_coeffs(c, p, hc);
+            cubic_coeffs(clip, c, p, hc);
             if (c->width > CUBIC_CHUNK) { /* a wide weights track: in slices, on its own */
                 cubic_flush(kt, &g);
                 for (size_t e0 = 0; e0 < c->width; e0 += CUBIC_CHUNK) {
@@ -557,16 +784,17 @@ static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double
             if (!dst)
                 continue;
             if (c->timeline != last_tl) {
-                p = locate_track(c, t, hints);
+                p = locate_track(clip, c, t, hints);
                 last_tl = c->timeline;
             }
+            const float *va = c->values + p.k * c->stride;
             if (p.copy) {
-                memcpy(dst, c->values + p.k * c->width, c->width * sizeof(float));
+                memcpy(dst, va, c->width * sizeof(float));
                 continue;
             }
             const size_t w = c->width;
+            const float *vb = va + c->stride;
             if (w > LERP_CHUNK) { /* a very wide weights track: on its own, in slices */
-                const float *va = c->values + p.k * w, *vb = va + w;
                 for (size_t e0 = 0; e0 < w; e0 += LERP_CHUNK) {
                     const size_t m = w - e0 < LERP_CHUNK ? w - e0 : LERP_CHUNK;
                     for (size_t e = 0; e < m; ++e)
@@ -575,10 +803,9 @@ static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double
                 }
                 continue;
             }
-            const float *va = c->values + p.k * w;
             for (size_t e = 0; e < w; ++e) {
                 a[nc + e] = va[e];
-                b[nc + e] = va[w + e];
+                b[nc + e] = vb[e];
                 u[nc + e] = p.u;
             }
             nc += w;
@@ -610,16 +837,16 @@ static void sample_all(const tendon_kernels *kt, const tendon_clip *clip, double
             if (!dst)
                 continue;
             if (c->timeline != last_tl) {
-                p = locate_track(c, t, hints);
+                p = locate_track(clip, c, t, hints);
                 last_tl = c->timeline;
             }
-            const float *va = c->values + 4 * p.k;
+            const float *va = c->values + p.k * c->stride;
             if (p.copy) {
                 memcpy(dst, va, 4 * sizeof(float));
                 continue;
             }
             memcpy(a + 4 * nq, va, 4 * sizeof(float));
-            memcpy(b + 4 * nq, va + 4, 4 * sizeof(float));
+            memcpy(b + 4 * nq, va + c->stride, 4 * sizeof(float));
             u[nq] = p.u;
             dsts[nq++] = dst;
         }
@@ -640,6 +867,324 @@ void tendon_clip_sample_table_cursor(const tendon_kernels *kt, const tendon_clip
     sample_all(kt, clip, time_sec, &s, cursor);
 }
 
+/* ---- the float32 tier ------------------------------------------------------------------- */
+
+/*
+ * The arithmetic (tendon/clip.h, "The float32 tier"): the key search and u exactly as the exact
+ * tier's, u rounded to float once; LINEAR a + (b − a)·u in float; rotations the float tier's
+ * slerp by u; CUBICSPLINE the Hermite sum in float (weights from s = u and Δt computed in
+ * double, each rounded to float once), rotations normalised in float.
+ */
+
+/* Pool sizes (stack: ~14 KiB with the cubic gather). A rotation run streams its first
+   multiple of F_SLERP_ALIGN quaternions (every ISA's float vector width divides it) and pools
+   the rest; a translation / scale run shorter than F_LERP_STREAM floats is pooled whole. */
+enum { F_LERP_CHUNK = 256, F_SLERP_CHUNK = 64, F_CUBIC_CHUNK = 64 };
+enum { F_SLERP_ALIGN = 16, F_LERP_STREAM = 32 };
+
+/* Spans of floats to interpolate by their own u, gathered for one clip_lerp_f32. */
+typedef struct f_lerp_pool {
+    float a[F_LERP_CHUNK], b[F_LERP_CHUNK], u[F_LERP_CHUNK], o[F_LERP_CHUNK];
+    float *dst[F_LERP_CHUNK];
+    uint32_t len[F_LERP_CHUNK];
+    size_t n, spans;
+} f_lerp_pool;
+
+static void f_lerp_flush(const tendon_kernels *kt, f_lerp_pool *g)
+{
+    if (g->n == 0)
+        return;
+    kt->clip_lerp_f32(g->a, g->b, g->u, g->n, g->o);
+    /* element loops rather than memcpy: the spans are a few floats each (a call per span cost
+       more than the copy) */
+    const float *o = g->o;
+    for (size_t i = 0; i < g->spans; ++i) {
+        float *dst = g->dst[i];
+        for (uint32_t e = 0; e < g->len[i]; ++e)
+            dst[e] = o[e];
+        o += g->len[i];
+    }
+    g->n = g->spans = 0;
+}
+
+/* count floats va[i] → vb[i] by u, into dst[i] (at the next flush). */
+static inline __attribute__((always_inline)) void f_lerp_push(const tendon_kernels *kt,
+                                                              f_lerp_pool *g, const float *va,
+                                                              const float *vb, float u,
+                                                              size_t count, float *dst)
+{
+    while (count > 0) {
+        if (g->n == F_LERP_CHUNK)
+            f_lerp_flush(kt, g);
+        const size_t m = count < F_LERP_CHUNK - g->n ? count : F_LERP_CHUNK - g->n;
+        float *pa = g->a + g->n, *pb = g->b + g->n, *pu = g->u + g->n;
+        for (size_t e = 0; e < m; ++e)
+            pa[e] = va[e], pb[e] = vb[e], pu[e] = u;
+        g->dst[g->spans] = dst;
+        g->len[g->spans++] = (uint32_t)m;
+        g->n += m;
+        va += m, vb += m, dst += m, count -= m;
+    }
+}
+
+/* Spans of quaternions to slerp by their own u, gathered for one quat_slerp_f32. */
+typedef struct f_slerp_pool {
+    float a[4 * F_SLERP_CHUNK], b[4 * F_SLERP_CHUNK], o[4 * F_SLERP_CHUNK], u[F_SLERP_CHUNK];
+    float *dst[F_SLERP_CHUNK];
+    uint32_t len[F_SLERP_CHUNK];
+    size_t n, spans;
+} f_slerp_pool;
+
+static void f_slerp_flush(const tendon_kernels *kt, f_slerp_pool *g)
+{
+    if (g->n == 0)
+        return;
+    kt->quat_slerp_f32(g->a, g->b, g->u, g->n, g->o); /* u ∈ [0, 1]: its clamp changes nothing */
+    const float *o = g->o;
+    for (size_t i = 0; i < g->spans; ++i) {
+        float *dst = g->dst[i];
+        for (uint32_t e = 0; e < 4 * g->len[i]; ++e)
+            dst[e] = o[e];
+        o += 4 * g->len[i];
+    }
+    g->n = g->spans = 0;
+}
+
+/* count quaternions va[i] → vb[i] by u, into dst[i] (at the next flush). */
+static inline __attribute__((always_inline)) void f_slerp_push(const tendon_kernels *kt,
+                                                               f_slerp_pool *g, const float *va,
+                                                               const float *vb, float u,
+                                                               size_t count, float *dst)
+{
+    while (count > 0) {
+        if (g->n == F_SLERP_CHUNK)
+            f_slerp_flush(kt, g);
+        const size_t m = count < F_SLERP_CHUNK - g->n ? count : F_SLERP_CHUNK - g->n;
+        float *pa = g->a + 4 * g->n, *pb = g->b + 4 * g->n;
+        for (size_t e = 0; e < 4 * m; ++e)
+            pa[e] = va[e], pb[e] = vb[e];
+        for (size_t e = 0; e < m; ++e)
+            g->u[g->n + e] = u;
+        g->dst[g->spans] = dst;
+        g->len[g->spans++] = (uint32_t)m;
+        g->n += m;
+        va += 4 * m, vb += 4 * m, dst += 4 * m, count -= m;
+    }
+}
+
+/*
+ * CUBICSPLINE in the float32 tier between keys k and k+1: the Hermite weights are the exact
+ * tier's, computed in double from the double u and Δt (cubic_coeffs), each rounded once to
+ * float (saturated at ±FLT_MAX) — rounding s first and forming (2·s³ − 3·s²) + 1 in float
+ * would lose up to ~1e-6 of h00 and h01 to cancellation near s = 1 —; the sum is then float:
+ *   p = ((h00·v_k + h10·b_k) + h01·v_k+1) + h11·a_k+1   (the clip_hermite_f32 kernel),
+ * and rotations are normalised in float (tendon_reff_normalize).
+ */
+static void cubic_coeffs_f32(const tendon_clip *clip, const clip_track *c, keypos p, float h[4])
+{
+    double hd[4];
+    cubic_coeffs(clip, c, p, hd);
+    for (int j = 0; j < 4; ++j)
+        h[j] = tendon_weight_to_f32(hd[j]);
+}
+
+typedef struct f_cubic_gather {
+    float v0[F_CUBIC_CHUNK], b0[F_CUBIC_CHUNK], v1[F_CUBIC_CHUNK], a1[F_CUBIC_CHUNK];
+    float h[4 * F_CUBIC_CHUNK], sum[F_CUBIC_CHUNK];
+    const clip_track *track[F_CUBIC_CHUNK];
+    float *dst[F_CUBIC_CHUNK];
+    size_t nc, nt;
+} f_cubic_gather;
+
+/* The gathered sums → the tracks' values (rotations normalised); with track NULL, the nc
+   components go to dst[0] as they are (a slice of a wide weights track). */
+static void f_cubic_flush(const tendon_kernels *kt, f_cubic_gather *g)
+{
+    if (g->nc == 0)
+        return;
+    const size_t n = g->nc;
+    if (n < F_CUBIC_CHUNK)
+        for (size_t j = 1; j < 4; ++j)
+            memmove(g->h + j * n, g->h + j * F_CUBIC_CHUNK, n * sizeof(float));
+    kt->clip_hermite_f32(g->v0, g->b0, g->v1, g->a1, g->h, n, g->sum);
+    size_t e = 0;
+    for (size_t i = 0; i < g->nt; ++i) {
+        const clip_track *c = g->track[i];
+        if (c && c->path == TENDON_PATH_ROTATION) {
+            float q[4] = {g->sum[e], g->sum[e + 1], g->sum[e + 2], g->sum[e + 3]};
+            tendon_reff_normalize(q);
+            memcpy(g->dst[i], q, sizeof q);
+            e += 4;
+        } else {
+            const size_t m = c ? c->width : n;
+            memcpy(g->dst[i], g->sum + e, m * sizeof(float));
+            e += m;
+        }
+    }
+    g->nc = g->nt = 0;
+}
+
+static void f_cubic_add(f_cubic_gather *g, const clip_track *c, keypos p, const float hc[4],
+                        size_t e0, size_t m)
+{
+    const size_t w = c->width, k = p.k;
+    const float *v0 = c->values + (3 * k + 1) * w + e0, *b0 = c->values + (3 * k + 2) * w + e0;
+    const float *a1 = c->values + (3 * k + 3) * w + e0, *v1 = c->values + (3 * k + 4) * w + e0;
+    for (size_t e = 0; e < m; ++e) {
+        const size_t i = g->nc + e;
+        g->v0[i] = v0[e], g->b0[i] = b0[e], g->v1[i] = v1[e], g->a1[i] = a1[e];
+        for (size_t j = 0; j < 4; ++j)
+            g->h[j * F_CUBIC_CHUNK + i] = hc[j];
+    }
+    g->nc += m;
+}
+
+/* STEP copies and CUBICSPLINE tracks of `list` (ordered by timeline). */
+static void f32_other(const tendon_kernels *kt, const tendon_clip *clip, const uint32_t *list,
+                      size_t count, double t, const sink *s, uint32_t *hints)
+{
+    f_cubic_gather g;
+    g.nc = g.nt = 0;
+    uint32_t last_tl = UINT32_MAX;
+    keypos p = {0, 0.0, 1};
+    for (size_t i = 0; i < count; ++i) {
+        const clip_track *c = &clip->tracks[list[i]];
+        float *dst = dest_of(c, s);
+        if (!dst)
+            continue;
+        if (c->timeline != last_tl) {
+            p = locate_track(clip, c, t, hints);
+            last_tl = c->timeline;
+        }
+        if (p.copy || c->interp == TENDON_INTERP_STEP) {
+            memcpy(dst, key_value(c, p.k), c->width * sizeof(float));
+            continue;
+        }
+        float hc[4];
+        cubic_coeffs_f32(clip, c, p, hc);
+        if (c->width > F_CUBIC_CHUNK) { /* a wide weights track: in slices, on its own */
+            f_cubic_flush(kt, &g);
+            for (size_t e0 = 0; e0 < c->width; e0 += F_CUBIC_CHUNK) {
+                const size_t m = c->width - e0 < F_CUBIC_CHUNK ? c->width - e0 : F_CUBIC_CHUNK;
+                f_cubic_add(&g, c, p, hc, e0, m);
+                g.track[0] = NULL;
+                g.dst[0] = dst + e0;
+                g.nt = 1;
+                f_cubic_flush(kt, &g);
+            }
+            continue;
+        }
+        if (g.nc + c->width > F_CUBIC_CHUNK)
+            f_cubic_flush(kt, &g);
+        f_cubic_add(&g, c, p, hc, 0, c->width);
+        g.track[g.nt] = c;
+        g.dst[g.nt++] = dst;
+    }
+    f_cubic_flush(kt, &g);
+}
+
+/* LINEAR tracks of `list` (ordered by timeline), each pooled on its own (the packed output). */
+static void f32_linear(const tendon_kernels *kt, const tendon_clip *clip, const uint32_t *list,
+                       size_t count, double t, const sink *s, uint32_t *hints, f_lerp_pool *lp,
+                       f_slerp_pool *sp)
+{
+    uint32_t last_tl = UINT32_MAX;
+    keypos p = {0, 0.0, 1};
+    float u = 0.0f;
+    for (size_t i = 0; i < count; ++i) {
+        const clip_track *c = &clip->tracks[list[i]];
+        float *dst = dest_of(c, s);
+        if (!dst)
+            continue;
+        if (c->timeline != last_tl) {
+            p = locate_track(clip, c, t, hints);
+            u = (float)p.u;
+            last_tl = c->timeline;
+        }
+        const float *va = c->values + p.k * c->stride;
+        if (p.copy)
+            memcpy(dst, va, c->width * sizeof(float));
+        else if (c->path == TENDON_PATH_ROTATION)
+            f_slerp_push(kt, sp, va, va + c->stride, u, 1, dst);
+        else
+            f_lerp_push(kt, lp, va, va + c->stride, u, c->width, dst);
+    }
+}
+
+/* Every run into the pose: one search per timeline, then a copy, a stream or the pools. */
+static void f32_runs(const tendon_kernels *kt, const tendon_clip *clip, double t,
+                     tendon_pose *pose, uint32_t *hints, f_lerp_pool *lp, f_slerp_pool *sp)
+{
+    float *const arrays[3] = {pose->translation, pose->rotation, pose->scale};
+    uint32_t last_tl = UINT32_MAX;
+    keypos p = {0, 0.0, 1};
+    float u = 0.0f;
+    for (size_t i = 0; i < clip->n_runs; ++i) {
+        const clip_run *r = &clip->runs[i];
+        if (r->timeline != last_tl) {
+            p = locate_tl(clip, r->timeline, t, hints);
+            u = (float)p.u;
+            last_tl = r->timeline;
+        }
+        const size_t w = r->path == TENDON_PATH_ROTATION ? 4 : 3;
+        float *dst = arrays[r->path] + w * (size_t)r->joint;
+        const float *a = r->block + p.k * r->stride + r->src;
+        if (p.copy || r->op == RUN_STEP) {
+            memcpy(dst, a, w * r->tracks * sizeof(float));
+            continue;
+        }
+        const float *b = a + r->stride;
+        if (r->op == RUN_LERP) {
+            const size_t nf = 3 * (size_t)r->tracks;
+            if (nf >= F_LERP_STREAM)
+                kt->clip_lerp_uniform_f32(a, b, u, nf, dst);
+            else
+                f_lerp_push(kt, lp, a, b, u, nf, dst);
+        } else {
+            const size_t m = r->tracks & ~(size_t)(F_SLERP_ALIGN - 1);
+            if (m > 0)
+                kt->clip_slerp_uniform_f32(a, b, u, m, dst);
+            if (m < r->tracks)
+                f_slerp_push(kt, sp, a + 4 * m, b + 4 * m, u, r->tracks - m, dst + 4 * m);
+        }
+    }
+}
+
+static void sample_all_f32(const tendon_kernels *kt, const tendon_clip *clip, double t,
+                           const sink *s, uint32_t *hints)
+{
+    f_lerp_pool lp;
+    f_slerp_pool sp;
+    lp.n = lp.spans = 0;
+    sp.n = sp.spans = 0;
+    if (s->packed) {
+        f32_other(kt, clip, clip->other, clip->n_other, t, s, hints);
+        f32_linear(kt, clip, clip->lin_vec, clip->n_lin_vec, t, s, hints, &lp, &sp);
+        f32_linear(kt, clip, clip->lin_rot, clip->n_lin_rot, t, s, hints, &lp, &sp);
+    } else {
+        f32_other(kt, clip, clip->f_cubic, clip->n_f_cubic, t, s, hints);
+        f32_runs(kt, clip, t, s->pose, hints, &lp, &sp);
+    }
+    f_lerp_flush(kt, &lp);
+    f_slerp_flush(kt, &sp);
+}
+
+void tendon_clip_sample_table_f32(const tendon_kernels *kt, const tendon_clip *clip,
+                                  double time_sec, tendon_pose *pose, float *packed)
+{
+    const sink s = {pose, packed};
+    sample_all_f32(kt, clip, time_sec, &s, NULL);
+}
+
+void tendon_clip_sample_table_cursor_f32(const tendon_kernels *kt, const tendon_clip *clip,
+                                         double time_sec, uint32_t *cursor, tendon_pose *pose)
+{
+    const sink s = {pose, NULL};
+    sample_all_f32(kt, clip, time_sec, &s, cursor);
+}
+
+/* ---- the public samplers: the checks both tiers make ----------------------------------- */
+
 /* The pose and time checks both pose samplers make, then the active table. */
 static tendon_status check_pose_sample(const char *fn, const tendon_clip *clip, double time_sec,
                                        const tendon_pose *pose, const tendon_kernels **kt)
@@ -657,9 +1202,9 @@ static tendon_status check_pose_sample(const char *fn, const tendon_clip *clip, 
     return tendon_active_kernels(kt);
 }
 
-tendon_status tendon_clip_sample(const tendon_clip *clip, double time_sec, tendon_pose *pose)
+static tendon_status sample_checked(const char *fn, const tendon_clip *clip, double time_sec,
+                                    tendon_pose *pose, int f32)
 {
-    static const char fn[] = "tendon_clip_sample";
     if (!clip)
         return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
     const tendon_kernels *kt;
@@ -667,14 +1212,17 @@ tendon_status tendon_clip_sample(const tendon_clip *clip, double time_sec, tendo
     if (st != TENDON_OK)
         return st;
     const sink s = {pose, NULL};
-    sample_all(kt, clip, time_sec, &s, NULL);
+    if (f32)
+        sample_all_f32(kt, clip, time_sec, &s, NULL);
+    else
+        sample_all(kt, clip, time_sec, &s, NULL);
     return TENDON_OK;
 }
 
-tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, double time_sec, uint32_t *cursor,
-                                        size_t cursor_count, tendon_pose *pose)
+static tendon_status sample_cursor_checked(const char *fn, const tendon_clip *clip,
+                                           double time_sec, uint32_t *cursor,
+                                           size_t cursor_count, tendon_pose *pose, int f32)
 {
-    static const char fn[] = "tendon_clip_sample_cursor";
     if (!clip)
         return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
     if (cursor_count < clip->timeline_count)
@@ -689,14 +1237,16 @@ tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, double time_sec
     if (st != TENDON_OK)
         return st;
     const sink s = {pose, NULL};
-    sample_all(kt, clip, time_sec, &s, cursor);
+    if (f32)
+        sample_all_f32(kt, clip, time_sec, &s, cursor);
+    else
+        sample_all(kt, clip, time_sec, &s, cursor);
     return TENDON_OK;
 }
 
-tendon_status tendon_clip_sample_tracks(const tendon_clip *clip, double time_sec, float *out,
-                                        size_t out_count)
+static tendon_status sample_tracks_checked(const char *fn, const tendon_clip *clip,
+                                           double time_sec, float *out, size_t out_count, int f32)
 {
-    static const char fn[] = "tendon_clip_sample_tracks";
     if (!clip)
         return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
     if (out_count < clip->value_count)
@@ -715,27 +1265,70 @@ tendon_status tendon_clip_sample_tracks(const tendon_clip *clip, double time_sec
     if ((st = tendon_active_kernels(&kt)) != TENDON_OK)
         return st;
     const sink s = {NULL, out};
-    sample_all(kt, clip, time_sec, &s, NULL);
+    if (f32)
+        sample_all_f32(kt, clip, time_sec, &s, NULL);
+    else
+        sample_all(kt, clip, time_sec, &s, NULL);
     return TENDON_OK;
+}
+
+tendon_status tendon_clip_sample(const tendon_clip *clip, double time_sec, tendon_pose *pose)
+{
+    return sample_checked("tendon_clip_sample", clip, time_sec, pose, 0);
+}
+
+tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, double time_sec, uint32_t *cursor,
+                                        size_t cursor_count, tendon_pose *pose)
+{
+    return sample_cursor_checked("tendon_clip_sample_cursor", clip, time_sec, cursor,
+                                 cursor_count, pose, 0);
+}
+
+tendon_status tendon_clip_sample_tracks(const tendon_clip *clip, double time_sec, float *out,
+                                        size_t out_count)
+{
+    return sample_tracks_checked("tendon_clip_sample_tracks", clip, time_sec, out, out_count, 0);
+}
+
+tendon_status tendon_clip_sample_f32(const tendon_clip *clip, double time_sec, tendon_pose *pose)
+{
+    return sample_checked("tendon_clip_sample_f32", clip, time_sec, pose, 1);
+}
+
+tendon_status tendon_clip_sample_cursor_f32(const tendon_clip *clip, double time_sec,
+                                            uint32_t *cursor, size_t cursor_count,
+                                            tendon_pose *pose)
+{
+    return sample_cursor_checked("tendon_clip_sample_cursor_f32", clip, time_sec, cursor,
+                                 cursor_count, pose, 1);
+}
+
+tendon_status tendon_clip_sample_tracks_f32(const tendon_clip *clip, double time_sec, float *out,
+                                            size_t out_count)
+{
+    return sample_tracks_checked("tendon_clip_sample_tracks_f32", clip, time_sec, out, out_count,
+                                 1);
 }
 
 /* ---- root motion --------------------------------------------------------------------------- */
 
 /* One track at one time, through the scalar reference (the same bits as any ISA's sampler). */
-static void sample_one(const clip_track *c, double t, float *dst)
+static void sample_one(const tendon_clip *clip, const clip_track *c, double t, float *dst)
 {
-    const keypos p = locate(c->times, c->key_count, c->guess, t);
+    const keypos p = locate_track(clip, c, t, NULL);
     if (p.copy || c->interp == TENDON_INTERP_STEP) {
         memcpy(dst, key_value(c, p.k), c->width * sizeof(float));
     } else if (c->interp == TENDON_INTERP_CUBICSPLINE) {
-        cubic_one(c, p, dst);
-    } else if (c->path == TENDON_PATH_ROTATION) {
-        tendon_quat_slerp_scalar(c->values + 4 * p.k, c->values + 4 * p.k + 4, &p.u, 1, dst);
+        cubic_one(clip, c, p, dst);
     } else {
-        for (size_t e = 0; e < c->width; ++e) {
-            const double uu = p.u;
-            tendon_clip_lerp_scalar(c->values + p.k * c->width + e,
-                                    c->values + (p.k + 1) * c->width + e, &uu, 1, dst + e);
+        const float *va = c->values + p.k * c->stride, *vb = va + c->stride;
+        if (c->path == TENDON_PATH_ROTATION) {
+            tendon_quat_slerp_scalar(va, vb, &p.u, 1, dst);
+        } else {
+            for (size_t e = 0; e < c->width; ++e) {
+                const double uu = p.u;
+                tendon_clip_lerp_scalar(va + e, vb + e, &uu, 1, dst + e);
+            }
         }
     }
 }
@@ -789,6 +1382,7 @@ static rigid rigid_identity(void)
 }
 
 typedef struct root_tracks {
+    const tendon_clip *clip;
     const clip_track *t, *r;
 } root_tracks;
 
@@ -798,11 +1392,11 @@ static rigid root_at(const root_tracks *rt, double t)
     rigid x = rigid_identity();
     float v[4];
     if (rt->t) {
-        sample_one(rt->t, t, v);
+        sample_one(rt->clip, rt->t, t, v);
         x.t[0] = v[0], x.t[1] = v[1], x.t[2] = v[2];
     }
     if (rt->r) {
-        sample_one(rt->r, t, v);
+        sample_one(rt->clip, rt->r, t, v);
         tendon_ref_load4(v, x.q);
         tendon_ref_normalize(x.q);
     }
@@ -823,6 +1417,7 @@ static tendon_status root_tracks_of(const char *fn, const tendon_clip *clip, siz
     if (root >= clip->joint_count)
         return tendon_fail(TENDON_ERR_RANGE, "%s: root_joint %zu is not below the joint count %zu",
                            fn, root, clip->joint_count);
+    rt->clip = clip;
     rt->t = rt->r = NULL;
     for (size_t i = 0; i < clip->track_count; ++i) {
         const clip_track *c = &clip->tracks[i];
@@ -887,7 +1482,7 @@ tendon_status tendon_root_motion_extract(const tendon_clip *clip, size_t root_jo
         return tendon_fail(TENDON_ERR_VALUE, "%s: %s is %g: times must be finite", fn,
                            !(from_sec - from_sec == 0.0) ? "from_sec" : "to_sec",
                            !(from_sec - from_sec == 0.0) ? from_sec : to_sec);
-    root_tracks rt = {NULL, NULL};
+    root_tracks rt = {clip, NULL, NULL};
     tendon_status st = root_tracks_of(fn, clip, root_joint, &rt);
     if (st != TENDON_OK)
         return st;
@@ -931,12 +1526,12 @@ tendon_status tendon_root_motion_strip(const tendon_clip *clip, size_t root_join
     if (pose->joint_count != clip->joint_count)
         return tendon_fail(TENDON_ERR_COUNT, "%s: pose has %zu joints, the clip was made for %zu",
                            fn, pose->joint_count, clip->joint_count);
-    root_tracks rt = {NULL, NULL};
+    root_tracks rt = {clip, NULL, NULL};
     if ((st = root_tracks_of(fn, clip, root_joint, &rt)) != TENDON_OK)
         return st;
     if (rt.t)
-        sample_one(rt.t, 0.0, pose->translation + 3 * root_joint);
+        sample_one(clip, rt.t, 0.0, pose->translation + 3 * root_joint);
     if (rt.r)
-        sample_one(rt.r, 0.0, pose->rotation + 4 * root_joint);
+        sample_one(clip, rt.r, 0.0, pose->rotation + 4 * root_joint);
     return TENDON_OK;
 }

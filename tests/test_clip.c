@@ -848,6 +848,73 @@ START_TEST(test_root_motion_moves_once)
 }
 END_TEST
 
+/*
+ * Tracks whose times are equal share one timeline whatever their pointers (one search, one
+ * cursor entry); equal means the same key count and the same float bits (−0 and +0 differ).
+ * The samples are the same bits either way.
+ */
+START_TEST(test_equal_times_share_a_timeline)
+{
+    enum { J = 9, K = 13 };
+    float times[3 * J][K], vals[3 * J][4 * K];
+    test_rng r;
+    rng_seed(&r, 0x7e1e);
+    for (size_t i = 0; i < 3 * J; ++i) {
+        for (size_t k = 0; k < K; ++k)
+            times[i][k] = (float)k / 12.0f;
+        for (size_t k = 0; k < K; ++k) {
+            if (i % 3 == 1)
+                rng_unit_quat(&r, vals[i] + 4 * k);
+            else
+                for (int e = 0; e < 3; ++e)
+                    vals[i][3 * k + (size_t)e] = (float)rng_range(&r, -2, 2);
+        }
+    }
+    /* a: one times array; b: a copy per track, track 5's first key −0; c: the copies, all +0 */
+    tendon_track_desc shared[3 * J], copies[3 * J], signed_zero[3 * J];
+    for (size_t i = 0; i < 3 * J; ++i) {
+        const tendon_track_desc t = {(uint32_t)(i / 3), (tendon_track_path)(i % 3),
+                                     i % 4 == 3 ? TENDON_INTERP_STEP : TENDON_INTERP_LINEAR,
+                                     i % 3 == 1 ? 4u : 3u, K, times[0], vals[i]};
+        shared[i] = copies[i] = signed_zero[i] = t;
+        copies[i].times = times[i];
+        signed_zero[i].times = times[i];
+    }
+    times[5][0] = -0.0f; /* track 5: −0 where the others have +0 */
+    tendon_clip_desc d = {J, 3 * J, shared};
+    tendon_clip *a, *b, *c;
+    ck_assert_int_eq(tendon_clip_create(&d, &a), TENDON_OK);
+    d.tracks = copies;
+    ck_assert_int_eq(tendon_clip_create(&d, &b), TENDON_OK);
+    times[5][0] = 0.0f;
+    d.tracks = signed_zero;
+    ck_assert_int_eq(tendon_clip_create(&d, &c), TENDON_OK);
+    ck_assert_uint_eq(tendon_clip_timeline_count(a), 1);
+    ck_assert_uint_eq(tendon_clip_timeline_count(b), 2); /* −0 is not +0: a timeline of its own */
+    ck_assert_uint_eq(tendon_clip_timeline_count(c), 1);
+    tendon_pose pa, pb;
+    ck_assert_int_eq(tendon_pose_create(J, &pa), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(J, &pb), TENDON_OK);
+    uint32_t cur[2] = {0, 0};
+    for (int s = 0; s < 100; ++s) {
+        const double t = s == 0 ? -0.0 : rng_range(&r, -0.2, 1.2);
+        for (int which = 0; which < 2; ++which) {
+            tendon_clip *other = which ? c : b;
+            ck_assert_int_eq(tendon_clip_sample(a, t, &pa), TENDON_OK);
+            ck_assert_int_eq(tendon_clip_sample_cursor(other, t, cur, 2, &pb), TENDON_OK);
+            ck_assert(first_float_diff(pa.translation, pb.translation, 3 * J) < 0);
+            ck_assert(first_float_diff(pa.rotation, pb.rotation, 4 * J) < 0);
+            ck_assert(first_float_diff(pa.scale, pb.scale, 3 * J) < 0);
+        }
+    }
+    tendon_pose_destroy(&pa);
+    tendon_pose_destroy(&pb);
+    tendon_clip_destroy(a);
+    tendon_clip_destroy(b);
+    tendon_clip_destroy(c);
+}
+END_TEST
+
 static Suite *clip_suite(void)
 {
     Suite *s = suite_create("clip");
@@ -865,6 +932,7 @@ static Suite *clip_suite(void)
     tcase_add_test(tc, test_untouched_channels_and_nan);
     tcase_add_test(tc, test_create_errors);
     tcase_add_test(tc, test_cursor_same_bits);
+    tcase_add_test(tc, test_equal_times_share_a_timeline);
     suite_add_tcase(s, tc);
     tc = tcase_create("isa");
     tcase_set_timeout(tc, 60);

@@ -8,7 +8,9 @@
  * positions and matrix translations, 1e-5 for rotation components and matrix rotation parts
  * (relative where the matrix carries a scale), quaternions up to sign; SimpleSkin, whose
  * rotation keys are up to 2.3e-4 off unit length, up to that (the reference uses the raw keys,
- * the seed's slerp renormalises). Every asset in tests/data/gltf/ imports. Malformed files
+ * the seed's slerp renormalises). The channels are checked twice, through the exact tier and
+ * through the float32 tier (tendon_clip_sample_tracks_f32), with the same tolerances. Every
+ * asset in tests/data/gltf/ imports. Malformed files
  * (truncated, bad offsets, wrong types, out-of-range indices, missing buffers, a cycle, two
  * parents) give TENDON_ERR_FORMAT / TENDON_ERR_IO with a message naming the file, the object
  * and the rule.
@@ -308,24 +310,29 @@ static void check_reference(const char *ref_name)
         json_array_foreach(json_object_get(s, "samples"), k, smp)
         {
             const double t = jnum(json_object_get(smp, "t"));
-            ck_assert_int_eq(tendon_clip_sample_tracks(clip, t, vals, vc), TENDON_OK);
-            for (size_t tr = 0; tr < tendon_clip_track_count(clip); ++tr) {
-                tendon_gltf_channel gc;
-                ck_assert_int_eq(tendon_gltf_animation_channel(m.g, a, tr, &gc), TENDON_OK);
-                const json_t *cref = json_array_get(chs, gc.channel);
-                ck_assert_uint_eq(gc.node, (size_t)jnum(json_object_get(cref, "node")));
-                const json_t *want = json_array_get(json_object_get(smp, "channels"), gc.channel);
-                const float *got = vals + tendon_clip_track_offset(clip, tr);
-                const size_t w = tendon_clip_track_width(clip, tr);
-                ck_assert_uint_eq(json_array_size(want), w);
-                if (gc.path == TENDON_PATH_ROTATION) {
-                    quat_near(got, want, tl.rot, "channel", asset, t, tr);
-                } else {
-                    for (size_t e = 0; e < w; ++e) {
-                        const double r = jnum(json_array_get(want, e));
-                        near(got[e], r,
-                             gc.path == TENDON_PATH_TRANSLATION ? tl.pos : 1e-5 * fmax(1.0, fabs(r)),
-                             "channel", asset, t, tr, (int)e);
+            /* the exact tier, then the float32 tier, against the same reference and tolerances */
+            for (int tier = 0; tier < 2; ++tier) {
+                ck_assert_int_eq(tier ? tendon_clip_sample_tracks_f32(clip, t, vals, vc)
+                                      : tendon_clip_sample_tracks(clip, t, vals, vc),
+                                 TENDON_OK);
+                for (size_t tr = 0; tr < tendon_clip_track_count(clip); ++tr) {
+                    tendon_gltf_channel gc;
+                    ck_assert_int_eq(tendon_gltf_animation_channel(m.g, a, tr, &gc), TENDON_OK);
+                    const json_t *cref = json_array_get(chs, gc.channel);
+                    ck_assert_uint_eq(gc.node, (size_t)jnum(json_object_get(cref, "node")));
+                    const json_t *want = json_array_get(json_object_get(smp, "channels"), gc.channel);
+                    const float *got = vals + tendon_clip_track_offset(clip, tr);
+                    const size_t w = tendon_clip_track_width(clip, tr);
+                    ck_assert_uint_eq(json_array_size(want), w);
+                    if (gc.path == TENDON_PATH_ROTATION) {
+                        quat_near(got, want, tl.rot, "channel", asset, t, tr);
+                    } else {
+                        for (size_t e = 0; e < w; ++e) {
+                            const double r = jnum(json_array_get(want, e));
+                            near(got[e], r,
+                                 gc.path == TENDON_PATH_TRANSLATION ? tl.pos : 1e-5 * fmax(1.0, fabs(r)),
+                                 "channel", asset, t, tr, (int)e);
+                        }
                     }
                 }
             }

@@ -18,7 +18,8 @@
  *   CUBICSPLINE: Hermite with the out-tangent of key k and the in-tangent of key k+1, both
  *   multiplied by Δt = t_k+1 − t_k, in double; rotations normalised (4-component length).
  * Every ISA gives the scalar reference's bits (the interpolation kernels are in the table:
- * clip_lerp, clip_hermite, and quat_slerp for LINEAR rotations).
+ * clip_lerp, clip_hermite, and quat_slerp for LINEAR rotations). The _f32 calls below are the
+ * float32 tier of the same sampling.
  *
  * A clip is immutable after creation: any number of threads may sample one at once. Sampling
  * allocates nothing and keeps no state.
@@ -81,7 +82,10 @@ typedef struct tendon_clip_desc {
 
 /**
  * Create a clip (everything is copied; desc and its arrays may be freed afterwards). Tracks
- * whose `times` pointer and key count are equal share one key search when sampled.
+ * whose times are equal — the same key count and the same float bits, whether through one
+ * `times` pointer or several — share one timeline: one copy of the times and one key search
+ * when sampled. The values of a timeline's LINEAR and STEP tracks are stored key-major (key k
+ * of every such track next to each other, then key k+1: docs/clips.md, "Layout").
  * Allocates: call at set-up.
  * Errors (the message names the track index and the rule):
  *   TENDON_ERR_NULL      desc, out, tracks (track_count > 0), a track's times or values
@@ -112,7 +116,7 @@ TENDON_API size_t tendon_clip_track_offset(const tendon_clip *clip, size_t track
 /** Total floats written by tendon_clip_sample_tracks (Σ widths); 0 for NULL. */
 TENDON_API size_t tendon_clip_value_count(const tendon_clip *clip);
 /**
- * Distinct timelines (tracks created with the same times pointer and key count share one): the
+ * Distinct timelines (tracks created with equal times share one: tendon_clip_create): the
  * number of entries of a cursor (tendon_clip_sample_cursor). 0 for NULL.
  */
 TENDON_API size_t tendon_clip_timeline_count(const tendon_clip *clip);
@@ -158,6 +162,51 @@ TENDON_API tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, doub
  */
 TENDON_API tendon_status tendon_clip_sample_tracks(const tendon_clip *clip, double time_sec,
                                                    float *out, size_t out_count);
+
+/*
+ * ---- The float32 tier (docs/clips.md, "The float32 tier") ---------------------------------
+ *
+ * The same sampling as the three calls above — the same key search, the same clamping at each
+ * track's own ends, key values copied bit for bit on a key, outside the keys and for STEP,
+ * channels no track drives untouched, the same errors — with float32 arithmetic between keys:
+ *   u = (t − t_k) / (t_k+1 − t_k) computed in double exactly as the exact tier does, then
+ *   rounded once to float: uf = (float)u ∈ [0, 1];
+ *   LINEAR translation / scale / weights:  a + (b − a)·uf  in float;
+ *   LINEAR rotation:  the float tier's slerp of the two keys by uf (tendon_quat_slerp_f32's
+ *   arithmetic: shortest arc, straight blend above the float tier's threshold, normalised);
+ *   CUBICSPLINE:  the exact tier's four Hermite weights h00, h10·Δt, h01, h11·Δt, computed
+ *   in double from the double u and Δt, each rounded once to float (saturated at ±FLT_MAX);
+ *   then p = ((h00·v_k + h10·b_k) + h01·v_k+1) + h11·a_k+1 in float, b_k the out-tangent of
+ *   key k and a_k+1 the in-tangent of key k+1; rotations then normalised in float (1/√ of
+ *   the 4-component length).
+ * Being float arithmetic, b − a and the Hermite products overflow to ±∞ where the double tier
+ * stays finite (keys beyond about ±1.7e38).
+ * Every ISA gives the scalar reference's bits (finite input; NaN by class). Against the exact
+ * tier (tests/test_clip_f32.c; docs/clips.md has the measured figures): LINEAR translations
+ * and scales within 4 float ulps of the larger bracketing key; LINEAR rotations within 2.5e-5°,
+ * and within 1e-4° where 0.9995 < |dot of the keys| ≤ 0.99988 (there the exact tier blends
+ * straight, the seed's rule, and is itself up to 8e-5° from a true slerp; the float tier still
+ * slerps).
+ * The sampling uses the key-major layout tendon_clip_create builds (no extra memory: it is the
+ * clip's one copy of the values). Allocates nothing, keeps no state.
+ */
+
+/** tendon_clip_sample in the float32 tier. Errors as tendon_clip_sample. */
+TENDON_API tendon_status tendon_clip_sample_f32(const tendon_clip *clip, double time_sec,
+                                                tendon_pose *pose);
+
+/**
+ * tendon_clip_sample_cursor in the float32 tier: the same cursor (one key interval per
+ * timeline; it only speeds up forward play, and the result is tendon_clip_sample_f32's bit for
+ * bit whatever it holds). Errors as tendon_clip_sample_cursor.
+ */
+TENDON_API tendon_status tendon_clip_sample_cursor_f32(const tendon_clip *clip, double time_sec,
+                                                       uint32_t *cursor, size_t cursor_count,
+                                                       tendon_pose *pose);
+
+/** tendon_clip_sample_tracks in the float32 tier. Errors as tendon_clip_sample_tracks. */
+TENDON_API tendon_status tendon_clip_sample_tracks_f32(const tendon_clip *clip, double time_sec,
+                                                       float *out, size_t out_count);
 
 /** Root motion over an interval: apply it as position += R·translation, R = R·rotation. */
 typedef struct tendon_root_motion {

@@ -98,6 +98,22 @@ typedef struct tendon_kernels {
     /* blend.h tendon_pose_blend_layers_f32 on a validated job, joints [0, joint_count). */
     void (*pose_blend_layers_f32)(const tendon_blend_layers_job *job, size_t joint_count,
                                   tendon_pose *out);
+    /* clip.h _f32 (the float32 tier of clip sampling; docs/clips.md). out may equal a or b. */
+    /* out[i] = a[i] + (b[i] − a[i])·u[i] in float, i < count (gathered LINEAR components). */
+    void (*clip_lerp_f32)(const float *a, const float *b, const float *u, size_t count,
+                          float *out);
+    /* out[i] = a[i] + (b[i] − a[i])·u in float, i < count: one u for the whole array (a run
+       of a timeline's key-major block, key k against key k+1). */
+    void (*clip_lerp_uniform_f32)(const float *a, const float *b, float u, size_t count,
+                                  float *out);
+    /* count quaternions (x y z w): the float tier's slerp of a[i] toward b[i] by clamp(u, 0,
+       1) — bit for bit quat_slerp_f32 with every t[i] = u. */
+    void (*clip_slerp_uniform_f32)(const float *a, const float *b, float u, size_t count,
+                                   float *out);
+    /* CUBICSPLINE in float: out[i] = ((h00·v0 + h10·b0) + h01·v1) + h11·a1, h [4·count] as
+       four planes h00, h10, h01, h11 (the tangent weights already × Δt), i < count. */
+    void (*clip_hermite_f32)(const float *v0, const float *b0, const float *v1, const float *a1,
+                             const float *h, size_t count, float *out);
 } tendon_kernels;
 
 #ifdef __cplusplus

@@ -68,7 +68,16 @@
                                                  const float *joint_weights, size_t joint_count,   \
                                                  tendon_pose *out);                                \
     TENDON_HIDDEN void tendon_pose_blend_layers_f32_##sfx(const tendon_blend_layers_job *job,     \
-                                                          size_t joint_count, tendon_pose *out);
+                                                          size_t joint_count, tendon_pose *out);   \
+    TENDON_HIDDEN void tendon_clip_lerp_f32_##sfx(const float *a, const float *b, const float *u, \
+                                                 size_t count, float *out);                        \
+    TENDON_HIDDEN void tendon_clip_lerp_uniform_f32_##sfx(const float *a, const float *b, float u,\
+                                                         size_t count, float *out);                \
+    TENDON_HIDDEN void tendon_clip_slerp_uniform_f32_##sfx(const float *a, const float *b,        \
+                                                          float u, size_t count, float *out);     \
+    TENDON_HIDDEN void tendon_clip_hermite_f32_##sfx(const float *v0, const float *b0,             \
+                                                    const float *v1, const float *a1,              \
+                                                    const float *h, size_t count, float *out);
 
 TENDON_DECLARE_KERNELS(scalar)
 TENDON_DECLARE_KERNELS(sse2)
@@ -123,6 +132,14 @@ TENDON_HIDDEN void tendon_quat_nlerp_f32_scalar_from(const float *a, const float
 TENDON_HIDDEN void tendon_quat_multiply_f32_scalar_from(const float *a, const float *b,
                                                         size_t first, size_t count, float *out);
 
+/* The float32 Hermite sum with its four weight planes given separately (the SIMD tails: the
+   planes of the remaining elements are not `count` apart). src/scalar/clip_f32_scalar.c */
+TENDON_HIDDEN void tendon_clip_hermite_f32_scalar_planes(const float *v0, const float *b0,
+                                                         const float *v1, const float *a1,
+                                                         const float *h00, const float *h10,
+                                                         const float *h01, const float *h11,
+                                                         size_t count, float *out);
+
 /*
  * Partial-range forms of the matrix kernels' scalar reference, for the SIMD tails: elements
  * [first, end) of the same arrays (src/scalar/skin_scalar.c).
@@ -145,6 +162,14 @@ TENDON_HIDDEN void tendon_clip_sample_table(const tendon_kernels *kt, const tend
 TENDON_HIDDEN void tendon_clip_sample_table_cursor(const tendon_kernels *kt,
                                                    const tendon_clip *clip, double time_sec,
                                                    uint32_t *cursor, tendon_pose *pose);
+/* The float32 tier's sampler on a given table, unchecked: tendon_clip_sample_f32 /
+   tendon_clip_sample_tracks_f32 (packed non-NULL) and tendon_clip_sample_cursor_f32. */
+TENDON_HIDDEN void tendon_clip_sample_table_f32(const tendon_kernels *kt, const tendon_clip *clip,
+                                                double time_sec, tendon_pose *pose,
+                                                float *packed);
+TENDON_HIDDEN void tendon_clip_sample_table_cursor_f32(const tendon_kernels *kt,
+                                                       const tendon_clip *clip, double time_sec,
+                                                       uint32_t *cursor, tendon_pose *pose);
 
 /* Thread-local error message (src/status.c). Always returns `status`. */
 TENDON_HIDDEN tendon_status tendon_fail(tendon_status status, const char *fmt, ...)

@@ -35,6 +35,10 @@
         .pose_blend_nlerp_f32 = tendon_pose_blend_nlerp_f32_##sfx,                                 \
         .pose_add_f32 = tendon_pose_add_f32_##sfx,                                                 \
         .pose_blend_layers_f32 = tendon_pose_blend_layers_f32_##sfx,                               \
+        .clip_lerp_f32 = tendon_clip_lerp_f32_##sfx,                                               \
+        .clip_lerp_uniform_f32 = tendon_clip_lerp_uniform_f32_##sfx,                               \
+        .clip_slerp_uniform_f32 = tendon_clip_slerp_uniform_f32_##sfx,                             \
+        .clip_hermite_f32 = tendon_clip_hermite_f32_##sfx,                                         \
     }
 
 /*

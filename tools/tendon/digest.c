@@ -1070,9 +1070,11 @@ static int dg_spring_chain_batch(const tendon_kernels *k, dg_sink *s)
 
 /* ---- clips (tendon/clip.h): the interpolation kernel, and the whole sampler on the table ---- */
 
-/* The sampler on a given table (src/clip.c; internal, linked from the static library). */
+/* The samplers on a given table (src/clip.c; internal, linked from the static library). */
 void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip, double time_sec,
                               tendon_pose *pose, float *packed);
+void tendon_clip_sample_table_f32(const tendon_kernels *kt, const tendon_clip *clip,
+                                  double time_sec, tendon_pose *pose, float *packed);
 
 static int dg_clip_lerp(const tendon_kernels *k, dg_sink *s)
 {
@@ -1132,29 +1134,22 @@ done:
 }
 
 /* A fixed clip of 67 tracks (STEP, LINEAR, CUBICSPLINE; T, R, S and weights; shared and own
-   timelines; non-unit and adversarial quaternion keys), sampled at 61 times. */
-static int dg_clip_sample(const tendon_kernels *k, dg_sink *s)
+   timelines; non-unit and adversarial quaternion keys), described in tr (its arrays in times
+   and vals, the caller's). r continues to the sample times. */
+enum { DG_CLIP_TRACKS = 67, DG_CLIP_MAXK = 40 };
+static tendon_clip *dg_clip_build(dg_rng *r, float *times, float *vals, tendon_track_desc *tr)
 {
-    enum { TRACKS = 67, MAXK = 40 };
-    tendon_track_desc tr[TRACKS];
-    float *times = malloc((size_t)TRACKS * MAXK * sizeof *times);
-    float *vals = malloc((size_t)TRACKS * MAXK * 3 * 4 * sizeof *vals);
-    float *packed = NULL;
-    tendon_clip *clip = NULL;
-    int rc = -1;
-    if (!times || !vals)
-        goto done;
-    dg_rng r = {0xc11b0002u};
+    enum { TRACKS = DG_CLIP_TRACKS, MAXK = DG_CLIP_MAXK };
     for (size_t i = 0; i < TRACKS; ++i) {
-        const size_t path = i % 4, keys = 1 + dg_below(&r, MAXK);
+        const size_t path = i % 4, keys = 1 + dg_below(r, MAXK);
         float *tm = times + i * MAXK;
-        double at = dg_range(&r, -0.5, 0.5);
-        for (size_t j = 0; j < keys; ++j, at += dg_range(&r, 0.01, 0.3))
+        double at = dg_range(r, -0.5, 0.5);
+        for (size_t j = 0; j < keys; ++j, at += dg_range(r, 0.01, 0.3))
             tm[j] = (float)at;
         tr[i].joint = (uint32_t)(i / 4);
         tr[i].path = (tendon_track_path)path;
-        tr[i].interpolation = (tendon_interpolation)dg_below(&r, 3);
-        tr[i].width = path == 1 ? 4 : path == 3 ? 1 + dg_below(&r, 5) : 3;
+        tr[i].interpolation = (tendon_interpolation)dg_below(r, 3);
+        tr[i].width = path == 1 ? 4 : path == 3 ? 1 + dg_below(r, 5) : 3;
         tr[i].key_count = keys;
         tr[i].times = i > 0 && i % 5 == 0 ? tr[i - 1].times : tm; /* some share a timeline */
         if (tr[i].times != tm)
@@ -1164,35 +1159,314 @@ static int dg_clip_sample(const tendon_kernels *k, dg_sink *s)
         for (size_t j = 0; j < tr[i].key_count * per; j += tr[i].width) {
             if (path == 1) {
                 double q[4];
-                dg_random_unit(&r, q);
+                dg_random_unit(r, q);
                 dg_store(q, v + j);
-                if (dg_below(&r, 7) == 0) /* a non-unit key */
+                if (dg_below(r, 7) == 0) /* a non-unit key */
                     v[j + 3] *= 1.5f;
             } else {
-                dg_vectors(&r, v + j, tr[i].width, -4.0, 4.0);
+                dg_vectors(r, v + j, tr[i].width, -4.0, 4.0);
             }
         }
         tr[i].values = v;
     }
     tendon_clip_desc d = {TRACKS / 4 + 1, TRACKS, tr};
-    if (tendon_clip_create(&d, &clip) != TENDON_OK)
+    tendon_clip *clip = NULL;
+    return tendon_clip_create(&d, &clip) == TENDON_OK ? clip : NULL;
+}
+
+/* Sample time i of 61: −∞, +∞, ten exactly on a key of track 5i, then random. */
+static double dg_clip_time(dg_rng *r, const tendon_track_desc *tr, int i)
+{
+    double t = i == 0 ? -__builtin_inf() : i == 1 ? __builtin_inf() : dg_range(r, -1.0, 12.0);
+    if (i >= 2 && i < 12) /* exactly on a key */
+        t = (double)tr[(size_t)i * 5].times[dg_below(r, (unsigned)tr[(size_t)i * 5].key_count)];
+    return t;
+}
+
+/* The fixed clip sampled at 61 times into the packed output (f32: the float32 tier, into the
+   packed output and into a pose). */
+static int dg_clip_sample_tier(const tendon_kernels *k, dg_sink *s, int f32)
+{
+    tendon_track_desc tr[DG_CLIP_TRACKS];
+    float *times = malloc((size_t)DG_CLIP_TRACKS * DG_CLIP_MAXK * sizeof *times);
+    float *vals = malloc((size_t)DG_CLIP_TRACKS * DG_CLIP_MAXK * 3 * 4 * sizeof *vals);
+    float *packed = NULL;
+    tendon_clip *clip = NULL;
+    tendon_pose pose = {NULL, NULL, NULL, 0};
+    int rc = -1;
+    if (!times || !vals)
+        goto done;
+    dg_rng r = {0xc11b0002u};
+    if (!(clip = dg_clip_build(&r, times, vals, tr)))
         goto done;
     const size_t vc = tendon_clip_value_count(clip);
     packed = malloc(vc * sizeof *packed);
-    if (!packed)
+    if (!packed || (f32 && tendon_pose_create(tendon_clip_joint_count(clip), &pose) != TENDON_OK))
         goto done;
     for (int i = 0; i < 61; ++i) {
-        double t = i == 0 ? -__builtin_inf() : i == 1 ? __builtin_inf() : dg_range(&r, -1.0, 12.0);
-        if (i >= 2 && i < 12) /* exactly on a key */
-            t = (double)tr[(size_t)i * 5].times[dg_below(&r, (unsigned)tr[(size_t)i * 5].key_count)];
+        const double t = dg_clip_time(&r, tr, i);
         memset(packed, 0, vc * sizeof *packed);
-        tendon_clip_sample_table(k, clip, t, NULL, packed);
-        dg_hash_floats(s, packed, vc);
+        if (f32) {
+            tendon_clip_sample_table_f32(k, clip, t, NULL, packed);
+            dg_hash_floats(s, packed, vc);
+            tendon_pose_set_identity(&pose);
+            tendon_clip_sample_table_f32(k, clip, t, &pose, NULL);
+            dg_hash_pose(s, &pose);
+        } else {
+            tendon_clip_sample_table(k, clip, t, NULL, packed);
+            dg_hash_floats(s, packed, vc);
+        }
     }
     rc = 0;
 done:
+    tendon_pose_destroy(&pose);
     tendon_clip_destroy(clip);
     free(times), free(vals), free(packed);
+    return rc;
+}
+
+static int dg_clip_sample(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_clip_sample_tier(k, s, 0);
+}
+
+/* ---- clips, the float32 tier --------------------------------------------------------------- */
+
+/* Factors u as the float tier gets them: mostly (float) of a double in [0, 1], its ends, a
+   denormal, 1 − ulp; `wild`: also NaN, ±∞ and values outside [0, 1]. */
+static float dg_u_f32(dg_rng *r, size_t i, int wild)
+{
+    static const float EDGE[] = {0.0f, 1.0f, 0x1p-149f, 0x1.fffffep-1f, 0.5f, -0.0f};
+    static const float WILD[] = {-0.25f, 1.5f, 1e30f, -1e30f, __builtin_inff(), -__builtin_inff(),
+                                 __builtin_nanf("")};
+    if (wild && i % 5 == 3)
+        return WILD[dg_below(r, sizeof WILD / sizeof WILD[0])];
+    if (i % 4 == 1)
+        return EDGE[dg_below(r, sizeof EDGE / sizeof EDGE[0])];
+    return (float)dg_unit(r);
+}
+
+static int dg_clip_lerp_f32(const tendon_kernels *k, dg_sink *s)
+{
+    float *a = malloc(DG_N * sizeof *a), *b = malloc(DG_N * sizeof *b);
+    float *out = malloc(DG_N * sizeof *out), *u = malloc(DG_N * sizeof *u);
+    int rc = -1;
+    if (!a || !b || !out || !u)
+        goto done;
+    dg_rng r = {0xc11bf3201u};
+    dg_vectors(&r, a, DG_N, -100.0, 100.0);
+    dg_vectors(&r, b, DG_N, -100.0, 100.0);
+    for (size_t i = 0; i < DG_N; ++i)
+        u[i] = dg_u_f32(&r, i, 1);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        memset(out, 0, DG_N * sizeof *out);
+        k->clip_lerp_f32(a + o, b + o, u + o, n, out + o);
+        dg_hash_floats(s, out + o, n);
+    }
+    for (int which = 0; which < 2; ++which) { /* out is exactly a, then exactly b */
+        memcpy(out, which == 0 ? a : b, DG_N * sizeof *out);
+        k->clip_lerp_f32(which == 0 ? out + 3 : a + 3, which == 0 ? b + 3 : out + 3, u + 3, 1003,
+                         out + 3);
+        dg_hash_floats(s, out + 3, 1003);
+    }
+    rc = 0;
+done:
+    free(a), free(b), free(out), free(u);
+    return rc;
+}
+
+static int dg_clip_lerp_uniform_f32(const tendon_kernels *k, dg_sink *s)
+{
+    float *a = malloc(DG_N * sizeof *a), *b = malloc(DG_N * sizeof *b);
+    float *out = malloc(DG_N * sizeof *out);
+    int rc = -1;
+    if (!a || !b || !out)
+        goto done;
+    dg_rng r = {0xc11bf3202u};
+    dg_vectors(&r, a, DG_N, -100.0, 100.0);
+    dg_vectors(&r, b, DG_N, -100.0, 100.0);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        for (size_t j = 0; j < 3; ++j) { /* three factors per span */
+            const float u = dg_u_f32(&r, (size_t)i * 3 + j, 1);
+            memset(out, 0, DG_N * sizeof *out);
+            k->clip_lerp_uniform_f32(a + o, b + o, u, n, out + o);
+            dg_hash_floats(s, out + o, n);
+        }
+    }
+    for (int which = 0; which < 2; ++which) {
+        memcpy(out, which == 0 ? a : b, DG_N * sizeof *out);
+        k->clip_lerp_uniform_f32(which == 0 ? out + 3 : a + 3, which == 0 ? b + 3 : out + 3,
+                                 0.3125f, 1003, out + 3);
+        dg_hash_floats(s, out + 3, 1003);
+    }
+    rc = 0;
+done:
+    free(a), free(b), free(out);
+    return rc;
+}
+
+/* dg_quat_pairs, with every ninth pair moved to about the float tier's straight-blend
+   threshold (dot ≈ 0.99988, both sides of it, either hemisphere). */
+static void dg_quat_pairs_f32(uint64_t seed, float *a, float *b, size_t n)
+{
+    dg_quat_pairs(seed, a, b, n);
+    dg_rng r = {seed ^ 0xf32f32u};
+    for (size_t i = 4; i < n; i += 9) {
+        double qa[4], qb[4], p[4];
+        dg_random_unit(&r, qa);
+        dg_random_unit(&r, p);
+        const double d = ((qa[0] * p[0] + qa[1] * p[1]) + qa[2] * p[2]) + qa[3] * p[3];
+        for (int c = 0; c < 4; ++c)
+            p[c] -= d * qa[c];
+        dg_normalise(p);
+        const double e = dg_range(&r, 0.01545, 0.01553); /* dot = 1/√(1+e²) ≈ 0.99988 */
+        for (int c = 0; c < 4; ++c)
+            qb[c] = qa[c] + e * p[c];
+        dg_normalise(qb);
+        if (dg_below(&r, 2))
+            for (int c = 0; c < 4; ++c)
+                qb[c] = -qb[c];
+        dg_store(qa, a + 4 * i);
+        dg_store(qb, b + 4 * i);
+    }
+}
+
+static int dg_clip_slerp_uniform_f32(const tendon_kernels *k, dg_sink *s)
+{
+    float *a = malloc(4 * DG_N * sizeof *a), *b = malloc(4 * DG_N * sizeof *b);
+    float *out = malloc(4 * DG_N * sizeof *out);
+    int rc = -1;
+    if (!a || !b || !out)
+        goto done;
+    dg_rng r = {0xc11bf3203u};
+    dg_quat_pairs_f32(0xc11bf3213u, a, b, DG_N);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        for (size_t j = 0; j < 3; ++j) {
+            const float u = dg_u_f32(&r, (size_t)i * 3 + j, 1);
+            memset(out, 0, 4 * DG_N * sizeof *out);
+            k->clip_slerp_uniform_f32(a + 4 * o, b + 4 * o, u, n, out + 4 * o);
+            dg_hash_floats(s, out + 4 * o, 4 * n);
+        }
+    }
+    for (int which = 0; which < 2; ++which) {
+        memcpy(out, which == 0 ? a : b, 4 * DG_N * sizeof *out);
+        k->clip_slerp_uniform_f32(which == 0 ? out + 4 : a + 4, which == 0 ? b + 4 : out + 4,
+                                  0.6875f, 1003, out + 4);
+        dg_hash_floats(s, out + 4, 4 * 1003);
+    }
+    rc = 0;
+done:
+    free(a), free(b), free(out);
+    return rc;
+}
+
+static int dg_clip_hermite_f32(const tendon_kernels *k, dg_sink *s)
+{
+    float *v = malloc(4 * DG_N * sizeof *v), *h = malloc(4 * DG_N * sizeof *h);
+    float *out = malloc(DG_N * sizeof *out);
+    int rc = -1;
+    if (!v || !h || !out)
+        goto done;
+    dg_rng r = {0xc11bf3204u};
+    dg_vectors(&r, v, 4 * DG_N, -50.0, 50.0);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        /* the weights as the sampler makes them: in double, each rounded once to float */
+        for (size_t e = 0; e < n; ++e) {
+            const double u = dg_unit(&r), td = dg_range(&r, 0.001, 3.0), u2 = u * u, u3 = u2 * u;
+            h[e] = (float)((2.0 * u3 - 3.0 * u2) + 1.0);
+            h[n + e] = (float)(((u3 - 2.0 * u2) + u) * td);
+            h[2 * n + e] = (float)(3.0 * u2 - 2.0 * u3);
+            h[3 * n + e] = (float)((u3 - u2) * td);
+        }
+        memset(out, 0, DG_N * sizeof *out);
+        k->clip_hermite_f32(v + o, v + DG_N + o, v + 2 * DG_N + o, v + 3 * DG_N + o, h, n,
+                            out + o);
+        dg_hash_floats(s, out + o, n);
+    }
+    rc = 0;
+done:
+    free(v), free(h), free(out);
+    return rc;
+}
+
+/*
+ * A rig clip: T, R, S LINEAR of 67 joints (joint 9 without rotation, so a run breaks), 61 keys;
+ * `per_track`: every track its own times array (0: one array; 1: equal copies, merged into one
+ * timeline; 2: each jittered, a timeline per track).
+ */
+static tendon_clip *dg_rig_clip(dg_rng *r, int per_track, float *times, float *vals)
+{
+    enum { J = 67, KEYS = 61 };
+    tendon_track_desc tr[3 * J];
+    size_t n = 0;
+    for (size_t j = 0; j < J; ++j)
+        for (int p = 0; p < 3; ++p) {
+            if (p == 1 && j == 9)
+                continue;
+            float *tm = times + (per_track ? n * KEYS : 0);
+            if (per_track || n == 0)
+                for (size_t k = 0; k < KEYS; ++k)
+                    tm[k] = (float)((double)k / 30.0 +
+                                    (per_track == 2 ? dg_range(r, 0.0, 0.01) : 0.0));
+            float *v = vals + n * KEYS * 4;
+            for (size_t k = 0; k < KEYS; ++k) {
+                if (p == 1) {
+                    double q[4];
+                    dg_random_unit(r, q);
+                    dg_store(q, v + 4 * k);
+                } else {
+                    dg_vectors(r, v + 3 * k, 3, -2.0, 2.0);
+                }
+            }
+            tendon_track_desc *t = &tr[n++];
+            t->joint = (uint32_t)j;
+            t->path = (tendon_track_path)p;
+            t->interpolation = TENDON_INTERP_LINEAR;
+            t->width = p == 1 ? 4 : 3;
+            t->key_count = KEYS;
+            t->times = tm;
+            t->values = v;
+        }
+    tendon_clip_desc d = {J, n, tr};
+    tendon_clip *clip = NULL;
+    return tendon_clip_create(&d, &clip) == TENDON_OK ? clip : NULL;
+}
+
+/* The fixed clip through the float32 tier (packed and pose), then three rig clips (one
+   timeline, equal copies, a timeline per track) at 61 times each, into a pose. */
+static int dg_clip_sample_f32(const tendon_kernels *k, dg_sink *s)
+{
+    if (dg_clip_sample_tier(k, s, 1) != 0)
+        return -1;
+    enum { J = 67, KEYS = 61 };
+    float *times = malloc((size_t)3 * J * KEYS * sizeof *times);
+    float *vals = malloc((size_t)3 * J * KEYS * 4 * sizeof *vals);
+    tendon_pose pose = {NULL, NULL, NULL, 0};
+    int rc = -1;
+    if (!times || !vals || tendon_pose_create(J, &pose) != TENDON_OK)
+        goto done;
+    dg_rng r = {0xc11bf3205u};
+    for (int per_track = 0; per_track < 3; ++per_track) {
+        tendon_clip *clip = dg_rig_clip(&r, per_track, times, vals);
+        if (!clip)
+            goto done;
+        for (int i = 0; i < 61; ++i) {
+            const double t = i == 0 ? -0.5 : i == 1 ? 2.5 : i < 6 ? (double)(i - 2) / 30.0
+                                                            : dg_range(&r, 0.0, 2.0);
+            tendon_pose_set_identity(&pose);
+            tendon_clip_sample_table_f32(k, clip, t, &pose, NULL);
+            dg_hash_pose(s, &pose);
+        }
+        tendon_clip_destroy(clip);
+    }
+    rc = 0;
+done:
+    tendon_pose_destroy(&pose);
+    free(times), free(vals);
     return rc;
 }
 
@@ -1231,6 +1505,11 @@ static const struct dg_kernel {
     {"clip_lerp", dg_clip_lerp},
     {"clip_sample", dg_clip_sample},
     {"clip_hermite", dg_clip_hermite},
+    {"clip_lerp_f32", dg_clip_lerp_f32},
+    {"clip_lerp_uniform_f32", dg_clip_lerp_uniform_f32},
+    {"clip_slerp_uniform_f32", dg_clip_slerp_uniform_f32},
+    {"clip_hermite_f32", dg_clip_hermite_f32},
+    {"clip_sample_f32", dg_clip_sample_f32},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 
