@@ -1,5 +1,6 @@
 /* The blend tree and the state machine of tendon/graph.h (seeds 000 blendTree.d.ts, 001
- * stateMachine.ts). Above the kernel table: every blend is tendon_pose_blend. */
+ * stateMachine.ts). Above the kernel table: every blend is tendon_pose_blend, or
+ * tendon_pose_blend_f32 on the float32 tier (the descriptions' `tier`). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,8 +52,33 @@ typedef struct tree_node {
     size_t scratch; /* interior: index of its scratch pair */
 } tree_node;
 
+/* The tier's blend and clip sampler (docs/fast-tier.md): every blend and sample a tree or a
+   machine makes goes through these. */
+static tendon_status tier_blend(tendon_tier tier, const tendon_pose *a, const tendon_pose *b,
+                                double t, tendon_pose *out)
+{
+    return tier == TENDON_TIER_F32 ? tendon_pose_blend_f32(a, b, t, out)
+                                   : tendon_pose_blend(a, b, t, out);
+}
+
+static tendon_status tier_sample(tendon_tier tier, const tendon_clip *clip, double time_sec,
+                                 tendon_pose *pose)
+{
+    return tier == TENDON_TIER_F32 ? tendon_clip_sample_f32(clip, time_sec, pose)
+                                   : tendon_clip_sample(clip, time_sec, pose);
+}
+
+static tendon_status check_tier(const char *fn, tendon_tier tier)
+{
+    if (tier != TENDON_TIER_EXACT && tier != TENDON_TIER_F32)
+        return tendon_fail(TENDON_ERR_VALUE, "%s: desc->tier is %d; expected TENDON_TIER_EXACT "
+                           "(0) or TENDON_TIER_F32 (1)", fn, (int)tier);
+    return TENDON_OK;
+}
+
 struct tendon_blend_tree {
     size_t joint_count, node_count, root;
+    tendon_tier tier;
     tree_node *nodes;
     size_t *child_index;
     double *child_at;
@@ -289,6 +315,8 @@ tendon_status tendon_blend_tree_create(const tendon_blend_tree_desc *desc, tendo
         return tendon_fail(TENDON_ERR_RANGE, "%s: root is node %zu, but there are %zu nodes "
                            "(0..%zu)", fn, desc->root, desc->node_count, desc->node_count - 1);
     tendon_status s;
+    if ((s = check_tier(fn, desc->tier)) != TENDON_OK)
+        return s;
     if (desc->bind) {
         if ((s = tendon_check_pose(fn, "bind", desc->bind)) != TENDON_OK)
             return s;
@@ -313,6 +341,7 @@ tendon_status tendon_blend_tree_create(const tendon_blend_tree_desc *desc, tendo
     size_t *parent_of = malloc(n * sizeof *parent_of);
     if (tree) {
         tree->joint_count = desc->joint_count;
+        tree->tier = desc->tier;
         tree->node_count = n;
         tree->root = desc->root;
         tree->nodes = calloc(n, sizeof *tree->nodes);
@@ -432,8 +461,8 @@ static tendon_status tree_walk(tendon_blend_tree *tree, size_t index, double tim
     const tree_node *n = &tree->nodes[index];
     tendon_status s;
     if (n->kind == TENDON_BLEND_CLIP)
-        return tendon_clip_sample(n->clip, n->param >= 0 ? tree->param_value[n->param] : time_sec,
-                                  target);
+        return tier_sample(tree->tier, n->clip,
+                           n->param >= 0 ? tree->param_value[n->param] : time_sec, target);
     if (n->kind == TENDON_BLEND_SOURCE) {
         n->sample(n->user, n->param >= 0 ? tree->param_value[n->param] : time_sec, target);
         return TENDON_OK;
@@ -446,7 +475,7 @@ static tendon_status tree_walk(tendon_blend_tree *tree, size_t index, double tim
         if ((s = tree_walk(tree, n->a, time_sec, pa)) != TENDON_OK ||
             (s = tree_walk(tree, n->b, time_sec, pb)) != TENDON_OK)
             return s;
-        return tendon_pose_blend(pa, pb, v, target);
+        return tier_blend(tree->tier, pa, pb, v, target);
     }
     /* one-dimensional */
     const size_t *ch = tree->child_index + n->first_child;
@@ -473,7 +502,7 @@ static tendon_status tree_walk(tendon_blend_tree *tree, size_t index, double tim
     if ((s = tree_walk(tree, ch[lo], time_sec, pa)) != TENDON_OK ||
         (s = tree_walk(tree, ch[lo + 1], time_sec, pb)) != TENDON_OK)
         return s;
-    return tendon_pose_blend(pa, pb, (v - at[lo]) / (at[lo + 1] - at[lo]), target);
+    return tier_blend(tree->tier, pa, pb, (v - at[lo]) / (at[lo + 1] - at[lo]), target);
 }
 
 tendon_status tendon_blend_tree_evaluate(tendon_blend_tree *tree, double time_sec,
@@ -525,6 +554,7 @@ typedef struct sm_transition {
 
 struct tendon_state_machine {
     size_t state_count, transition_count, joint_count;
+    tendon_tier tier;
     graph_name *state_names;
     tendon_blend_tree **trees;
     double *elapsed;
@@ -633,6 +663,8 @@ tendon_status tendon_state_machine_create(const tendon_state_machine_desc *desc,
         return tendon_fail(TENDON_ERR_NULL, "%s: desc->transitions is NULL with "
                            "transition_count %zu", fn, desc->transition_count);
     tendon_status s;
+    if ((s = check_tier(fn, desc->tier)) != TENDON_OK)
+        return s;
     if (desc->bind) {
         if ((s = tendon_check_pose(fn, "bind", desc->bind)) != TENDON_OK)
             return s;
@@ -649,6 +681,7 @@ tendon_status tendon_state_machine_create(const tendon_state_machine_desc *desc,
     tendon_state_machine *m = calloc(1, sizeof *m);
     if (m) {
         m->joint_count = desc->joint_count;
+        m->tier = desc->tier;
         m->leaving = SIZE_MAX;
         m->state_names = calloc(desc->state_count, sizeof *m->state_names);
         m->trees = calloc(desc->state_count, sizeof *m->trees);
@@ -765,7 +798,8 @@ tendon_status tendon_state_machine_evaluate(tendon_state_machine *m, tendon_pose
         (s = tendon_blend_tree_evaluate(m->trees[m->active], active_time, &m->to_pose)) !=
             TENDON_OK)
         return s;
-    return tendon_pose_blend(&m->from_pose, &m->to_pose, m->fade_elapsed / m->fade_duration, out);
+    return tier_blend(m->tier, &m->from_pose, &m->to_pose, m->fade_elapsed / m->fade_duration,
+                      out);
 }
 
 tendon_status tendon_state_machine_get_info(const tendon_state_machine *m,

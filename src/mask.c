@@ -296,10 +296,11 @@ tendon_status tendon_pose_delta_f32(const tendon_pose *reference, const tendon_p
     return TENDON_OK;
 }
 
-tendon_status tendon_clip_delta_pose(const tendon_clip *clip, double time_sec,
-                                     const tendon_pose *reference, tendon_pose *out_delta)
+/* tendon_clip_delta_pose and its float32 twin: copy, sample over the copy, take the delta. */
+static tendon_status clip_delta(const char *fn, int f32, const tendon_clip *clip,
+                                double time_sec, const tendon_pose *reference,
+                                tendon_pose *out_delta)
 {
-    static const char fn[] = "tendon_clip_delta_pose";
     if (!clip)
         return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
     tendon_status s;
@@ -310,7 +311,20 @@ tendon_status tendon_clip_delta_pose(const tendon_clip *clip, double time_sec,
         return tendon_fail(TENDON_ERR_ALIAS, "%s: out_delta is reference; it must be another "
                            "pose (the clip is sampled over a copy of the reference)", fn);
     if ((s = tendon_pose_copy(reference, out_delta)) != TENDON_OK ||
-        (s = tendon_clip_sample(clip, time_sec, out_delta)) != TENDON_OK)
+        (s = (f32 ? tendon_clip_sample_f32 : tendon_clip_sample)(clip, time_sec, out_delta)) !=
+            TENDON_OK)
         return s;
-    return tendon_pose_delta(reference, out_delta, out_delta);
+    return (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(reference, out_delta, out_delta);
+}
+
+tendon_status tendon_clip_delta_pose(const tendon_clip *clip, double time_sec,
+                                     const tendon_pose *reference, tendon_pose *out_delta)
+{
+    return clip_delta("tendon_clip_delta_pose", 0, clip, time_sec, reference, out_delta);
+}
+
+tendon_status tendon_clip_delta_pose_f32(const tendon_clip *clip, double time_sec,
+                                         const tendon_pose *reference, tendon_pose *out_delta)
+{
+    return clip_delta("tendon_clip_delta_pose_f32", 1, clip, time_sec, reference, out_delta);
 }

@@ -385,6 +385,107 @@ START_TEST(test_clip_node)
 }
 END_TEST
 
+/*
+ * The tier: a lerp of two rotation clips evaluates, on TENDON_TIER_F32, to exactly
+ * tendon_clip_sample_f32 of each clip blended by tendon_pose_blend_f32 (a slerp), and on the
+ * default tier to the exact calls; a machine's crossfade follows its own tier; an unknown tier
+ * is refused by name.
+ */
+START_TEST(test_tier)
+{
+    static const float times[3] = {0.0f, 0.5f, 1.0f};
+    static const float qa[12] = {0, 0, 0, 1, 0, 0, 0.38268343f, 0.92387953f,
+                                 0, 0, 0.70710677f, 0.70710677f};
+    static const float qb[12] = {0.5f, 0.5f, 0.5f, 0.5f, 0.6f, 0, 0, 0.8f, 0, 0.8f, 0, 0.6f};
+    tendon_track_desc ta = {0, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 3, times, qa};
+    tendon_track_desc tb = {0, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 3, times, qb};
+    tendon_clip_desc ca = {1, 1, &ta}, cb = {1, 1, &tb};
+    tendon_clip *a = NULL, *b = NULL;
+    ck_assert_int_eq(tendon_clip_create(&ca, &a), TENDON_OK);
+    ck_assert_int_eq(tendon_clip_create(&cb, &b), TENDON_OK);
+    tendon_blend_node nodes[3] = {{.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 1, .b = 2},
+                                  {.kind = TENDON_BLEND_CLIP, .clip = a},
+                                  {.kind = TENDON_BLEND_CLIP, .clip = b}};
+    tendon_pose out, pa, pb, want;
+    ck_assert_int_eq(tendon_pose_create(1, &out), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(1, &pa), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(1, &pb), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_create(1, &want), TENDON_OK);
+    for (int tier = 0; tier < 2; ++tier) {
+        tendon_blend_tree_desc d = {.nodes = nodes, .node_count = 3, .root = 0, .joint_count = 1,
+                                    .tier = (tendon_tier)tier};
+        tendon_blend_tree *tree = NULL;
+        ck_assert_int_eq(tendon_blend_tree_create(&d, &tree), TENDON_OK);
+        ck_assert_int_eq(tendon_blend_tree_set(tree, "w", 0.3), TENDON_OK);
+        ck_assert_int_eq(tendon_blend_tree_evaluate(tree, 0.37, &out), TENDON_OK);
+        tendon_pose_set_identity(&pa);
+        tendon_pose_set_identity(&pb);
+        if (tier) {
+            ck_assert_int_eq(tendon_clip_sample_f32(a, 0.37, &pa), TENDON_OK);
+            ck_assert_int_eq(tendon_clip_sample_f32(b, 0.37, &pb), TENDON_OK);
+            ck_assert_int_eq(tendon_pose_blend_f32(&pa, &pb, 0.3, &want), TENDON_OK);
+        } else {
+            ck_assert_int_eq(tendon_clip_sample(a, 0.37, &pa), TENDON_OK);
+            ck_assert_int_eq(tendon_clip_sample(b, 0.37, &pb), TENDON_OK);
+            ck_assert_int_eq(tendon_pose_blend(&pa, &pb, 0.3, &want), TENDON_OK);
+        }
+        for (int c = 0; c < 4; ++c)
+            ck_assert_msg(float_bits(out.rotation[c]) == float_bits(want.rotation[c]),
+                          "tier %d rotation %d: %a vs %a", tier, c, (double)out.rotation[c],
+                          (double)want.rotation[c]);
+        /* the crossfade of a machine on this tier between two states of this tree */
+        tendon_state_desc states[2] = {{"one", tree}, {"two", tree}};
+        tendon_transition_desc tr = {"one", "two", 1.0, NULL, NULL};
+        tendon_state_machine_desc md = {.states = states, .state_count = 2, .transitions = &tr,
+                                        .transition_count = 1, .joint_count = 1,
+                                        .tier = (tendon_tier)tier};
+        tendon_state_machine *m = NULL;
+        ck_assert_int_eq(tendon_state_machine_create(&md, &m), TENDON_OK);
+        ck_assert_int_eq(tendon_state_machine_advance(m, 0.25), TENDON_OK);
+        ck_assert_int_eq(tendon_state_machine_evaluate(m, &out), TENDON_OK);
+        double t_one, t_two;
+        ck_assert_int_eq(tendon_state_machine_state_time(m, "one", &t_one), TENDON_OK);
+        ck_assert_int_eq(tendon_state_machine_state_time(m, "two", &t_two), TENDON_OK);
+        tendon_pose from, to;
+        ck_assert_int_eq(tendon_pose_create(1, &from), TENDON_OK);
+        ck_assert_int_eq(tendon_pose_create(1, &to), TENDON_OK);
+        ck_assert_int_eq(tendon_blend_tree_evaluate(tree, t_one, &from), TENDON_OK);
+        ck_assert_int_eq(tendon_blend_tree_evaluate(tree, t_two, &to), TENDON_OK);
+        ck_assert_int_eq((tier ? tendon_pose_blend_f32 : tendon_pose_blend)(&from, &to, 0.25,
+                                                                           &want),
+                         TENDON_OK);
+        for (int c = 0; c < 4; ++c)
+            ck_assert(float_bits(out.rotation[c]) == float_bits(want.rotation[c]));
+        tendon_pose_destroy(&from);
+        tendon_pose_destroy(&to);
+        tendon_state_machine_destroy(m);
+        tendon_blend_tree_destroy(tree);
+    }
+    /* an unknown tier is refused by name, for a tree and for a machine */
+    tendon_blend_tree_desc bad = {.nodes = nodes, .node_count = 3, .root = 0, .joint_count = 1,
+                                  .tier = (tendon_tier)7};
+    tendon_blend_tree *t = NULL;
+    ck_assert_int_eq(tendon_blend_tree_create(&bad, &t), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "desc->tier is 7"));
+    ck_assert_ptr_null(t);
+    bad.tier = TENDON_TIER_EXACT;
+    ck_assert_int_eq(tendon_blend_tree_create(&bad, &t), TENDON_OK);
+    tendon_state_desc st = {"one", t};
+    tendon_state_machine_desc bm = {.states = &st, .state_count = 1, .joint_count = 1,
+                                    .tier = (tendon_tier)-1};
+    tendon_state_machine *m = NULL;
+    ck_assert_int_eq(tendon_state_machine_create(&bm, &m), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "desc->tier is -1"));
+    tendon_blend_tree_destroy(t);
+    tendon_pose_destroy(&out);
+    tendon_pose_destroy(&pa);
+    tendon_pose_destroy(&pb);
+    tendon_pose_destroy(&want);
+    tendon_clip_destroy(a);
+    tendon_clip_destroy(b);
+}
+END_TEST
+
 /* ---- refusals ----------------------------------------------------------------------------- */
 
 START_TEST(test_tree_errors)
@@ -744,6 +845,7 @@ int main(void)
     tcase_add_test(tree, test_bind_pose);
     tcase_add_test(tree, test_nested);
     tcase_add_test(tree, test_clip_node);
+    tcase_add_test(tree, test_tier);
     tcase_add_test(tree, test_tree_errors);
     tcase_add_test(tree, test_tree_orphan_above_a_child);
     tcase_add_test(tree, test_set_evaluate_errors);

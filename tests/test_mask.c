@@ -353,8 +353,14 @@ END_TEST
 /* The delta of a clip: joint 0 has a rotation track (30° → 90° about z over 1 s, LINEAR), joint
  * 1 none. Against a reference of 30° on joint 0: at t = 0.5 (60°) the delta is 30° about z; at
  * t = 0 it is the identity; joint 1 (no track) is the identity delta at every time. */
+typedef tendon_status (*clip_delta_fn)(const tendon_clip *, double, const tendon_pose *,
+                                       tendon_pose *);
+static const clip_delta_fn CLIP_DELTA[2] = {tendon_clip_delta_pose, tendon_clip_delta_pose_f32};
+
 START_TEST(test_clip_delta)
 {
+    const clip_delta_fn clip_delta_pose = CLIP_DELTA[_i];
+    const add_fn pose_add = POSE_ADD[_i];
     double q30[4], q90[4], q60[4], want[4];
     axis_quat(0, 0, 1, M_PI / 6, q30);
     axis_quat(0, 0, 1, M_PI / 2, q90);
@@ -376,24 +382,24 @@ START_TEST(test_clip_delta)
         ref.rotation[c] = (float)q30[c];
     ref.translation[3] = 1.5f; /* joint 1: a rest offset and scale the clip does not touch */
     ref.scale[4] = 2.0f;
-    ck_assert_int_eq(tendon_clip_delta_pose(clip, 0.5, &ref, &delta), TENDON_OK);
+    ck_assert_int_eq(clip_delta_pose(clip, 0.5, &ref, &delta), TENDON_OK);
     axis_quat(0, 0, 1, M_PI / 6, want); /* 60° − 30° */
     expect_quat(delta.rotation, want, 3e-7, "clip delta at 0.5");
     ck_assert(delta.translation[3] == 0.0f && delta.scale[4] == 1.0f);
     ck_assert(delta.rotation[4] == 0.0f && delta.rotation[5] == 0.0f && delta.rotation[6] == 0.0f);
     ck_assert(float_ulp_distance(delta.rotation[7], 1.0f) <= 1);
     /* Added back onto the reference: the clip's pose (60°), joint 1 untouched. */
-    ck_assert_int_eq(tendon_pose_add(&ref, &delta, 1.0, &back), TENDON_OK);
+    ck_assert_int_eq(pose_add(&ref, &delta, 1.0, &back), TENDON_OK);
     expect_quat(back.rotation, q60, 3e-7, "reference + delta");
     ck_assert(back.translation[3] == 1.5f && back.scale[4] == 2.0f);
-    ck_assert_int_eq(tendon_clip_delta_pose(clip, 0.0, &ref, &delta), TENDON_OK);
+    ck_assert_int_eq(clip_delta_pose(clip, 0.0, &ref, &delta), TENDON_OK);
     ck_assert(delta.rotation[0] == 0.0f && delta.rotation[1] == 0.0f && delta.rotation[2] == 0.0f);
     /* Refusals. */
-    ck_assert_int_eq(tendon_clip_delta_pose(NULL, 0.5, &ref, &delta), TENDON_ERR_NULL);
-    ck_assert_int_eq(tendon_clip_delta_pose(clip, 0.5, &ref, &ref), TENDON_ERR_ALIAS);
+    ck_assert_int_eq(clip_delta_pose(NULL, 0.5, &ref, &delta), TENDON_ERR_NULL);
+    ck_assert_int_eq(clip_delta_pose(clip, 0.5, &ref, &ref), TENDON_ERR_ALIAS);
     tendon_pose one;
     ck_assert_int_eq(tendon_pose_create(1, &one), TENDON_OK);
-    ck_assert_int_eq(tendon_clip_delta_pose(clip, 0.5, &ref, &one), TENDON_ERR_COUNT);
+    ck_assert_int_eq(clip_delta_pose(clip, 0.5, &ref, &one), TENDON_ERR_COUNT);
     tendon_pose_destroy(&one);
     tendon_pose_destroy(&ref);
     tendon_pose_destroy(&delta);
@@ -440,7 +446,7 @@ int main(void)
     tcase_add_loop_test(tc, test_delta_by_hand, 0, 2); /* both tiers */
     tcase_add_loop_test(tc, test_delta_round_trip, 0, 2); /* both tiers */
     tcase_add_loop_test(tc, test_delta_errors, 0, 2); /* both tiers */
-    tcase_add_test(tc, test_clip_delta);
+    tcase_add_loop_test(tc, test_clip_delta, 0, 2); /* both tiers */
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -108,6 +108,15 @@ TENDON_API tendon_status tendon_pose_add_masked(const tendon_pose *base, const t
  * tier's.
  */
 
+/** Which tier of arithmetic a blend tree or state machine evaluates on (docs/fast-tier.md). */
+typedef enum tendon_tier {
+    /** The seed-exact tier: float in, double inside, rounded once — the seed's bits. */
+    TENDON_TIER_EXACT = 0,
+    /** The float32 tier: the `_f32` calls (blends slerp; clips sample with
+     *  tendon_clip_sample_f32). */
+    TENDON_TIER_F32 = 1
+} tendon_tier;
+
 /** tendon_pose_blend in float32 (slerp). Errors as tendon_pose_blend. */
 TENDON_API tendon_status tendon_pose_blend_f32(const tendon_pose *a, const tendon_pose *b,
                                                double t, tendon_pose *out);

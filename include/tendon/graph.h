@@ -18,6 +18,7 @@
 #ifndef TENDON_GRAPH_H
 #define TENDON_GRAPH_H
 
+#include "blend.h"
 #include "clip.h"
 #include "pose.h"
 
@@ -90,6 +91,12 @@ typedef struct tendon_blend_tree_desc {
      *  (translation 0, rotation (0,0,0,1), scale 1). Supply it whenever sources write only some
      *  channels (rotation-only clips), or the scratch poses blend zero translations in. */
     const tendon_pose *bind;
+    /** The tier its clip nodes sample and its lerp / 1-D nodes blend on: TENDON_TIER_EXACT (0,
+     *  the default of a zeroed description: every blend tendon_pose_blend, every clip
+     *  tendon_clip_sample) or TENDON_TIER_F32 (tendon_pose_blend_f32, a slerp, and
+     *  tendon_clip_sample_f32). Sources are the caller's and follow no tier. (Appended: fields
+     *  are only appended.) */
+    tendon_tier tier;
 } tendon_blend_tree_desc;
 
 /** A blend tree. Opaque; owns its scratch poses and its parameter values. */
@@ -228,6 +235,9 @@ typedef struct tendon_state_machine_desc {
     const tendon_pose *bind;
     /** How many distinct parameter names `set` may hold; 0 means 32. */
     size_t parameter_capacity;
+    /** The tier of its crossfade blend (TENDON_TIER_EXACT, 0, the default, or TENDON_TIER_F32);
+     *  each state's tree evaluates on its own tree's tier. (Appended.) */
+    tendon_tier tier;
 } tendon_state_machine_desc;
 
 /** A state machine. Opaque. */

@@ -154,6 +154,16 @@ TENDON_API tendon_status tendon_layer_apply_f32(const tendon_pose *base, const t
 TENDON_API tendon_status tendon_pose_delta_f32(const tendon_pose *reference,
                                                const tendon_pose *pose, tendon_pose *out_delta);
 
+/**
+ * tendon_clip_delta_pose on the float32 tier: out_delta ← reference; tendon_clip_sample_f32(
+ * clip, time_sec, out_delta); tendon_pose_delta_f32(reference, out_delta, out_delta). Shapes,
+ * aliasing and errors as tendon_clip_delta_pose; allocates nothing. Bitwise identical on every
+ * ISA (the sampling's kernels are; the delta is plain C).
+ */
+TENDON_API tendon_status tendon_clip_delta_pose_f32(const tendon_clip *clip, double time_sec,
+                                                    const tendon_pose *reference,
+                                                    tendon_pose *out_delta);
+
 #ifdef __cplusplus
 }
 #endif
