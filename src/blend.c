@@ -179,6 +179,8 @@ static tendon_status check_layers(const char *fn, const char *list, const tendon
         return tendon_fail(TENDON_ERR_NULL, "%s: job->%s is NULL with a count of %zu", fn, list,
                            count);
     for (size_t i = 0; i < count; ++i) {
+        if (l[i].pose && tendon_pose_call_fast_ok(out, l[i].pose, NULL, l[i].joint_weights))
+            continue; /* the common case: no name to format */
         char what[64];
         snprintf(what, sizeof what, "job->%s[%zu].pose", list, i);
         if (!l[i].pose)
