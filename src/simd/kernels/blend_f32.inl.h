@@ -85,11 +85,13 @@ static inline __attribute__((always_inline)) void blend_f32_blocks(
     const tendon_pose *a, const tendon_pose *b, double t, const float *joint_weights,
     size_t j, int nb, vf w_all, vf omw_all, tendon_pose *out, int nlerp)
 {
-    vf w[TENDON_F32_STAGE], s0[TENDON_F32_STAGE], s1[TENDON_F32_STAGE], dot[TENDON_F32_STAGE];
+    vf wn[TENDON_F32_STAGE], w[TENDON_F32_STAGE], s0[TENDON_F32_STAGE], s1[TENDON_F32_STAGE];
+    vf dot[TENDON_F32_STAGE];
     vfquat qa[TENDON_F32_STAGE], qb[TENDON_F32_STAGE];
     for (int c = 0; c < nb; ++c) {
         const size_t jc = j + (size_t)c * TENDON_WF;
-        w[c] = joint_weights ? vfqorder(vfblend_weights(t, joint_weights, jc)) : w_all;
+        wn[c] = joint_weights ? vfblend_weights(t, joint_weights, jc) : w_all; /* memory order */
+        w[c] = joint_weights ? vfqorder(wn[c]) : w_all;
         qa[c] = vfload_quat(a->rotation + 4 * jc);
         qb[c] = vfload_quat(b->rotation + 4 * jc);
         dot[c] = vfdot4(qa[c], qb[c]);
@@ -108,7 +110,7 @@ static inline __attribute__((always_inline)) void blend_f32_blocks(
            the rotations are written before the translations and scales are read */
         vf e[3] = {w_all, w_all, w_all};
         if (joint_weights)
-            vfexpand3(vfblend_weights(t, joint_weights, jc), &e[0], &e[1], &e[2]);
+            vfexpand3(wn[c], &e[0], &e[1], &e[2]);
         vflerp3(a->translation, b->translation, 3 * jc, e, out->translation);
         vflerp3(a->scale, b->scale, 3 * jc, e, out->scale);
     }
@@ -162,35 +164,72 @@ void TENDON_FN(pose_blend_nlerp_f32)(const tendon_pose *a, const tendon_pose *b,
 
 /* ---- additive layer ---- */
 
+/*
+ * nb blocks of the additive layer from joint j, in phases as blend_f32_blocks: the deltas'
+ * weights (the slerp from the identity's acos and sines), then the composition and the stores.
+ */
+static inline __attribute__((always_inline)) void add_f32_blocks(
+    const tendon_pose *base, const tendon_pose *delta, double weight, const float *joint_weights,
+    size_t j, int nb, vf w_all, tendon_pose *out)
+{
+    const vf one = vfset1(1.0f);
+    vf wn[TENDON_F32_STAGE], wq[TENDON_F32_STAGE], s0[TENDON_F32_STAGE], s1[TENDON_F32_STAGE];
+    vfquat qd[TENDON_F32_STAGE];
+    for (int c = 0; c < nb; ++c) {
+        const size_t jc = j + (size_t)c * TENDON_WF;
+        wn[c] = joint_weights ? vfadd_weights(weight, joint_weights, jc) : w_all; /* memory order */
+        const vf w = joint_weights ? vfqorder(wn[c]) : w_all;
+        wq[c] = vfsel(vfgt(w, one), one, w); /* the rotation's weight, min(w, 1) */
+        qd[c] = vfload_quat(delta->rotation + 4 * jc);
+    }
+    for (int c = 0; c < nb; ++c)
+        vfslerp_weights(qd[c].w, wq[c], &s0[c], &s1[c]);
+    for (int c = 0; c < nb; ++c) {
+        const size_t jc = j + (size_t)c * TENDON_WF;
+        vfquat r;
+        r.x = vfmul(s1[c], qd[c].x);
+        r.y = vfmul(s1[c], qd[c].y);
+        r.z = vfmul(s1[c], qd[c].z);
+        r.w = vfadd(s0[c], vfmul(s1[c], qd[c].w));
+        const vfquat qb = vfload_quat(base->rotation + 4 * jc);
+        vfstore_quat(out->rotation + 4 * jc, vfmultiply(qb, vfnormalize(r)));
+        /* the pose's three arrays never overlap each other: rotations written, then the rest */
+        vf e[3] = {w_all, w_all, w_all};
+        if (joint_weights)
+            vfexpand3(wn[c], &e[0], &e[1], &e[2]);
+        for (int k = 0; k < 3; ++k) {
+            const size_t o = 3 * jc + (size_t)k * TENDON_WF;
+            const vf b0 = vfload(base->translation + o), d0 = vfload(delta->translation + o);
+            vfstore(out->translation + o, vfadd(b0, vfmul(d0, e[k])));
+            const vf b1 = vfload(base->scale + o), d1 = vfload(delta->scale + o);
+            vfstore(out->scale + o, vfmul(b1, vfadd(one, vfmul(vfsub(d1, one), e[k]))));
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void add_f32_loop(
+    const tendon_pose *base_in, const tendon_pose *delta_in, double weight,
+    const float *joint_weights, size_t joint_count, tendon_pose *out_in)
+{
+    const tendon_pose base = *base_in, delta = *delta_in;
+    tendon_pose out = *out_in;
+    const vf w_all = vfset1(tendon_add_weight_f32(weight, NULL, 0));
+    size_t j = 0;
+    for (; j + TENDON_F32_STAGE * TENDON_WF <= joint_count; j += TENDON_F32_STAGE * TENDON_WF)
+        add_f32_blocks(&base, &delta, weight, joint_weights, j, TENDON_F32_STAGE, w_all, &out);
+    for (; j + TENDON_WF <= joint_count; j += TENDON_WF)
+        add_f32_blocks(&base, &delta, weight, joint_weights, j, 1, w_all, &out);
+    tendon_pose_add_f32_scalar_from(base_in, delta_in, weight, joint_weights, j, joint_count,
+                                    out_in);
+}
+
 void TENDON_FN(pose_add_f32)(const tendon_pose *base, const tendon_pose *delta, double weight,
                              const float *joint_weights, size_t joint_count, tendon_pose *out)
 {
-    const float *const br = base->rotation, *const dr = delta->rotation;
-    const float *const bt = base->translation, *const dt = delta->translation;
-    const float *const bs = base->scale, *const ds = delta->scale;
-    float *const orot = out->rotation, *const ot = out->translation, *const os = out->scale;
-    const vf one = vfset1(1.0f);
-    const vf w_all = vfset1(tendon_add_weight_f32(weight, NULL, 0));
-    size_t j = 0;
-    for (; j + TENDON_WF <= joint_count; j += TENDON_WF) {
-        vf w = w_all, e[3] = {w_all, w_all, w_all};
-        if (joint_weights) {
-            const vf wn = vfadd_weights(weight, joint_weights, j); /* memory order */
-            vfexpand3(wn, &e[0], &e[1], &e[2]);
-            w = vfqorder(wn); /* the rotations' lane order */
-        }
-        const vfquat qd = vfload_quat(dr + 4 * j), qb = vfload_quat(br + 4 * j);
-        const vfquat scaled = vfslerp_from_identity(qd, vfsel(vfgt(w, one), one, w));
-        vfstore_quat(orot + 4 * j, vfmultiply(qb, scaled));
-        for (int k = 0; k < 3; ++k) {
-            const size_t o = 3 * j + (size_t)k * TENDON_WF;
-            const vf b0 = vfload(bt + o), d0 = vfload(dt + o);
-            vfstore(ot + o, vfadd(b0, vfmul(d0, e[k])));
-            const vf b1 = vfload(bs + o), d1 = vfload(ds + o);
-            vfstore(os + o, vfmul(b1, vfadd(one, vfmul(vfsub(d1, one), e[k]))));
-        }
-    }
-    tendon_pose_add_f32_scalar_from(base, delta, weight, joint_weights, j, joint_count, out);
+    if (joint_weights)
+        add_f32_loop(base, delta, weight, joint_weights, joint_count, out);
+    else
+        add_f32_loop(base, delta, weight, NULL, joint_count, out);
 }
 
 /* ---- quaternion arrays ---- */
