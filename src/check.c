@@ -211,15 +211,33 @@ static inline int box_apart_or_same(const pose_box *o, const pose_box *i)
     return o->hi <= i->lo || i->hi <= o->lo || (o->t == i->t && o->r == i->r && o->s == i->s);
 }
 
-int tendon_pose_call_fast_ok(const tendon_pose *out, const tendon_pose *a, const tendon_pose *b,
-                             const float *joint_weights)
+/*
+ * The quickest path: a pose laid out as tendon_pose_create lays it out — translation, rotation
+ * and scale one after the other, each padded to 64 bytes — has three disjoint arrays by
+ * construction, and spans [translation, scale + 3n). Nonzero when p is such a pose (present,
+ * aligned, bounded); *lo / *hi its span.
+ */
+static inline int packed_pose(const tendon_pose *p, uintptr_t t_pad, uintptr_t r_pad,
+                              uintptr_t tail, uintptr_t *lo, uintptr_t *hi)
 {
-    if (TENDON_UNLIKELY(!out || !a))
-        return 0;
-    const size_t n = out->joint_count;
-    if (TENDON_UNLIKELY(n - 1 >= ((size_t)1 << 32) || a->joint_count != n ||
-                        (b && b->joint_count != n)))
-        return 0;
+    const uintptr_t t = (uintptr_t)p->translation;
+    *lo = t;
+    *hi = t + t_pad + r_pad + tail;
+    return t != 0 && (t & (_Alignof(float) - 1)) == 0 && (t >> 62) == 0 &&
+           (uintptr_t)p->rotation == t + t_pad && (uintptr_t)p->scale == t + t_pad + r_pad;
+}
+
+static inline int packed_apart_or_same(uintptr_t olo, uintptr_t ohi, uintptr_t ilo, uintptr_t ihi)
+{
+    return olo == ilo || ohi <= ilo || ihi <= olo;
+}
+
+/* The general fast path (any layout; the caller checked the counts). */
+static __attribute__((noinline)) int pose_call_boxes_ok(const tendon_pose *out,
+                                                        const tendon_pose *a,
+                                                        const tendon_pose *b,
+                                                        const float *joint_weights, size_t n)
+{
     const uintptr_t tb = 3 * n * sizeof(float), rb = 4 * n * sizeof(float);
     pose_box bo, ba, bb;
     if (TENDON_UNLIKELY(!pose_box_of(out, tb, rb, &bo) || !pose_box_of(a, tb, rb, &ba) ||
@@ -234,4 +252,32 @@ int tendon_pose_call_fast_ok(const tendon_pose *out, const tendon_pose *a, const
             return 0;
     }
     return 1;
+}
+
+int tendon_pose_call_fast_ok(const tendon_pose *out, const tendon_pose *a, const tendon_pose *b,
+                             const float *joint_weights)
+{
+    if (TENDON_UNLIKELY(!out || !a))
+        return 0;
+    const size_t n = out->joint_count;
+    if (TENDON_UNLIKELY(n - 1 >= ((size_t)1 << 32) || a->joint_count != n ||
+                        (b && b->joint_count != n)))
+        return 0;
+    /* every pose as tendon_pose_create makes it: a few compares decide everything */
+    const uintptr_t t_pad = ((3 * n + 15) & ~(uintptr_t)15) * sizeof(float);
+    const uintptr_t r_pad = ((4 * n + 15) & ~(uintptr_t)15) * sizeof(float);
+    const uintptr_t tail = 3 * n * sizeof(float);
+    uintptr_t olo, ohi, alo, ahi, blo = 0, bhi = 0;
+    if (packed_pose(out, t_pad, r_pad, tail, &olo, &ohi) &&
+        packed_pose(a, t_pad, r_pad, tail, &alo, &ahi) &&
+        packed_apart_or_same(olo, ohi, alo, ahi) &&
+        (!b || (packed_pose(b, t_pad, r_pad, tail, &blo, &bhi) &&
+                packed_apart_or_same(olo, ohi, blo, bhi)))) {
+        if (!joint_weights)
+            return 1;
+        const uintptr_t w = (uintptr_t)joint_weights, we = w + n * sizeof(float);
+        if (!(w & (_Alignof(float) - 1)) && !(w >> 62) && (we <= olo || ohi <= w))
+            return 1;
+    }
+    return pose_call_boxes_ok(out, a, b, joint_weights, n);
 }
