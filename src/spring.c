@@ -103,6 +103,53 @@ static double settle_sec(double frequency_hz, double damping)
     return TENDON_NEG_LN_SPRING_EPS / (damping * omega);
 }
 
+static double cascade_root(size_t count);
+
+/*
+ * The slow-pole lookback of one spring with ζ ≥ 1 − band (TENDON_SPRING_LOOKBACK_SLOW_POLE), for
+ * validated settings: in the critical band the root of (1 + ωt)·e^(−ωt) = 1e-3 (the cascade
+ * root of a double pole, ωt = 9.2334); above it the larger of that and −ln(1e-3)/p_s with the
+ * slow pole p_s = ω/(ζ + √(ζ² − 1)) (written so, not ω(ζ − √(ζ² − 1)), to avoid the
+ * cancellation). Near ζ = 1 the two poles are close and the response is nearly the critical
+ * one, which the slow pole alone underestimates (at ζ = 1.001: 7.2/ω against 9.2/ω); far above
+ * it the slow pole is the whole story (ζ = 3: 33.98/ω).
+ */
+static double slow_pole_settle_sec(double frequency_hz, double damping)
+{
+    const double omega = SPRING_TWO_PI * frequency_hz;
+    const double critical = cascade_root(2) / omega;
+    const double discriminant = damping * damping - 1.0;
+    if (!(discriminant > SPRING_CRITICAL_BAND))
+        return critical;
+    const double slow = TENDON_NEG_LN_SPRING_EPS * (damping + tendon_det_sqrt(discriminant)) / omega;
+    return slow > critical ? slow : critical;
+}
+
+/* Whether a link takes the slow-pole rule under `lookback` (else the seed's formula, bit for bit). */
+static int uses_slow_pole(tendon_spring_lookback lookback, double damping)
+{
+    return lookback == TENDON_SPRING_LOOKBACK_SLOW_POLE &&
+           !(damping * damping - 1.0 < -SPRING_CRITICAL_BAND);
+}
+
+/* One spring's lookback under `lookback` (validated settings). */
+static double settle_with(double frequency_hz, double damping, tendon_spring_lookback lookback)
+{
+    if (uses_slow_pole(lookback, damping))
+        return slow_pole_settle_sec(frequency_hz, damping);
+    return settle_sec(frequency_hz, damping);
+}
+
+static tendon_status check_lookback(const char *fn, tendon_spring_lookback lookback)
+{
+    if (lookback != TENDON_SPRING_LOOKBACK_SEED && lookback != TENDON_SPRING_LOOKBACK_SLOW_POLE)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: lookback is %d, not a tendon_spring_lookback "
+                           "(TENDON_SPRING_LOOKBACK_SEED = 0, TENDON_SPRING_LOOKBACK_SLOW_POLE = 1)",
+                           fn, (int)lookback);
+    return TENDON_OK;
+}
+
 /*
  * e^(−x)·Σ_{k<count} x^k/k! (the cascade's survival) and its last term e^(−x)·x^(count−1)/
  * (count−1)! (minus the derivative), for x ≥ 0.
@@ -179,16 +226,31 @@ static double cascade_root(size_t count)
     return x;
 }
 
-/* Seed springChainSettleSec after validation: root / slowest σ, σ = ((ζ·2)·π)·f. */
-static double chain_settle_sec(const tendon_spring_link *links, size_t link_count)
+/*
+ * Seed springChainSettleSec after validation: root / slowest σ, σ = ((ζ·2)·π)·f. Under
+ * TENDON_SPRING_LOOKBACK_SLOW_POLE a link with ζ ≥ 1 − band decays at σ = −ln(1e-3)/L, L its own
+ * slow-pole lookback (slow_pole_settle_sec); links below critical keep the seed's σ, bit for
+ * bit, so a chain of them has the seed's lookback under either setting.
+ */
+static double chain_settle_with(const tendon_spring_link *links, size_t link_count,
+                                tendon_spring_lookback lookback)
 {
     double slowest = (double)INFINITY;
     for (size_t i = 0; i < link_count; ++i) {
-        const double sigma = ((links[i].damping * 2.0) * TENDON_PI_HI) * links[i].frequency_hz;
+        const double sigma =
+            uses_slow_pole(lookback, links[i].damping)
+                ? TENDON_NEG_LN_SPRING_EPS /
+                      slow_pole_settle_sec(links[i].frequency_hz, links[i].damping)
+                : ((links[i].damping * 2.0) * TENDON_PI_HI) * links[i].frequency_hz;
         if (sigma < slowest)
             slowest = sigma;
     }
     return cascade_root(link_count) / slowest;
+}
+
+static double chain_settle_sec(const tendon_spring_link *links, size_t link_count)
+{
+    return chain_settle_with(links, link_count, TENDON_SPRING_LOOKBACK_SEED);
 }
 
 /* ---- the substep grid and the coefficients -------------------------------------------------- */
@@ -495,6 +557,46 @@ static tendon_status resolve_kernels(const tendon_kernels *given, const tendon_k
     return tendon_active_kernels(out);
 }
 
+/* ---- status-returning anchors (the _status entry points) ------------------------------------ */
+
+/*
+ * A tendon_spring_anchor_status_fn behind the kernels' void anchor: the first failure is kept
+ * and every later call returns at once without calling the anchor (the march runs out on the
+ * values it has, and its result is dropped: nothing is written).
+ */
+typedef struct status_anchor {
+    tendon_spring_anchor_status_fn fn;
+    void *user;
+    tendon_status status;
+    double failed_at;
+    size_t calls;
+} status_anchor;
+
+static void status_anchor_call(void *user, double time_sec, float *out)
+{
+    status_anchor *a = user;
+    if (a->status != TENDON_OK)
+        return;
+    ++a->calls;
+    const tendon_status st = a->fn(a->user, time_sec, out);
+    if (st != TENDON_OK) {
+        a->status = st;
+        a->failed_at = time_sec;
+    }
+}
+
+/* The anchor's failure as the sample's: its status, and a message naming the call. */
+static tendon_status status_anchor_failure(const char *fn, const status_anchor *a)
+{
+    char before[400];
+    snprintf(before, sizeof before, "%s", tendon_error_message());
+    return tendon_fail(a->status,
+                       "%s: the anchor returned %s at time_sec %.17g (call %zu of the sample), so "
+                       "the sample stopped and nothing was written; the last tendon message on "
+                       "this thread: \"%s\"",
+                       fn, tendon_status_name(a->status), a->failed_at, a->calls, before);
+}
+
 /* ---- single springs and batches ------------------------------------------------------------- */
 
 /* Everything of a spring sample that does not depend on the lanes: validated settings. */
@@ -506,7 +608,7 @@ typedef struct spring_setup {
 } spring_setup;
 
 static tendon_status spring_setup_for(const char *fn, const tendon_spring_settings *settings,
-                                      spring_setup *s)
+                                      tendon_spring_lookback lookback, spring_setup *s)
 {
     s->settings = *settings;
     s->steps = 0;
@@ -515,7 +617,7 @@ static tendon_status spring_setup_for(const char *fn, const tendon_spring_settin
     tendon_status st = validate(s->settings.frequency_hz, s->settings.damping, fn);
     if (st != TENDON_OK)
         return st;
-    s->lookback = settle_sec(s->settings.frequency_hz, s->settings.damping);
+    s->lookback = settle_with(s->settings.frequency_hz, s->settings.damping, lookback);
     st = substep_grid(fn, s->lookback, s->settings.frequency_hz, "the spring's frequency",
                       &s->steps);
     if (st != TENDON_OK)
@@ -562,20 +664,32 @@ static void spring_finish(const tendon_spring_march_plan *p, double limit, size_
     write_clamped(limit, &p->position[3 * g], anchor, out64);
 }
 
+/*
+ * `sa` non-NULL: the anchor is sa->fn (a status anchor) behind status_anchor_call, and `anchor`
+ * and `user` are ignored; a failure it reports is returned and nothing is written.
+ */
 static tendon_status spring_sample(const char *fn, const tendon_kernels *given,
                                    const tendon_spring_settings *settings,
-                                   tendon_spring_anchor_fn anchor, void *user, double time_sec,
-                                   const void *out, double out64[3])
+                                   tendon_spring_lookback lookback,
+                                   tendon_spring_anchor_fn anchor, void *user, status_anchor *sa,
+                                   double time_sec, const void *out, double out64[3])
 {
     if (!settings)
         return tendon_fail(TENDON_ERR_NULL, "%s: settings is NULL", fn);
-    if (!anchor)
+    if (sa ? !sa->fn : !anchor)
         return tendon_fail(TENDON_ERR_NULL, "%s: anchor is NULL", fn);
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
     TENDON_CHECK_OUT_ALIGNED(fn, out);
+    tendon_status st = check_lookback(fn, lookback);
+    if (st != TENDON_OK)
+        return st;
+    if (sa) {
+        anchor = status_anchor_call;
+        user = sa;
+    }
     spring_setup s;
-    tendon_status st = spring_setup_for(fn, settings, &s);
+    st = spring_setup_for(fn, settings, lookback, &s);
     const tendon_kernels *k;
     if (st != TENDON_OK || (st = resolve_kernels(given, &k)) != TENDON_OK)
         return st;
@@ -595,6 +709,8 @@ static tendon_status spring_sample(const char *fn, const tendon_kernels *given,
     p.anchor_a = anchor_a;
     p.anchor_b = anchor_b;
     spring_run(k, &s, time_sec, anchor, user, &p, &coeffs);
+    if (sa && sa->status != TENDON_OK)
+        return status_anchor_failure(fn, sa);
     spring_finish(&p, s.settings.max_offset_m, 0, out64);
     return TENDON_OK;
 }
@@ -615,7 +731,8 @@ tendon_status tendon_spring_sample_f64_on(const tendon_kernels *k,
                                           double time_sec, double out64[3])
 {
     double result[3];
-    const tendon_status st = spring_sample("tendon_spring_sample_f64", k, settings, anchor, user,
+    const tendon_status st = spring_sample("tendon_spring_sample_f64", k, settings,
+                                           TENDON_SPRING_LOOKBACK_SEED, anchor, user, NULL,
                                            time_sec, out64, result);
     if (st == TENDON_OK)
         memcpy(out64, result, sizeof result);
@@ -636,7 +753,8 @@ tendon_status tendon_spring_sample_on(const tendon_kernels *k,
 {
     double result[3];
     const tendon_status st =
-        spring_sample("tendon_spring_sample", k, settings, anchor, user, time_sec, out, result);
+        spring_sample("tendon_spring_sample", k, settings, TENDON_SPRING_LOOKBACK_SEED, anchor,
+                      user, NULL, time_sec, out, result);
     if (st == TENDON_OK) {
         out[0] = (float)result[0];
         out[1] = (float)result[1];
@@ -666,25 +784,32 @@ tendon_status tendon_spring_batch_workspace_size(size_t spring_count, size_t *ou
     return TENDON_OK;
 }
 
-tendon_status tendon_spring_sample_batch_on(const tendon_kernels *given,
-                                            const tendon_spring_settings *settings,
-                                            tendon_spring_anchor_fn anchor, void *user,
-                                            double time_sec, size_t spring_count, void *workspace,
-                                            size_t workspace_bytes, float *out)
+static tendon_status spring_batch(const char *fn, const tendon_kernels *given,
+                                  const tendon_spring_settings *settings,
+                                  tendon_spring_lookback lookback, tendon_spring_anchor_fn anchor,
+                                  void *user, status_anchor *sa, double time_sec,
+                                  size_t spring_count, void *workspace, size_t workspace_bytes,
+                                  float *out)
 {
-    static const char fn[] = "tendon_spring_sample_batch";
     if (spring_count == 0)
         return TENDON_OK;
     if (!settings)
         return tendon_fail(TENDON_ERR_NULL, "%s: settings is NULL", fn);
-    if (!anchor)
+    if (sa ? !sa->fn : !anchor)
         return tendon_fail(TENDON_ERR_NULL, "%s: anchor is NULL", fn);
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL with a count of %zu", fn,
                            spring_count);
     TENDON_CHECK_OUT_ALIGNED(fn, out);
+    tendon_status st = check_lookback(fn, lookback);
+    if (st != TENDON_OK)
+        return st;
+    if (sa) {
+        anchor = status_anchor_call;
+        user = sa;
+    }
     spring_setup s;
-    tendon_status st = spring_setup_for(fn, settings, &s);
+    st = spring_setup_for(fn, settings, lookback, &s);
     if (st != TENDON_OK)
         return st;
     spring_layout l;
@@ -706,6 +831,8 @@ tendon_status tendon_spring_sample_batch_on(const tendon_kernels *given,
     double *rest;
     plan_buffers(&l, workspace, 1, &p, &coeffs, &rest);
     spring_run(k, &s, time_sec, anchor, user, &p, coeffs);
+    if (sa && sa->status != TENDON_OK)
+        return status_anchor_failure(fn, sa);
     for (size_t g = 0; g < spring_count; ++g) {
         double result[3];
         spring_finish(&p, s.settings.max_offset_m, g, result);
@@ -714,6 +841,17 @@ tendon_status tendon_spring_sample_batch_on(const tendon_kernels *given,
         out[3 * g + 2] = (float)result[2];
     }
     return TENDON_OK;
+}
+
+tendon_status tendon_spring_sample_batch_on(const tendon_kernels *given,
+                                            const tendon_spring_settings *settings,
+                                            tendon_spring_anchor_fn anchor, void *user,
+                                            double time_sec, size_t spring_count, void *workspace,
+                                            size_t workspace_bytes, float *out)
+{
+    return spring_batch("tendon_spring_sample_batch", given, settings,
+                        TENDON_SPRING_LOOKBACK_SEED, anchor, user, NULL, time_sec, spring_count,
+                        workspace, workspace_bytes, out);
 }
 
 tendon_status tendon_spring_sample_batch(const tendon_spring_settings *settings,
@@ -803,19 +941,24 @@ static tendon_status check_chain_work(const char *fn, size_t steps, int planned,
 #define SPRING_CHAIN_STACK_BYTES 7168
 
 static tendon_status chain_sample(const char *fn, const tendon_kernels *given,
-                                  const tendon_spring_link *links,
-                                  size_t link_count, tendon_spring_anchor_fn root, void *user,
-                                  double time_sec, size_t chain_count, void *workspace,
-                                  size_t workspace_bytes, float *out, size_t out_count,
-                                  int stack_allowed, uint64_t max_work, int callers_budget)
+                                  const tendon_spring_link *links, size_t link_count,
+                                  tendon_spring_lookback lookback, tendon_spring_anchor_fn root,
+                                  void *user, status_anchor *sa, double time_sec,
+                                  size_t chain_count, void *workspace, size_t workspace_bytes,
+                                  float *out, size_t out_count, int stack_allowed,
+                                  uint64_t max_work, int callers_budget)
 {
     if (link_count == 0 || chain_count == 0)
         return TENDON_OK; /* the seed's empty chain returns at once */
     if (!links)
         return tendon_fail(TENDON_ERR_NULL, "%s: links is NULL with a count of %zu", fn,
                            link_count);
-    if (!root)
+    if (sa ? !sa->fn : !root)
         return tendon_fail(TENDON_ERR_NULL, "%s: root is NULL", fn);
+    if (sa) {
+        root = status_anchor_call;
+        user = sa;
+    }
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
     TENDON_CHECK_OUT_ALIGNED(fn, out);
@@ -836,20 +979,20 @@ static tendon_status chain_sample(const char *fn, const tendon_kernels *given,
                            "three per link for %zu links each. [%s]",
                            out_count, chain_count, need, link_count, fn);
     }
-    tendon_status st = validate_links(fn, links, link_count);
-    if (st != TENDON_OK)
+    tendon_status st = check_lookback(fn, lookback);
+    if (st != TENDON_OK || (st = validate_links(fn, links, link_count)) != TENDON_OK)
         return st;
     /* Before the lookback (O(links) per Newton step): a chain too long for any plan. */
     if ((st = check_chain_work(fn, 0, 0, link_count, chain_count, max_work, callers_budget)) !=
         TENDON_OK)
         return st;
-    const double lookback = chain_settle_sec(links, link_count);
+    const double lookback_sec = chain_settle_with(links, link_count, lookback);
     double fastest = 0.0;
     for (size_t i = 0; i < link_count; ++i)
         if (links[i].frequency_hz > fastest)
             fastest = links[i].frequency_hz;
     size_t steps = 0;
-    if ((st = substep_grid(fn, lookback, fastest, "the chain's fastest link", &steps)) !=
+    if ((st = substep_grid(fn, lookback_sec, fastest, "the chain's fastest link", &steps)) !=
         TENDON_OK ||
         (st = check_chain_work(fn, steps, 1, link_count, chain_count, max_work, callers_budget)) !=
             TENDON_OK)
@@ -884,8 +1027,8 @@ static tendon_status chain_sample(const char *fn, const tendon_kernels *given,
     tendon_spring_coeffs *coeffs;
     double *rest;
     plan_buffers(&l, workspace, link_count, &p, &coeffs, &rest);
-    const double step = lookback / (double)steps;
-    const double start = time_sec - lookback;
+    const double step = lookback_sec / (double)steps;
+    const double start = time_sec - lookback_sec;
     for (size_t i = 0; i < link_count; ++i) {
         transition(links[i].frequency_hz, links[i].damping, step, &coeffs[i]);
         for (size_t j = 0; j < SPRING_REST_PERIOD; ++j)
@@ -916,6 +1059,8 @@ static tendon_status chain_sample(const char *fn, const tendon_kernels *given,
 
     /* The clamp walks down the finished chain, along the already-rounded outputs (seed). */
     root(user, time_sec, p.anchor_a);
+    if (sa && sa->status != TENDON_OK)
+        return status_anchor_failure(fn, sa);
     for (size_t c = 0; c < chain_count; ++c) {
         double above[3] = {(double)p.anchor_a[3 * c], (double)p.anchor_a[3 * c + 1],
                            (double)p.anchor_a[3 * c + 2]};
@@ -945,8 +1090,9 @@ tendon_status tendon_spring_chain_sample_on(const tendon_kernels *k,
                                             double time_sec, void *workspace,
                                             size_t workspace_bytes, float *out, size_t out_count)
 {
-    return chain_sample("tendon_spring_chain_sample", k, links, link_count, root, user, time_sec,
-                        1, workspace, workspace_bytes, out, out_count, 1, TENDON_SPRING_MAX_WORK, 0);
+    return chain_sample("tendon_spring_chain_sample", k, links, link_count,
+                        TENDON_SPRING_LOOKBACK_SEED, root, user, NULL, time_sec, 1, workspace,
+                        workspace_bytes, out, out_count, 1, TENDON_SPRING_MAX_WORK, 0);
 }
 
 tendon_status tendon_spring_chain_sample_batch_on(const tendon_kernels *k,
@@ -956,9 +1102,9 @@ tendon_status tendon_spring_chain_sample_batch_on(const tendon_kernels *k,
                                                   void *workspace, size_t workspace_bytes,
                                                   float *out, size_t out_count)
 {
-    return chain_sample("tendon_spring_chain_sample_batch", k, links, link_count, root, user,
-                        time_sec, chain_count, workspace, workspace_bytes, out, out_count, 0,
-                        TENDON_SPRING_MAX_WORK, 0);
+    return chain_sample("tendon_spring_chain_sample_batch", k, links, link_count,
+                        TENDON_SPRING_LOOKBACK_SEED, root, user, NULL, time_sec, chain_count,
+                        workspace, workspace_bytes, out, out_count, 0, TENDON_SPRING_MAX_WORK, 0);
 }
 
 tendon_status tendon_spring_chain_sample(const tendon_spring_link *links, size_t link_count,
@@ -987,8 +1133,9 @@ tendon_status tendon_spring_chain_sample_budget(const tendon_spring_link *links,
                                                 void *workspace, size_t workspace_bytes,
                                                 float *out, size_t out_count)
 {
-    return chain_sample("tendon_spring_chain_sample_budget", NULL, links, link_count, root, user,
-                        time_sec, 1, workspace, workspace_bytes, out, out_count, 1, max_work, 1);
+    return chain_sample("tendon_spring_chain_sample_budget", NULL, links, link_count,
+                        TENDON_SPRING_LOOKBACK_SEED, root, user, NULL, time_sec, 1, workspace,
+                        workspace_bytes, out, out_count, 1, max_work, 1);
 }
 
 tendon_status tendon_spring_chain_sample_batch_budget(const tendon_spring_link *links,
@@ -999,7 +1146,188 @@ tendon_status tendon_spring_chain_sample_batch_budget(const tendon_spring_link *
                                                       size_t workspace_bytes, float *out,
                                                       size_t out_count)
 {
-    return chain_sample("tendon_spring_chain_sample_batch_budget", NULL, links, link_count, root,
-                        user, time_sec, chain_count, workspace, workspace_bytes, out, out_count,
-                        0, max_work, 1);
+    return chain_sample("tendon_spring_chain_sample_batch_budget", NULL, links, link_count,
+                        TENDON_SPRING_LOOKBACK_SEED, root, user, NULL, time_sec, chain_count,
+                        workspace, workspace_bytes, out, out_count, 0, max_work, 1);
+}
+
+/* ---- the lookback setting and status-returning anchors ------------------------------------- */
+
+tendon_status tendon_spring_settle_sec_lookback(const tendon_spring_settings *settings,
+                                                tendon_spring_lookback lookback, double *out_sec)
+{
+    static const char fn[] = "tendon_spring_settle_sec_lookback";
+    if (!settings)
+        return tendon_fail(TENDON_ERR_NULL, "%s: settings is NULL", fn);
+    if (!out_sec)
+        return tendon_fail(TENDON_ERR_NULL, "%s: out_sec is NULL", fn);
+    tendon_status st = check_lookback(fn, lookback);
+    if (st != TENDON_OK)
+        return st;
+    if (lookback == TENDON_SPRING_LOOKBACK_SEED) { /* the seed's, refusing nothing */
+        *out_sec = settle_sec(settings->frequency_hz, settings->damping);
+        return TENDON_OK;
+    }
+    if ((st = validate(settings->frequency_hz, settings->damping, fn)) != TENDON_OK)
+        return st;
+    *out_sec = settle_with(settings->frequency_hz, settings->damping, lookback);
+    return TENDON_OK;
+}
+
+tendon_status tendon_spring_chain_settle_sec_lookback(const tendon_spring_link *links,
+                                                      size_t link_count,
+                                                      tendon_spring_lookback lookback,
+                                                      double *out_sec)
+{
+    static const char fn[] = "tendon_spring_chain_settle_sec_lookback";
+    if (!out_sec)
+        return tendon_fail(TENDON_ERR_NULL, "%s: out_sec is NULL", fn);
+    tendon_status st = check_lookback(fn, lookback);
+    if (st != TENDON_OK)
+        return st;
+    if (link_count == 0) {
+        *out_sec = 0.0;
+        return TENDON_OK;
+    }
+    if (!links)
+        return tendon_fail(TENDON_ERR_NULL, "%s: links is NULL with a count of %zu", fn,
+                           link_count);
+    if ((st = validate_links(fn, links, link_count)) != TENDON_OK)
+        return st;
+    *out_sec = chain_settle_with(links, link_count, lookback);
+    return TENDON_OK;
+}
+
+tendon_status tendon_spring_sample_status_on(const tendon_kernels *k,
+                                             const tendon_spring_settings *settings,
+                                             tendon_spring_lookback lookback,
+                                             tendon_spring_anchor_status_fn anchor, void *user,
+                                             double time_sec, float out[3])
+{
+    status_anchor sa = {anchor, user, TENDON_OK, 0.0, 0};
+    double result[3];
+    const tendon_status st = spring_sample("tendon_spring_sample_status", k, settings, lookback,
+                                           NULL, NULL, &sa, time_sec, out, result);
+    if (st == TENDON_OK) {
+        out[0] = (float)result[0];
+        out[1] = (float)result[1];
+        out[2] = (float)result[2];
+    }
+    return st;
+}
+
+tendon_status tendon_spring_sample_status(const tendon_spring_settings *settings,
+                                          tendon_spring_lookback lookback,
+                                          tendon_spring_anchor_status_fn anchor, void *user,
+                                          double time_sec, float out[3])
+{
+    return tendon_spring_sample_status_on(NULL, settings, lookback, anchor, user, time_sec, out);
+}
+
+tendon_status tendon_spring_sample_batch_status_on(
+    const tendon_kernels *k, const tendon_spring_settings *settings,
+    tendon_spring_lookback lookback, tendon_spring_anchor_status_fn anchor, void *user,
+    double time_sec, size_t spring_count, void *workspace, size_t workspace_bytes, float *out)
+{
+    status_anchor sa = {anchor, user, TENDON_OK, 0.0, 0};
+    return spring_batch("tendon_spring_sample_batch_status", k, settings, lookback, NULL, NULL,
+                        &sa, time_sec, spring_count, workspace, workspace_bytes, out);
+}
+
+tendon_status tendon_spring_sample_batch_status(const tendon_spring_settings *settings,
+                                                tendon_spring_lookback lookback,
+                                                tendon_spring_anchor_status_fn anchor, void *user,
+                                                double time_sec, size_t spring_count,
+                                                void *workspace, size_t workspace_bytes,
+                                                float *out)
+{
+    return tendon_spring_sample_batch_status_on(NULL, settings, lookback, anchor, user, time_sec,
+                                                spring_count, workspace, workspace_bytes, out);
+}
+
+tendon_status tendon_spring_chain_sample_status_on(
+    const tendon_kernels *k, const tendon_spring_link *links, size_t link_count,
+    tendon_spring_lookback lookback, tendon_spring_anchor_status_fn root, void *user,
+    double time_sec, uint64_t max_work, void *workspace, size_t workspace_bytes, float *out,
+    size_t out_count)
+{
+    status_anchor sa = {root, user, TENDON_OK, 0.0, 0};
+    return chain_sample("tendon_spring_chain_sample_status", k, links, link_count, lookback, NULL,
+                        NULL, &sa, time_sec, 1, workspace, workspace_bytes, out, out_count, 1,
+                        max_work, 1);
+}
+
+tendon_status tendon_spring_chain_sample_status(const tendon_spring_link *links,
+                                                size_t link_count,
+                                                tendon_spring_lookback lookback,
+                                                tendon_spring_anchor_status_fn root, void *user,
+                                                double time_sec, uint64_t max_work,
+                                                void *workspace, size_t workspace_bytes,
+                                                float *out, size_t out_count)
+{
+    return tendon_spring_chain_sample_status_on(NULL, links, link_count, lookback, root, user,
+                                                time_sec, max_work, workspace, workspace_bytes,
+                                                out, out_count);
+}
+
+tendon_status tendon_spring_chain_sample_batch_status_on(
+    const tendon_kernels *k, const tendon_spring_link *links, size_t link_count,
+    tendon_spring_lookback lookback, tendon_spring_anchor_status_fn root, void *user,
+    double time_sec, uint64_t max_work, size_t chain_count, void *workspace,
+    size_t workspace_bytes, float *out, size_t out_count)
+{
+    status_anchor sa = {root, user, TENDON_OK, 0.0, 0};
+    return chain_sample("tendon_spring_chain_sample_batch_status", k, links, link_count, lookback,
+                        NULL, NULL, &sa, time_sec, chain_count, workspace, workspace_bytes, out,
+                        out_count, 0, max_work, 1);
+}
+
+tendon_status tendon_spring_chain_sample_batch_status(
+    const tendon_spring_link *links, size_t link_count, tendon_spring_lookback lookback,
+    tendon_spring_anchor_status_fn root, void *user, double time_sec, uint64_t max_work,
+    size_t chain_count, void *workspace, size_t workspace_bytes, float *out, size_t out_count)
+{
+    return tendon_spring_chain_sample_batch_status_on(NULL, links, link_count, lookback, root,
+                                                      user, time_sec, max_work, chain_count,
+                                                      workspace, workspace_bytes, out, out_count);
+}
+
+/* ---- for the spring rig (src/spring_rig.c; spring_internal.h) ------------------------------- */
+
+tendon_status tendon_spring_chain_grid(const char *fn, const tendon_spring_link *links,
+                                       size_t link_count, tendon_spring_lookback lookback,
+                                       size_t chain_count, uint64_t max_work,
+                                       tendon_spring_grid *out)
+{
+    tendon_status st = check_lookback(fn, lookback);
+    if (st != TENDON_OK || (st = validate_links(fn, links, link_count)) != TENDON_OK ||
+        (st = check_chain_work(fn, 0, 0, link_count, chain_count, max_work, 1)) != TENDON_OK)
+        return st;
+    const double lookback_sec = chain_settle_with(links, link_count, lookback);
+    double fastest = 0.0;
+    for (size_t i = 0; i < link_count; ++i)
+        if (links[i].frequency_hz > fastest)
+            fastest = links[i].frequency_hz;
+    size_t steps = 0;
+    if ((st = substep_grid(fn, lookback_sec, fastest, "the chain's fastest link", &steps)) !=
+            TENDON_OK ||
+        (st = check_chain_work(fn, steps, 1, link_count, chain_count, max_work, 1)) != TENDON_OK)
+        return st;
+    out->lookback_sec = lookback_sec;
+    out->steps = steps;
+    out->step_sec = lookback_sec / (double)steps;
+    return TENDON_OK;
+}
+
+tendon_status tendon_spring_chain_sample_plain(const char *fn, const tendon_kernels *k,
+                                               const tendon_spring_link *links,
+                                               size_t link_count, tendon_spring_lookback lookback,
+                                               tendon_spring_anchor_fn root, void *user,
+                                               double time_sec, uint64_t max_work,
+                                               size_t chain_count, void *workspace,
+                                               size_t workspace_bytes, float *out,
+                                               size_t out_count)
+{
+    return chain_sample(fn, k, links, link_count, lookback, root, user, NULL, time_sec,
+                        chain_count, workspace, workspace_bytes, out, out_count, 0, max_work, 1);
 }

@@ -67,6 +67,45 @@ extern "C" {
  */
 typedef void (*tendon_spring_anchor_fn)(void *user, double time_sec, float *out);
 
+/**
+ * An anchor that can fail (for the `_status` entry points): as tendon_spring_anchor_fn — the
+ * same calls at the same times, the same contract of purity — returning TENDON_OK, or any other
+ * status to stop the sample: the first failing call ends the anchor's part (it is not called
+ * again), the sample returns that status with nothing written (the march may run out on the
+ * values it had; its result is dropped), and the message names the call and its time, then
+ * quotes the last tendon message of the thread (set it with your own words before returning,
+ * e.g. through a tendon call that failed). For anchors the library cannot see: physics, a
+ * controller, a network peer.
+ */
+typedef tendon_status (*tendon_spring_anchor_status_fn)(void *user, double time_sec, float *out);
+
+/**
+ * How a sample's lookback (how far back the march starts) is derived. docs/springs.md, "The
+ * lookback setting".
+ */
+typedef enum tendon_spring_lookback {
+    /**
+     * The seed's (springSettleSec, springChainSettleSec): −ln(1e-3)/(ζω) per spring; a chain's
+     * cascade bound over the slowest ζω, with tendon's corrected root solver (Newton over a
+     * rescaled sum: the seed's root below ~640 links, the true one past them). The default of
+     * every entry point without a `lookback` argument, and what the seed's cases pin. Right
+     * below critical damping; **too short at ζ ≥ 1** (docs/springs.md, "Known limitation").
+     */
+    TENDON_SPRING_LOOKBACK_SEED = 0,
+    /**
+     * Right for damping ≥ 1 too: the slowest decay of the response. ζ below the critical band
+     * (ζ² − 1 < −1e-12): the seed's formula, bit for bit. In the band: the root of
+     * (1 + ωt)·e^(−ωt) = 1e-3 (ωt = 9.2334, a double pole). Above it: the larger of that and
+     * −ln(1e-3)/p_s, p_s = ω/(ζ + √(ζ² − 1)) the slow pole (ζ = 1.5: 18.09/ω, 3: 33.98/ω, 10:
+     * 137.8/ω). A chain: the cascade bound over the slowest rate, a link at ζ ≥ 1 counted at
+     * −ln(1e-3)/(its own slow-pole lookback); a chain of links all below critical gets the
+     * seed's lookback bit for bit. Substeps stay 32 per period of the (fastest) frequency, so an
+     * overdamped spring now costs about 70ζ substeps instead of 35/ζ, and damping above about
+     * 2.4e5 needs more than TENDON_SPRING_MAX_SUBSTEPS (refused, TENDON_ERR_VALUE).
+     */
+    TENDON_SPRING_LOOKBACK_SLOW_POLE = 1
+} tendon_spring_lookback;
+
 /** A negative (or NaN) max_offset_m: no limit, as the seed's absent maxOffsetM. */
 #define TENDON_SPRING_NO_LIMIT (-1.0)
 
@@ -341,6 +380,59 @@ TENDON_API tendon_status tendon_spring_chain_sample_batch_budget(
     size_t workspace_bytes, float *out, size_t out_count);
 
 /*
+ * ---- The lookback setting and anchors that can fail ----------------------------------------
+ * Each `_status` call is its namesake above — the same validation in the same order, the same
+ * plan, the same bits under TENDON_SPRING_LOOKBACK_SEED — with a status-returning anchor
+ * (tendon_spring_anchor_status_fn: a failing call stops the sample, its status is returned,
+ * nothing is written), a `lookback` setting (an unknown value is refused with TENDON_ERR_VALUE,
+ * after the NULL, alignment and output-size checks and before the settings are validated) and, for chains, the call's own work budget `max_work`
+ * (TENDON_SPRING_MAX_WORK for the default's; as tendon_spring_chain_sample_budget).
+ */
+
+/**
+ * tendon_spring_settle_sec under a lookback setting. TENDON_SPRING_LOOKBACK_SEED refuses
+ * nothing (the seed's arithmetic, as tendon_spring_settle_sec); TENDON_SPRING_LOOKBACK_SLOW_POLE
+ * validates the settings as the samplers do (TENDON_ERR_VALUE: frequency not > 0, damping
+ * negative, NaN or 0). Errors: TENDON_ERR_NULL, TENDON_ERR_VALUE.
+ */
+TENDON_API tendon_status tendon_spring_settle_sec_lookback(const tendon_spring_settings *settings,
+                                                           tendon_spring_lookback lookback,
+                                                           double *out_sec);
+
+/** tendon_spring_chain_settle_sec under a lookback setting (the same errors, and the setting's). */
+TENDON_API tendon_status tendon_spring_chain_settle_sec_lookback(const tendon_spring_link *links,
+                                                                 size_t link_count,
+                                                                 tendon_spring_lookback lookback,
+                                                                 double *out_sec);
+
+/** tendon_spring_sample with a status anchor and a lookback setting. */
+TENDON_API tendon_status tendon_spring_sample_status(const tendon_spring_settings *settings,
+                                                     tendon_spring_lookback lookback,
+                                                     tendon_spring_anchor_status_fn anchor,
+                                                     void *user, double time_sec, float out[3]);
+
+/** tendon_spring_sample_batch with a status anchor and a lookback setting. */
+TENDON_API tendon_status tendon_spring_sample_batch_status(
+    const tendon_spring_settings *settings, tendon_spring_lookback lookback,
+    tendon_spring_anchor_status_fn anchor, void *user, double time_sec, size_t spring_count,
+    void *workspace, size_t workspace_bytes, float *out);
+
+/**
+ * tendon_spring_chain_sample_budget with a status root and a lookback setting (workspace may be
+ * NULL for chains of at most TENDON_SPRING_CHAIN_STACK_LINKS links, as there).
+ */
+TENDON_API tendon_status tendon_spring_chain_sample_status(
+    const tendon_spring_link *links, size_t link_count, tendon_spring_lookback lookback,
+    tendon_spring_anchor_status_fn root, void *user, double time_sec, uint64_t max_work,
+    void *workspace, size_t workspace_bytes, float *out, size_t out_count);
+
+/** tendon_spring_chain_sample_batch_budget with a status root and a lookback setting. */
+TENDON_API tendon_status tendon_spring_chain_sample_batch_status(
+    const tendon_spring_link *links, size_t link_count, tendon_spring_lookback lookback,
+    tendon_spring_anchor_status_fn root, void *user, double time_sec, uint64_t max_work,
+    size_t chain_count, void *workspace, size_t workspace_bytes, float *out, size_t out_count);
+
+/*
  * ---- With an explicit kernel table (tests, tools, benchmarks) ------------------------------
  * Each is its namesake above — the same validation, errors, plan and clamp, bit for bit — with
  * the march run through `k` (from tendon_kernels_for(), emulated variants included) instead of
@@ -369,6 +461,25 @@ TENDON_API tendon_status tendon_spring_chain_sample_batch_on(
     const struct tendon_kernels *k, const tendon_spring_link *links, size_t link_count,
     tendon_spring_anchor_fn root, void *user, double time_sec, size_t chain_count,
     void *workspace, size_t workspace_bytes, float *out, size_t out_count);
+
+TENDON_API tendon_status tendon_spring_sample_status_on(
+    const struct tendon_kernels *k, const tendon_spring_settings *settings,
+    tendon_spring_lookback lookback, tendon_spring_anchor_status_fn anchor, void *user,
+    double time_sec, float out[3]);
+TENDON_API tendon_status tendon_spring_sample_batch_status_on(
+    const struct tendon_kernels *k, const tendon_spring_settings *settings,
+    tendon_spring_lookback lookback, tendon_spring_anchor_status_fn anchor, void *user,
+    double time_sec, size_t spring_count, void *workspace, size_t workspace_bytes, float *out);
+TENDON_API tendon_status tendon_spring_chain_sample_status_on(
+    const struct tendon_kernels *k, const tendon_spring_link *links, size_t link_count,
+    tendon_spring_lookback lookback, tendon_spring_anchor_status_fn root, void *user,
+    double time_sec, uint64_t max_work, void *workspace, size_t workspace_bytes, float *out,
+    size_t out_count);
+TENDON_API tendon_status tendon_spring_chain_sample_batch_status_on(
+    const struct tendon_kernels *k, const tendon_spring_link *links, size_t link_count,
+    tendon_spring_lookback lookback, tendon_spring_anchor_status_fn root, void *user,
+    double time_sec, uint64_t max_work, size_t chain_count, void *workspace,
+    size_t workspace_bytes, float *out, size_t out_count);
 
 /*
  * ---- Low level: the march the kernel table runs (tendon/kernels.h) --------------------------

@@ -15,4 +15,31 @@ TENDON_HIDDEN void tendon_spring_transition(double frequency_hz, double damping,
                                             tendon_spring_coeffs *out);
 TENDON_HIDDEN double tendon_spring_cascade_root(size_t link_count);
 
+/* A chain's substep grid: the lookback, the substep count and length tendon_spring_chain_sample
+   plans (substep n samples the root at (time − lookback_sec) + n·step_sec). */
+typedef struct tendon_spring_grid {
+    double lookback_sec;
+    size_t steps;
+    double step_sec;
+} tendon_spring_grid;
+
+/*
+ * The grid chain_count chains of these links would march (every check chain_sample makes before
+ * it calls the root: the lookback setting, each link, the work budget max_work — named as the
+ * caller's —, the substep bound). `fn` names the caller in messages.
+ */
+TENDON_HIDDEN tendon_status tendon_spring_chain_grid(const char *fn,
+                                                     const tendon_spring_link *links,
+                                                     size_t link_count,
+                                                     tendon_spring_lookback lookback,
+                                                     size_t chain_count, uint64_t max_work,
+                                                     tendon_spring_grid *out);
+
+/* tendon_spring_chain_sample_batch_status with a plain (void) root and the given table. */
+TENDON_HIDDEN tendon_status tendon_spring_chain_sample_plain(
+    const char *fn, const struct tendon_kernels *k, const tendon_spring_link *links,
+    size_t link_count, tendon_spring_lookback lookback, tendon_spring_anchor_fn root, void *user,
+    double time_sec, uint64_t max_work, size_t chain_count, void *workspace,
+    size_t workspace_bytes, float *out, size_t out_count);
+
 #endif
