@@ -1183,6 +1183,365 @@ void tendon_clip_sample_table_cursor_f32(const tendon_kernels *kt, const tendon_
     sample_all_f32(kt, clip, time_sec, &s, cursor);
 }
 
+/* ---- many times, a subset of the joints (the spring rig's anchors) ------------------------ */
+
+/*
+ * The tracks that drive a set of joints, for tendon_clip_sample_times_table: the TRS tracks
+ * whose joint has a slot (slot_of_joint[joint] ≥ 0), in three kinds — STEP and CUBICSPLINE,
+ * LINEAR non-rotations, LINEAR rotations — each ordered by timeline as the clip orders them.
+ * `tracks` and `slots` have room for tendon_clip_track_count(clip) entries; kind k's entries
+ * start at out_first[k] and number out_count[k]. Returns the total.
+ */
+size_t tendon_clip_subset(const tendon_clip *clip, const int32_t *slot_of_joint, uint32_t *tracks,
+                          uint32_t *slots, size_t out_first[3], size_t out_count[3])
+{
+    const uint32_t *lists[3] = {clip->other, clip->lin_vec, clip->lin_rot};
+    const size_t counts[3] = {clip->n_other, clip->n_lin_vec, clip->n_lin_rot};
+    size_t n = 0;
+    for (int kind = 0; kind < 3; ++kind) {
+        out_first[kind] = n;
+        for (size_t i = 0; i < counts[kind]; ++i) {
+            const clip_track *c = &clip->tracks[lists[kind][i]];
+            if (c->path == TENDON_PATH_WEIGHTS)
+                continue;
+            const int32_t slot = slot_of_joint[c->joint];
+            if (slot < 0)
+                continue;
+            tracks[n] = lists[kind][i];
+            slots[n++] = (uint32_t)slot;
+        }
+        out_count[kind] = n - out_first[kind];
+    }
+    return n;
+}
+
+/* Where track c's value at time i goes: slot `slot` of time i's block of `slots` joints. */
+static inline float *times_dest(const clip_track *c, tendon_pose *out, size_t i, size_t slots,
+                                uint32_t slot)
+{
+    const size_t j = i * slots + slot;
+    switch (c->path) {
+    case TENDON_PATH_TRANSLATION: return out->translation + 3 * j;
+    case TENDON_PATH_ROTATION: return out->rotation + 4 * j;
+    default: return out->scale + 3 * j;
+    }
+}
+
+/* The key interval of c's timeline at t, reusing the last one when the timeline is the same. */
+static inline void times_locate(const tendon_clip *clip, const clip_track *c, double t,
+                                uint32_t *hints, uint32_t *last_tl, keypos *p)
+{
+    if (c->timeline != *last_tl) {
+        *p = locate_tl(clip, c->timeline, t, hints);
+        *last_tl = c->timeline;
+    }
+}
+
+/*
+ * Every listed track (kind: 0 STEP/CUBICSPLINE, 1 LINEAR non-rotation, 2 LINEAR rotation) at
+ * every time, in the exact tier: per time the same key search and u as sample_all, gathered
+ * across tracks *and times* into the same kernels (clip_lerp, quat_slerp, clip_hermite), which
+ * are element-wise — so each value has sample_all's bits at that time.
+ */
+static void times_exact(const tendon_kernels *kt, const tendon_clip *clip, int kind,
+                        const uint32_t *list, const uint32_t *slot, size_t count,
+                        const double *times, size_t time_count, size_t slots, uint32_t *hints,
+                        tendon_pose *out)
+{
+    const clip_track *tracks = clip->tracks;
+    if (kind == 0) {
+        cubic_gather g;
+        g.nc = g.nt = 0;
+        for (size_t i = 0; i < time_count; ++i) {
+            uint32_t last_tl = UINT32_MAX;
+            keypos p = {0, 0.0, 1};
+            for (size_t n = 0; n < count; ++n) {
+                const clip_track *c = &tracks[list[n]];
+                float *dst = times_dest(c, out, i, slots, slot[n]);
+                times_locate(clip, c, times[i], hints, &last_tl, &p);
+                if (p.copy || c->interp == TENDON_INTERP_STEP) {
+                    memcpy(dst, key_value(c, p.k), c->width * sizeof(float));
+                    continue;
+                }
+                double hc[4];
+                cubic_coeffs(clip, c, p, hc);
+                if (g.nc + c->width > CUBIC_CHUNK)
+                    cubic_flush(kt, &g);
+                cubic_add(&g, c, p, hc, 0, c->width);
+                g.track[g.nt] = c;
+                g.dst[g.nt++] = dst;
+            }
+        }
+        cubic_flush(kt, &g);
+        return;
+    }
+    if (kind == 1) {
+        float a[LERP_CHUNK], b[LERP_CHUNK], o[LERP_CHUNK];
+        double u[LERP_CHUNK];
+        float *dsts[LERP_CHUNK / 3];
+        size_t nc = 0, nt = 0;
+        for (size_t i = 0; i < time_count; ++i) {
+            uint32_t last_tl = UINT32_MAX;
+            keypos p = {0, 0.0, 1};
+            for (size_t n = 0; n < count; ++n) {
+                const clip_track *c = &tracks[list[n]];
+                float *dst = times_dest(c, out, i, slots, slot[n]);
+                times_locate(clip, c, times[i], hints, &last_tl, &p);
+                const float *va = c->values + p.k * c->stride;
+                if (p.copy) {
+                    memcpy(dst, va, 3 * sizeof(float));
+                    continue;
+                }
+                if (nc + 3 > LERP_CHUNK) {
+                    kt->clip_lerp(a, b, u, nc, o);
+                    for (size_t j = 0; j < nt; ++j)
+                        memcpy(dsts[j], o + 3 * j, 3 * sizeof(float));
+                    nc = nt = 0;
+                }
+                const float *vb = va + c->stride;
+                for (size_t e = 0; e < 3; ++e) {
+                    a[nc + e] = va[e];
+                    b[nc + e] = vb[e];
+                    u[nc + e] = p.u;
+                }
+                nc += 3;
+                dsts[nt++] = dst;
+            }
+        }
+        if (nc > 0) {
+            kt->clip_lerp(a, b, u, nc, o);
+            for (size_t j = 0; j < nt; ++j)
+                memcpy(dsts[j], o + 3 * j, 3 * sizeof(float));
+        }
+        return;
+    }
+    float a[4 * SLERP_CHUNK], b[4 * SLERP_CHUNK], o[4 * SLERP_CHUNK];
+    double u[SLERP_CHUNK];
+    float *dsts[SLERP_CHUNK];
+    size_t nq = 0;
+    for (size_t i = 0; i < time_count; ++i) {
+        uint32_t last_tl = UINT32_MAX;
+        keypos p = {0, 0.0, 1};
+        for (size_t n = 0; n < count; ++n) {
+            const clip_track *c = &tracks[list[n]];
+            float *dst = times_dest(c, out, i, slots, slot[n]);
+            times_locate(clip, c, times[i], hints, &last_tl, &p);
+            const float *va = c->values + p.k * c->stride;
+            if (p.copy) {
+                memcpy(dst, va, 4 * sizeof(float));
+                continue;
+            }
+            if (nq == SLERP_CHUNK) {
+                kt->quat_slerp(a, b, u, nq, o);
+                for (size_t j = 0; j < nq; ++j)
+                    memcpy(dsts[j], o + 4 * j, 4 * sizeof(float));
+                nq = 0;
+            }
+            memcpy(a + 4 * nq, va, 4 * sizeof(float));
+            memcpy(b + 4 * nq, va + c->stride, 4 * sizeof(float));
+            u[nq] = p.u;
+            dsts[nq++] = dst;
+        }
+    }
+    if (nq > 0) {
+        kt->quat_slerp(a, b, u, nq, o);
+        for (size_t j = 0; j < nq; ++j)
+            memcpy(dsts[j], o + 4 * j, 4 * sizeof(float));
+    }
+}
+
+/*
+ * The same in the float32 tier: u rounded to float once per (time, timeline) as sample_all_f32
+ * does, STEP and on-key values copied, LINEAR pooled into clip_lerp_f32 / quat_slerp_f32 (bit
+ * for bit the uniform kernels the single-time sampler streams long runs through), CUBICSPLINE
+ * into clip_hermite_f32.
+ */
+static void times_f32(const tendon_kernels *kt, const tendon_clip *clip, int kind,
+                      const uint32_t *list, const uint32_t *slot, size_t count,
+                      const double *times, size_t time_count, size_t slots, uint32_t *hints,
+                      tendon_pose *out, f_lerp_pool *lp, f_slerp_pool *sp)
+{
+    const clip_track *tracks = clip->tracks;
+    f_cubic_gather g;
+    g.nc = g.nt = 0;
+    for (size_t i = 0; i < time_count; ++i) {
+        uint32_t last_tl = UINT32_MAX;
+        keypos p = {0, 0.0, 1};
+        for (size_t n = 0; n < count; ++n) {
+            const clip_track *c = &tracks[list[n]];
+            float *dst = times_dest(c, out, i, slots, slot[n]);
+            times_locate(clip, c, times[i], hints, &last_tl, &p);
+            if (p.copy || c->interp == TENDON_INTERP_STEP) {
+                memcpy(dst, key_value(c, p.k), c->width * sizeof(float));
+                continue;
+            }
+            if (kind == 0) {
+                float hc[4];
+                cubic_coeffs_f32(clip, c, p, hc);
+                if (g.nc + c->width > F_CUBIC_CHUNK)
+                    f_cubic_flush(kt, &g);
+                f_cubic_add(&g, c, p, hc, 0, c->width);
+                g.track[g.nt] = c;
+                g.dst[g.nt++] = dst;
+                continue;
+            }
+            const float u = (float)p.u;
+            const float *va = c->values + p.k * c->stride;
+            if (kind == 2)
+                f_slerp_push(kt, sp, va, va + c->stride, u, 1, dst);
+            else
+                f_lerp_push(kt, lp, va, va + c->stride, u, c->width, dst);
+        }
+    }
+    f_cubic_flush(kt, &g);
+}
+
+void tendon_clip_sample_times_table(const tendon_kernels *kt, const tendon_clip *clip, int f32,
+                                    const uint32_t *tracks, const uint32_t *slots,
+                                    const size_t first[3], const size_t count[3],
+                                    const double *times, size_t time_count, size_t slot_count,
+                                    uint32_t *hints, tendon_pose *out)
+{
+    if (!f32) {
+        for (int kind = 0; kind < 3; ++kind)
+            if (count[kind])
+                times_exact(kt, clip, kind, tracks + first[kind], slots + first[kind],
+                            count[kind], times, time_count, slot_count, hints, out);
+        return;
+    }
+    f_lerp_pool lp;
+    f_slerp_pool sp;
+    lp.n = lp.spans = 0;
+    sp.n = sp.spans = 0;
+    for (int kind = 0; kind < 3; ++kind)
+        if (count[kind])
+            times_f32(kt, clip, kind, tracks + first[kind], slots + first[kind], count[kind],
+                      times, time_count, slot_count, hints, out, &lp, &sp);
+    f_lerp_flush(kt, &lp);
+    f_slerp_flush(kt, &sp);
+}
+
+/* The slot of `joint` in the strictly increasing joints[count], or −1. */
+static int32_t slot_in(const uint32_t *joints, size_t count, uint32_t joint)
+{
+    size_t lo = 0, hi = count;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (joints[mid] < joint)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < count && joints[lo] == joint ? (int32_t)lo : -1;
+}
+
+static tendon_status sample_times_checked(const char *fn, const tendon_kernels *given,
+                                          const tendon_clip *clip, const double *times,
+                                          size_t time_count, const uint32_t *joints,
+                                          size_t joint_count, tendon_pose *out, int f32)
+{
+    if (!clip)
+        return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);
+    if (time_count > 0 && !times)
+        return tendon_fail(TENDON_ERR_NULL, "%s: times is NULL with a count of %zu", fn,
+                           time_count);
+    if (joint_count > 0 && !joints)
+        return tendon_fail(TENDON_ERR_NULL, "%s: joints is NULL with a count of %zu", fn,
+                           joint_count);
+    tendon_status st = tendon_check_pose(fn, "out", out);
+    if (st != TENDON_OK)
+        return st;
+    if (joint_count != 0 && time_count > SIZE_MAX / joint_count)
+        return tendon_fail(TENDON_ERR_OVERFLOW, "%s: %zu times × %zu joints overflow size_t", fn,
+                           time_count, joint_count);
+    if (out->joint_count != time_count * joint_count)
+        return tendon_fail(TENDON_ERR_COUNT,
+                           "%s: out has %zu joints; %zu times × %zu joints need %zu (time i's "
+                           "joint s at i·joint_count + s)",
+                           fn, out->joint_count, time_count, joint_count,
+                           time_count * joint_count);
+    for (size_t s = 0; s < joint_count; ++s) {
+        if (joints[s] >= clip->joint_count)
+            return tendon_fail(TENDON_ERR_RANGE,
+                               "%s: joints[%zu] is %u, not below the clip's joint count %zu", fn,
+                               s, (unsigned)joints[s], clip->joint_count);
+        if (s > 0 && !(joints[s] > joints[s - 1]))
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: joints[%zu] = %u is not after joints[%zu] = %u: the joints "
+                               "must be strictly increasing",
+                               fn, s, (unsigned)joints[s], s - 1, (unsigned)joints[s - 1]);
+    }
+    for (size_t i = 0; i < time_count; ++i)
+        if (times[i] != times[i])
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: times[%zu] is NaN: a clip is sampled at a number of seconds",
+                               fn, i);
+    const tendon_kernels *kt = given;
+    if (!kt && (st = tendon_active_kernels(&kt)) != TENDON_OK)
+        return st;
+    if (time_count == 0 || joint_count == 0)
+        return TENDON_OK;
+    /* the tracks of the joints, a chunk of the clip's lists at a time (no allocation) */
+    enum { CHUNK = 256 };
+    const uint32_t *lists[3] = {clip->other, clip->lin_vec, clip->lin_rot};
+    const size_t counts[3] = {clip->n_other, clip->n_lin_vec, clip->n_lin_rot};
+    uint32_t tracks[CHUNK], slots[CHUNK];
+    for (int kind = 0; kind < 3; ++kind) {
+        for (size_t i = 0; i < counts[kind];) {
+            size_t n = 0;
+            for (; i < counts[kind] && n < CHUNK; ++i) {
+                const clip_track *c = &clip->tracks[lists[kind][i]];
+                if (c->path == TENDON_PATH_WEIGHTS)
+                    continue;
+                const int32_t slot = slot_in(joints, joint_count, c->joint);
+                if (slot < 0)
+                    continue;
+                tracks[n] = lists[kind][i];
+                slots[n++] = (uint32_t)slot;
+            }
+            size_t first[3] = {0, 0, 0}, count[3] = {0, 0, 0};
+            count[kind] = n;
+            tendon_clip_sample_times_table(kt, clip, f32, tracks, slots, first, count, times,
+                                           time_count, joint_count, NULL, out);
+        }
+    }
+    return TENDON_OK;
+}
+
+tendon_status tendon_clip_sample_times(const tendon_clip *clip, const double *times,
+                                       size_t time_count, const uint32_t *joints,
+                                       size_t joint_count, tendon_pose *out)
+{
+    return sample_times_checked("tendon_clip_sample_times", NULL, clip, times, time_count, joints,
+                                joint_count, out, 0);
+}
+
+tendon_status tendon_clip_sample_times_f32(const tendon_clip *clip, const double *times,
+                                           size_t time_count, const uint32_t *joints,
+                                           size_t joint_count, tendon_pose *out)
+{
+    return sample_times_checked("tendon_clip_sample_times_f32", NULL, clip, times, time_count,
+                                joints, joint_count, out, 1);
+}
+
+tendon_status tendon_clip_sample_times_on(const tendon_kernels *k, const tendon_clip *clip,
+                                          const double *times, size_t time_count,
+                                          const uint32_t *joints, size_t joint_count,
+                                          tendon_pose *out)
+{
+    return sample_times_checked("tendon_clip_sample_times", k, clip, times, time_count, joints,
+                                joint_count, out, 0);
+}
+
+tendon_status tendon_clip_sample_times_f32_on(const tendon_kernels *k, const tendon_clip *clip,
+                                              const double *times, size_t time_count,
+                                              const uint32_t *joints, size_t joint_count,
+                                              tendon_pose *out)
+{
+    return sample_times_checked("tendon_clip_sample_times_f32", k, clip, times, time_count,
+                                joints, joint_count, out, 1);
+}
+
 /* ---- the public samplers: the checks both tiers make ----------------------------------- */
 
 /* The pose and time checks both pose samplers make, then the active table. */

@@ -208,6 +208,50 @@ TENDON_API tendon_status tendon_clip_sample_cursor_f32(const tendon_clip *clip, 
 TENDON_API tendon_status tendon_clip_sample_tracks_f32(const tendon_clip *clip, double time_sec,
                                                        float *out, size_t out_count);
 
+/*
+ * ---- Many times at once, a few joints (what the spring rig's anchors need) ----------------
+ */
+
+/**
+ * Sample the tracks of `joints` at every one of `times` in one call — tendon_clip_sample at each
+ * time, restricted to those joints' translation, rotation and scale tracks: out is a pose of
+ * time_count × joint_count joints, time-major: joints[s] at times[i] is out's joint
+ * i·joint_count + s. **Bit for bit tendon_clip_sample's values at each time**, on every ISA: the
+ * same key search and factor per time, gathered across the joints *and the times* into the same
+ * element-wise kernels (vectorised across times). Channels no track drives are left untouched
+ * (fill `out` with the rest pose first, as a pose handed to tendon_clip_sample would hold it);
+ * tracks of other joints are not read. Allocates nothing.
+ *
+ * times: [time_count] seconds, any order (each is clamped at each track's ends as
+ * tendon_clip_sample clamps it); NaN refused. joints: [joint_count] strictly increasing, each
+ * below the clip's joint count. time_count or joint_count 0: nothing to do (out must then have
+ * 0 joints).
+ * Errors: TENDON_ERR_NULL (clip; times, joints with a nonzero count; out or its arrays),
+ * TENDON_ERR_COUNT (out->joint_count ≠ time_count·joint_count), TENDON_ERR_RANGE (a joint ≥ the
+ * clip's joint count), TENDON_ERR_VALUE (joints not strictly increasing; a NaN time; misaligned
+ * arrays), TENDON_ERR_OVERFLOW, TENDON_ERR_ISA. Nothing is written on error.
+ */
+TENDON_API tendon_status tendon_clip_sample_times(const tendon_clip *clip, const double *times,
+                                                  size_t time_count, const uint32_t *joints,
+                                                  size_t joint_count, tendon_pose *out);
+
+/** tendon_clip_sample_times in the float32 tier: tendon_clip_sample_f32's values at each time. */
+TENDON_API tendon_status tendon_clip_sample_times_f32(const tendon_clip *clip, const double *times,
+                                                      size_t time_count, const uint32_t *joints,
+                                                      size_t joint_count, tendon_pose *out);
+
+struct tendon_kernels;
+/** The two above through kernel table `k` (tendon_kernels_for(); NULL: the active table). */
+TENDON_API tendon_status tendon_clip_sample_times_on(const struct tendon_kernels *k,
+                                                     const tendon_clip *clip, const double *times,
+                                                     size_t time_count, const uint32_t *joints,
+                                                     size_t joint_count, tendon_pose *out);
+TENDON_API tendon_status tendon_clip_sample_times_f32_on(const struct tendon_kernels *k,
+                                                         const tendon_clip *clip,
+                                                         const double *times, size_t time_count,
+                                                         const uint32_t *joints,
+                                                         size_t joint_count, tendon_pose *out);
+
 /** Root motion over an interval: apply it as position += R·translation, R = R·rotation. */
 typedef struct tendon_root_motion {
     float translation[3]; /**< metres, in the root's own frame at from_sec */

@@ -156,6 +156,25 @@ TENDON_HIDDEN void tendon_morph_scalar_from(const float *base, const float *cons
  * The clip sampler on a given table, unchecked (src/clip.c): into pose (packed NULL) or into
  * packed[value_count] (tendon_clip_sample_tracks' layout). For the tests' per-ISA comparison.
  */
+/*
+ * Many times, a subset of the joints (src/clip.c): tendon_clip_subset lists the TRS tracks of
+ * the joints with a slot (slot_of_joint[joint] ≥ 0; [clip joint_count]) into tracks/slots
+ * (room for every track), three kinds (0 STEP + CUBICSPLINE, 1 LINEAR non-rotation, 2 LINEAR
+ * rotation) from first[k], count[k] each; tendon_clip_sample_times_table samples them at every
+ * time into out (time i's slot s is joint i·slot_count + s), f32: the float32 tier. hints:
+ * NULL or [timeline_count] key intervals (the cursor's; the result does not depend on them).
+ * Unchecked: times not NaN, out big enough.
+ */
+TENDON_HIDDEN size_t tendon_clip_subset(const tendon_clip *clip, const int32_t *slot_of_joint,
+                                        uint32_t *tracks, uint32_t *slots, size_t first[3],
+                                        size_t count[3]);
+TENDON_HIDDEN void tendon_clip_sample_times_table(const tendon_kernels *kt,
+                                                  const tendon_clip *clip, int f32,
+                                                  const uint32_t *tracks, const uint32_t *slots,
+                                                  const size_t first[3], const size_t count[3],
+                                                  const double *times, size_t time_count,
+                                                  size_t slot_count, uint32_t *hints,
+                                                  tendon_pose *out);
 TENDON_HIDDEN void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip,
                                             double time_sec, tendon_pose *pose, float *packed);
 /* The same with a cursor (tendon_clip_sample_cursor, unchecked): for the benchmarks. */
