@@ -317,6 +317,11 @@ tendon_status tendon_skeleton_find_joint(const tendon_skeleton *skeleton, const 
                        skeleton->names ? "" : " (the skeleton has no names)");
 }
 
+const tendon_pose *tendon_skeleton_rest_view(const tendon_skeleton *skeleton)
+{
+    return &skeleton->rest;
+}
+
 tendon_status tendon_skeleton_rest_pose(const tendon_skeleton *skeleton, tendon_pose *out)
 {
     if (!skeleton)

@@ -9,6 +9,7 @@
 #include "skeleton.h"
 #include "skin.h"
 #include "spring.h"
+#include "spring_rig.h"
 #include "clip.h"
 #include "kernels.h"
 #include "graph.h"

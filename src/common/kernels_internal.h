@@ -156,6 +156,9 @@ TENDON_HIDDEN void tendon_morph_scalar_from(const float *base, const float *cons
  * The clip sampler on a given table, unchecked (src/clip.c): into pose (packed NULL) or into
  * packed[value_count] (tendon_clip_sample_tracks' layout). For the tests' per-ISA comparison.
  */
+/* The skeleton's own rest pose (src/skeleton.c), read-only: no copy. */
+TENDON_HIDDEN const tendon_pose *tendon_skeleton_rest_view(const tendon_skeleton *skeleton);
+
 /*
  * Many times, a subset of the joints (src/clip.c): tendon_clip_subset lists the TRS tracks of
  * the joints with a slot (slot_of_joint[joint] ≥ 0; [clip joint_count]) into tracks/slots

@@ -1,0 +1,1436 @@
+/*
+ * The spring rig (tendon/spring_rig.h; docs/springs.md, "The spring rig"): chains on a
+ * skeleton, their anchors evaluated by the library in one batched pass per substep grid, the
+ * existing chain march, and positions → rotations into the pose.
+ *
+ * Creation resolves every chain, computes rest offsets from the rest pose (double), plans each
+ * chain's march (tendon_spring_chain_grid: the same plan tendon_spring_chain_sample makes),
+ * groups chains with equal plans onto one grid (one evaluation) and chains with equal links
+ * into one batch (one chain_sample_batch call), and per grid lists the joints the anchors need
+ * (the anchor joints and their ancestors, in joint order: "slots"), the clip tracks that drive
+ * them, and the forest of those joints repeated once per substep time (so one model-matrix
+ * call covers every time).
+ *
+ * Per sample nothing is allocated: everything lives in the caller's workspace, whose layout the
+ * rig computed at creation.
+ */
+#include <math.h> /* INFINITY only: no libm call */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/detmath.h"
+#include "common/detmath_exp.h"
+#include "common/kernels_internal.h"
+#include "common/spring_internal.h"
+
+#define RIG_MAGIC 0x746e64726967ull /* "tndrig" */
+
+typedef struct rig_chain {
+    char name[64];
+    uint32_t *joints; /* [n + 1] */
+    size_t n;         /* links */
+    float offset[3];
+    tendon_spring_link *links; /* [n] */
+    size_t grid, batch, in_batch, first_link;
+    uint32_t anchor_slot; /* J0's slot in its grid */
+} rig_chain;
+
+typedef struct rig_batch {
+    size_t grid;
+    size_t first_chain_of; /* a chain of the batch: its links are the batch's */
+    size_t chain_count;
+    size_t *chains;        /* [chain_count] rig chain indices */
+    size_t anchors_at;     /* float offset of the batch's anchors in its grid's anchor block */
+} rig_batch;
+
+typedef struct rig_subset {
+    uint32_t *tracks, *slots;
+    size_t first[3], count[3];
+} rig_subset;
+
+typedef struct rig_grid {
+    tendon_spring_grid plan;
+    size_t times; /* substeps + 2 */
+    size_t slots; /* joints evaluated */
+    uint32_t *joints;       /* [slots] skeleton joints, increasing */
+    int32_t *forest;        /* [times·slots] parents of the batch forest (−1: a root) */
+    float *rest_t, *rest_r, *rest_s;    /* [slots] compact rest pose */
+    float *ident_t, *ident_r, *ident_s; /* [slots] the additive layer's start: identity or ref */
+    float *mask;            /* [slots] or NULL */
+    rig_subset clips[3];    /* base, blend, layer */
+    size_t chain_count;     /* chains on this grid */
+    /* workspace byte offsets */
+    size_t ws_times, ws_ctimes, ws_pose[3], ws_model, ws_anchors, ws_hints[3];
+} rig_grid;
+
+struct tendon_spring_rig {
+    const tendon_skeleton *skeleton;
+    size_t joint_count;
+    const int32_t *parents;
+    rig_chain *chains;
+    size_t chain_count, link_count;
+    rig_batch *batches;
+    size_t batch_count;
+    rig_grid *grids;
+    size_t grid_count;
+    tendon_spring_rig_source source;
+    const tendon_clip *clip[3];
+    float *mask; /* [joint_count] copy, or NULL */
+    tendon_pose reference; /* copy, or joint_count 0 */
+    int has_reference;
+    tendon_tier tier;
+    tendon_spring_lookback lookback;
+    uint64_t max_work;
+    tendon_rig_root_fn root;
+    void *root_user;
+    /* workspace layout */
+    size_t ws_bytes, ws_tree, ws_root, ws_march, march_bytes, ws_positions, ws_batch_out;
+    size_t batch_out_floats;
+    void **blocks;
+    size_t block_count, block_capacity;
+};
+
+/* The workspace's first 64 bytes. */
+typedef struct rig_header {
+    uint64_t magic;
+    const tendon_spring_rig *rig;
+    double time_sec;
+    int valid;
+} rig_header;
+
+/* ---- small helpers -------------------------------------------------------------------------- */
+
+static void *rig_alloc(tendon_spring_rig *rig, size_t bytes)
+{
+    if (rig->block_count == rig->block_capacity) {
+        const size_t cap = rig->block_capacity ? 2 * rig->block_capacity : 32;
+        void **grown = realloc(rig->blocks, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        rig->blocks = grown;
+        rig->block_capacity = cap;
+    }
+    void *p = calloc(1, bytes ? bytes : 1);
+    if (p)
+        rig->blocks[rig->block_count++] = p;
+    return p;
+}
+
+static unsigned char *align64(void *p)
+{
+    const uintptr_t u = (uintptr_t)p;
+    return (unsigned char *)p + ((64 - (u & 63)) & 63);
+}
+
+static size_t round64(size_t v) { return (v + 63) & ~(size_t)63; }
+
+/* ⌊x⌋ for finite x, exactly, without libm. */
+static double det_floor(double x)
+{
+    if (!(tendon_det_fabs(x) < 0x1p52))
+        return x;
+    const double i = (double)(int64_t)x;
+    return i > x ? i - 1.0 : i;
+}
+
+/* The clip time of rig time t. */
+static double clip_time(const tendon_rig_clip *c, double t)
+{
+    const double x = t + c->offset_sec;
+    if (!c->loop)
+        return x;
+    const double d = tendon_clip_duration(c->clip);
+    if (!(d > 0.0))
+        return 0.0;
+    const double w = x - det_floor(x / d) * d;
+    return w >= d || w < 0.0 ? 0.0 : w;
+}
+
+static double weight_at(const tendon_rig_weight *w, double t)
+{
+    return w->fn ? w->fn(w->user, t) : w->value;
+}
+
+/* p' = M·(p, 1), M column-major, float32 in the written order. */
+static void xform_point(const float *m, const float p[3], float out[3])
+{
+    float r[3];
+    for (int i = 0; i < 3; ++i)
+        r[i] = ((m[i] * p[0] + m[4 + i] * p[1]) + m[8 + i] * p[2]) + m[12 + i];
+    memcpy(out, r, sizeof r);
+}
+
+/* ---- double affine frames (positions → rotations, rest offsets) ----------------------------- */
+
+/* An affine frame: m[4·c + r], r < 3 (the 3×4 top of a column-major 4×4). */
+typedef struct frame {
+    double m[12];
+} frame;
+
+static void frame_identity(frame *f)
+{
+    memset(f, 0, sizeof *f);
+    f->m[0] = f->m[4] = f->m[8] = 1.0;
+}
+
+static void frame_from_f32(const float *m16, frame *f)
+{
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 3; ++r)
+            f->m[3 * c + r] = (double)m16[4 * c + r];
+}
+
+/* T·R·S of a translation, a quaternion as given (x y z w) and a scale, in double. */
+static void frame_trs(const float *t, const float *q, const float *s, frame *f)
+{
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    const double x2 = x + x, y2 = y + y, z2 = z + z;
+    const double xx = x * x2, yy = y * y2, zz = z * z2, xy = x * y2, xz = x * z2, yz = y * z2;
+    const double wx = w * x2, wy = w * y2, wz = w * z2;
+    const double sx = s[0], sy = s[1], sz = s[2];
+    f->m[0] = (1.0 - (yy + zz)) * sx, f->m[1] = (xy + wz) * sx, f->m[2] = (xz - wy) * sx;
+    f->m[3] = (xy - wz) * sy, f->m[4] = (1.0 - (xx + zz)) * sy, f->m[5] = (yz + wx) * sy;
+    f->m[6] = (xz + wy) * sz, f->m[7] = (yz - wx) * sz, f->m[8] = (1.0 - (xx + yy)) * sz;
+    f->m[9] = t[0], f->m[10] = t[1], f->m[11] = t[2];
+}
+
+/* a·b (affine). */
+static void frame_mul(const frame *a, const frame *b, frame *out)
+{
+    frame r;
+    for (int c = 0; c < 4; ++c)
+        for (int i = 0; i < 3; ++i) {
+            double v = (a->m[i] * b->m[3 * c] + a->m[3 + i] * b->m[3 * c + 1]) +
+                       a->m[6 + i] * b->m[3 * c + 2];
+            if (c == 3)
+                v += a->m[9 + i];
+            r.m[3 * c + i] = v;
+        }
+    *out = r;
+}
+
+static void frame_point(const frame *f, const double p[3], double out[3])
+{
+    double r[3];
+    for (int i = 0; i < 3; ++i)
+        r[i] = ((f->m[i] * p[0] + f->m[3 + i] * p[1]) + f->m[6 + i] * p[2]) + f->m[9 + i];
+    memcpy(out, r, sizeof r);
+}
+
+/* Solve A·x = v for F's 3×3 A (cofactors); 0 when singular or not finite. */
+static int frame_solve(const frame *f, const double v[3], double x[3])
+{
+    const double *a = f->m; /* column-major: a[3c + r] */
+    const double c00 = a[4] * a[8] - a[7] * a[5], c01 = a[7] * a[2] - a[1] * a[8],
+                 c02 = a[1] * a[5] - a[4] * a[2];
+    const double det = (a[0] * c00 + a[3] * c01) + a[6] * c02;
+    if (!(det != 0.0) || det - det != 0.0)
+        return 0;
+    /* inverse rows: (c00 c10 c20; c01 c11 c21; c02 c12 c22) / det, with */
+    const double c10 = a[6] * a[5] - a[3] * a[8], c11 = a[0] * a[8] - a[6] * a[2],
+                 c12 = a[3] * a[2] - a[0] * a[5];
+    const double c20 = a[3] * a[7] - a[6] * a[4], c21 = a[6] * a[1] - a[0] * a[7],
+                 c22 = a[0] * a[4] - a[3] * a[1];
+    x[0] = ((c00 * v[0] + c10 * v[1]) + c20 * v[2]) / det;
+    x[1] = ((c01 * v[0] + c11 * v[1]) + c21 * v[2]) / det;
+    x[2] = ((c02 * v[0] + c12 * v[1]) + c22 * v[2]) / det;
+    return x[0] - x[0] == 0.0 && x[1] - x[1] == 0.0 && x[2] - x[2] == 0.0;
+}
+
+static void quat_rotate(const double q[4], const double v[3], double out[3])
+{
+    /* v + 2w(q×v) + 2q×(q×v), q = (x y z w) */
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    const double tx = 2.0 * (y * v[2] - z * v[1]);
+    const double ty = 2.0 * (z * v[0] - x * v[2]);
+    const double tz = 2.0 * (x * v[1] - y * v[0]);
+    out[0] = (v[0] + w * tx) + (y * tz - z * ty);
+    out[1] = (v[1] + w * ty) + (z * tx - x * tz);
+    out[2] = (v[2] + w * tz) + (x * ty - y * tx);
+}
+
+static double dot3(const double a[3], const double b[3])
+{
+    return (a[0] * b[0] + a[1] * b[1]) + a[2] * b[2];
+}
+
+/*
+ * The smallest rotation taking u to d (x y z w); the identity when either is zero or not
+ * finite; a half turn about u × e (e the basis vector least aligned with u) when d is opposite.
+ */
+static void smallest_rotation(const double u[3], const double d[3], double q[4])
+{
+    q[0] = q[1] = q[2] = 0.0;
+    q[3] = 1.0;
+    const double uu = dot3(u, u), dd = dot3(d, d);
+    if (!(uu > 0.0) || !(dd > 0.0) || uu - uu != 0.0 || dd - dd != 0.0)
+        return;
+    const double lu = tendon_det_sqrt(uu), ld = tendon_det_sqrt(dd);
+    const double un[3] = {u[0] / lu, u[1] / lu, u[2] / lu};
+    const double dn[3] = {d[0] / ld, d[1] / ld, d[2] / ld};
+    const double c = dot3(un, dn);
+    double r[4];
+    if (c > -1.0 + 1e-12) {
+        r[0] = un[1] * dn[2] - un[2] * dn[1];
+        r[1] = un[2] * dn[0] - un[0] * dn[2];
+        r[2] = un[0] * dn[1] - un[1] * dn[0];
+        r[3] = 1.0 + c;
+    } else {
+        const double ax = tendon_det_fabs(un[0]), ay = tendon_det_fabs(un[1]),
+                     az = tendon_det_fabs(un[2]);
+        double e[3] = {0.0, 0.0, 0.0};
+        e[ax <= ay && ax <= az ? 0 : ay <= az ? 1 : 2] = 1.0;
+        r[0] = un[1] * e[2] - un[2] * e[1];
+        r[1] = un[2] * e[0] - un[0] * e[2];
+        r[2] = un[0] * e[1] - un[1] * e[0];
+        r[3] = 0.0;
+    }
+    const double n = tendon_det_sqrt(((r[0] * r[0] + r[1] * r[1]) + r[2] * r[2]) + r[3] * r[3]);
+    if (!(n > 0.0))
+        return;
+    for (int i = 0; i < 4; ++i)
+        q[i] = r[i] / n;
+}
+
+static void quat_mul(const double a[4], const double b[4], double out[4])
+{
+    double r[4];
+    r[0] = ((a[3] * b[0] + a[0] * b[3]) + a[1] * b[2]) - a[2] * b[1];
+    r[1] = ((a[3] * b[1] - a[0] * b[2]) + a[1] * b[3]) + a[2] * b[0];
+    r[2] = ((a[3] * b[2] + a[0] * b[1]) - a[1] * b[0]) + a[2] * b[3];
+    r[3] = ((a[3] * b[3] - a[0] * b[0]) - a[1] * b[1]) - a[2] * b[2];
+    memcpy(out, r, sizeof r);
+}
+
+/* Store x rounded to float (through a volatile: GCC 12's SLP vectoriser, docs/springs.md). */
+static float store_f32(double x)
+{
+    volatile float f = (float)x;
+    return f;
+}
+
+/*
+ * Positions → rotations for one chain (tendon_spring_chain_pose's formula), unchecked.
+ * root: NULL or [16]. rest: the skeleton's rest pose.
+ */
+static void chain_pose_core(const int32_t *parents, const tendon_pose *rest, const uint32_t *joints,
+                            size_t count, const float *positions, const float *root,
+                            tendon_pose *pose)
+{
+    frame f, l;
+    frame_identity(&f);
+    for (int32_t a = parents[joints[0]]; a >= 0; a = parents[a]) { /* F ← L(a)·F, upward */
+        frame_trs(pose->translation + 3 * (size_t)a, pose->rotation + 4 * (size_t)a,
+                  pose->scale + 3 * (size_t)a, &l);
+        frame_mul(&l, &f, &f);
+    }
+    if (root) {
+        frame r;
+        frame_from_f32(root, &r);
+        frame_mul(&r, &f, &f);
+    }
+    for (size_t k = 0; k + 1 < count; ++k) {
+        const size_t j = joints[k], c = joints[k + 1];
+        const float *tk = pose->translation + 3 * j, *sk = pose->scale + 3 * j;
+        const float *tc = pose->translation + 3 * c;
+        const double tkd[3] = {tk[0], tk[1], tk[2]};
+        double x[3], u[3], d[3] = {0.0, 0.0, 0.0}, v[3];
+        frame_point(&f, tkd, x);
+        const double rk[4] = {rest->rotation[4 * j], rest->rotation[4 * j + 1],
+                              rest->rotation[4 * j + 2], rest->rotation[4 * j + 3]};
+        const double st[3] = {(double)sk[0] * tc[0], (double)sk[1] * tc[1], (double)sk[2] * tc[2]};
+        quat_rotate(rk, st, u);
+        const float *p = positions + 3 * k;
+        v[0] = (double)p[0] - x[0], v[1] = (double)p[1] - x[1], v[2] = (double)p[2] - x[2];
+        double s[4] = {0.0, 0.0, 0.0, 1.0}, q[4];
+        if (frame_solve(&f, v, d))
+            smallest_rotation(u, d, s);
+        quat_mul(s, rk, q);
+        const double n = tendon_det_sqrt(((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3]);
+        float *out = pose->rotation + 4 * j;
+        for (int i = 0; i < 4; ++i)
+            out[i] = n > 0.0 ? store_f32(q[i] / n) : rest->rotation[4 * j + (size_t)i];
+        frame_trs(tk, out, sk, &l);
+        frame_mul(&f, &l, &f);
+    }
+    const size_t last = joints[count - 1];
+    memcpy(pose->rotation + 4 * last, rest->rotation + 4 * last, 4 * sizeof(float));
+}
+
+/* ---- creation ------------------------------------------------------------------------------- */
+
+void tendon_spring_rig_destroy(tendon_spring_rig *rig)
+{
+    if (!rig)
+        return;
+    for (size_t i = 0; i < rig->block_count; ++i)
+        free(rig->blocks[i]);
+    free(rig->blocks);
+    tendon_pose_destroy(&rig->reference);
+    free(rig);
+}
+
+static const char *jname(const tendon_skeleton *sk, uint32_t j, char buf[96])
+{
+    const char *n = tendon_skeleton_joint_name(sk, j);
+    if (n)
+        snprintf(buf, 96, "\"%s\" (joint %u)", n, (unsigned)j);
+    else
+        snprintf(buf, 96, "joint %u", (unsigned)j);
+    return buf;
+}
+
+/* Resolve chain c's joints into rig->chains[c]; check the path. */
+static tendon_status resolve_chain(const char *fn, tendon_spring_rig *rig,
+                                   const tendon_spring_rig_chain *d, size_t c)
+{
+    rig_chain *ch = &rig->chains[c];
+    if (d->name)
+        snprintf(ch->name, sizeof ch->name, "chain \"%s\"", d->name);
+    else
+        snprintf(ch->name, sizeof ch->name, "chain %zu", c);
+    if (d->joint_count < 2)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: %s has %zu joints: a chain is an anchor joint and at least one "
+                           "link joint below it",
+                           fn, ch->name, d->joint_count);
+    if (!d->joint_names && !d->joints)
+        return tendon_fail(TENDON_ERR_NULL, "%s: %s: joint_names and joints are both NULL", fn,
+                           ch->name);
+    if (!d->settings)
+        return tendon_fail(TENDON_ERR_NULL, "%s: %s: settings is NULL", fn, ch->name);
+    const size_t n = d->joint_count - 1;
+    if (d->settings_count != 1 && d->settings_count != n)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: %s: settings_count is %zu; it must be 1 (every link) or the link "
+                           "count %zu",
+                           fn, ch->name, d->settings_count, n);
+    ch->n = n;
+    ch->joints = rig_alloc(rig, (n + 1) * sizeof *ch->joints);
+    ch->links = rig_alloc(rig, n * sizeof *ch->links);
+    if (!ch->joints || !ch->links)
+        return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+    for (size_t k = 0; k <= n; ++k) {
+        if (d->joint_names) {
+            if (!d->joint_names[k])
+                return tendon_fail(TENDON_ERR_NULL, "%s: %s: joint_names[%zu] is NULL", fn,
+                                   ch->name, k);
+            size_t j;
+            if (tendon_skeleton_find_joint(rig->skeleton, d->joint_names[k], &j) != TENDON_OK)
+                return tendon_fail(TENDON_ERR_NOT_FOUND,
+                                   "%s: %s: joint_names[%zu] \"%s\" is not a joint of the "
+                                   "skeleton%s",
+                                   fn, ch->name, k, d->joint_names[k],
+                                   tendon_skeleton_joint_name(rig->skeleton, 0)
+                                       ? ""
+                                       : " (the skeleton has no joint names)");
+            ch->joints[k] = (uint32_t)j;
+        } else {
+            if (d->joints[k] >= rig->joint_count)
+                return tendon_fail(TENDON_ERR_RANGE,
+                                   "%s: %s: joints[%zu] is %u, not below the skeleton's joint "
+                                   "count %zu",
+                                   fn, ch->name, k, (unsigned)d->joints[k], rig->joint_count);
+            ch->joints[k] = d->joints[k];
+        }
+    }
+    for (size_t k = 1; k <= n; ++k) {
+        if (rig->parents[ch->joints[k]] != (int32_t)ch->joints[k - 1]) {
+            char a[96], b[96], p[96];
+            const int32_t par = rig->parents[ch->joints[k]];
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: %s is not a parent → child path: %s is not a child of %s "
+                               "(its parent is %s)",
+                               fn, ch->name, jname(rig->skeleton, ch->joints[k], a),
+                               jname(rig->skeleton, ch->joints[k - 1], b),
+                               par < 0 ? "none: it is a root" : jname(rig->skeleton, (uint32_t)par, p));
+        }
+    }
+    for (int i = 0; i < 3; ++i) {
+        if (!(d->anchor_offset[i] - d->anchor_offset[i] == 0.0f))
+            return tendon_fail(TENDON_ERR_VALUE, "%s: %s: anchor_offset[%d] is not finite", fn,
+                               ch->name, i);
+        ch->offset[i] = d->anchor_offset[i];
+    }
+    return TENDON_OK;
+}
+
+/* Rest positions of the chain's joints (model space, double) and its links. */
+static tendon_status chain_links(const char *fn, tendon_spring_rig *rig,
+                                 const tendon_spring_rig_chain *d, rig_chain *ch)
+{
+    const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
+    /* the rest frame of J0 */
+    frame f, l;
+    frame_identity(&f);
+    for (int32_t a = (int32_t)ch->joints[0]; a >= 0; a = rig->parents[a]) {
+        frame_trs(rest->translation + 3 * (size_t)a, rest->rotation + 4 * (size_t)a,
+                  rest->scale + 3 * (size_t)a, &l);
+        frame_mul(&l, &f, &f);
+    }
+    const double off[3] = {ch->offset[0], ch->offset[1], ch->offset[2]};
+    double above[3];
+    frame_point(&f, off, above);
+    for (size_t k = 1; k <= ch->n; ++k) {
+        const size_t j = ch->joints[k];
+        frame_trs(rest->translation + 3 * j, rest->rotation + 4 * j, rest->scale + 3 * j, &l);
+        frame_mul(&f, &l, &f);
+        const double pos[3] = {f.m[9], f.m[10], f.m[11]};
+        const tendon_spring_settings *s = &d->settings[d->settings_count == 1 ? 0 : k - 1];
+        tendon_spring_link *lk = &ch->links[k - 1];
+        lk->frequency_hz = s->frequency_hz;
+        lk->damping = s->damping;
+        lk->max_offset_m = s->max_offset_m;
+        for (int i = 0; i < 3; ++i) {
+            lk->rest_offset_m[i] = d->rest_offsets_m ? d->rest_offsets_m[3 * (k - 1) + (size_t)i]
+                                                     : pos[i] - above[i];
+            if (!(lk->rest_offset_m[i] - lk->rest_offset_m[i] == 0.0))
+                return tendon_fail(TENDON_ERR_VALUE,
+                                   "%s: %s: link %zu's rest offset [%d] is not finite", fn,
+                                   ch->name, k, i);
+        }
+        memcpy(above, pos, sizeof above);
+    }
+    return TENDON_OK;
+}
+
+static tendon_status check_source(const char *fn, tendon_spring_rig *rig,
+                                  const tendon_spring_rig_source *src)
+{
+    const size_t n = rig->joint_count;
+    if (src->kind == TENDON_RIG_SOURCE_TREE) {
+        if (!src->tree)
+            return tendon_fail(TENDON_ERR_NULL, "%s: the source is a tree and tree is NULL", fn);
+        if (tendon_blend_tree_joint_count(src->tree) != n)
+            return tendon_fail(TENDON_ERR_COUNT,
+                               "%s: the source tree has %zu joints, the skeleton %zu", fn,
+                               tendon_blend_tree_joint_count(src->tree), n);
+        return TENDON_OK;
+    }
+    if (src->kind != TENDON_RIG_SOURCE_CLIPS)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: source.kind is %d, not a tendon_rig_source_kind (CLIPS = 0, TREE "
+                           "= 1; a state machine is not a source: its past is not a function of "
+                           "time)",
+                           fn, (int)src->kind);
+    const tendon_rig_clip *clips[3] = {&src->base, &src->blend, &src->layer};
+    static const char *const what[3] = {"base", "blend", "layer"};
+    for (int i = 0; i < 3; ++i) {
+        if (clips[i]->clip && tendon_clip_joint_count(clips[i]->clip) != n)
+            return tendon_fail(TENDON_ERR_COUNT,
+                               "%s: source.%s.clip has %zu joints, the skeleton %zu", fn, what[i],
+                               tendon_clip_joint_count(clips[i]->clip), n);
+        if (!(clips[i]->offset_sec - clips[i]->offset_sec == 0.0))
+            return tendon_fail(TENDON_ERR_VALUE, "%s: source.%s.offset_sec is not finite", fn,
+                               what[i]);
+        rig->clip[i] = clips[i]->clip;
+    }
+    if (src->layer_mode != TENDON_RIG_LAYER_ADDITIVE && src->layer_mode != TENDON_RIG_LAYER_OVERRIDE)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: source.layer_mode is %d, not a tendon_rig_layer_mode", fn,
+                           (int)src->layer_mode);
+    if (src->layer_reference) {
+        if (src->layer_mode != TENDON_RIG_LAYER_ADDITIVE)
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: source.layer_reference is given with an override layer: a "
+                               "reference makes the layer's poses deltas, which only the "
+                               "additive layer takes",
+                               fn);
+        tendon_status st = tendon_check_pose(fn, "source.layer_reference", src->layer_reference);
+        if (st != TENDON_OK)
+            return st;
+        if (src->layer_reference->joint_count != n)
+            return tendon_fail(TENDON_ERR_COUNT,
+                               "%s: source.layer_reference has %zu joints, the skeleton %zu", fn,
+                               src->layer_reference->joint_count, n);
+        if ((st = tendon_pose_create(n, &rig->reference)) != TENDON_OK ||
+            (st = tendon_pose_copy(src->layer_reference, &rig->reference)) != TENDON_OK)
+            return st;
+        rig->has_reference = 1;
+        tendon_pose probe; /* a reference a delta cannot be taken from is refused here, once */
+        if ((st = tendon_pose_create(n, &probe)) != TENDON_OK)
+            return st;
+        st = tendon_pose_delta(&rig->reference, &rig->reference, &probe);
+        tendon_pose_destroy(&probe);
+        if (st != TENDON_OK)
+            return st;
+    }
+    if (src->layer_mask) {
+        if (!(rig->mask = rig_alloc(rig, (n ? n : 1) * sizeof(float))))
+            return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+        memcpy(rig->mask, src->layer_mask, n * sizeof(float));
+    }
+    return TENDON_OK;
+}
+
+/* Group chains onto grids and batches; list each grid's joints; lay out the workspace. */
+static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
+{
+    const size_t C = rig->chain_count, J = rig->joint_count;
+    tendon_spring_grid *plans = rig_alloc(rig, C * sizeof *plans);
+    rig->grids = rig_alloc(rig, C * sizeof *rig->grids);
+    rig->batches = rig_alloc(rig, C * sizeof *rig->batches);
+    size_t *chain_lists = rig_alloc(rig, 2 * C * sizeof(size_t));
+    int32_t *slot_of = rig_alloc(rig, (J ? J : 1) * sizeof(int32_t));
+    if (!plans || !rig->grids || !rig->batches || !chain_lists || !slot_of)
+        return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+    for (size_t c = 0; c < C; ++c) {
+        rig_chain *ch = &rig->chains[c];
+        char where[128];
+        snprintf(where, sizeof where, "%s: %s", fn, ch->name);
+        const tendon_status st = tendon_spring_chain_grid(where, ch->links, ch->n, rig->lookback,
+                                                          1, rig->max_work, &plans[c]);
+        if (st != TENDON_OK)
+            return st;
+        /* its grid: an earlier chain's with the same lookback and substeps */
+        size_t g = 0;
+        for (; g < rig->grid_count; ++g)
+            if (rig->grids[g].plan.steps == plans[c].steps &&
+                memcmp(&rig->grids[g].plan.lookback_sec, &plans[c].lookback_sec, sizeof(double)) ==
+                    0 &&
+                memcmp(&rig->grids[g].plan.step_sec, &plans[c].step_sec, sizeof(double)) == 0)
+                break;
+        if (g == rig->grid_count) {
+            memset(&rig->grids[g], 0, sizeof rig->grids[g]);
+            rig->grids[g].plan = plans[c];
+            rig->grids[g].times = plans[c].steps + 2;
+            ++rig->grid_count;
+        }
+        ch->grid = g;
+        rig->grids[g].chain_count++;
+        /* its batch: an earlier chain's on the grid with the same links */
+        size_t b = 0;
+        for (; b < rig->batch_count; ++b) {
+            const rig_chain *o = &rig->chains[rig->batches[b].first_chain_of];
+            if (rig->batches[b].grid == g && o->n == ch->n &&
+                memcmp(o->links, ch->links, ch->n * sizeof *ch->links) == 0)
+                break;
+        }
+        if (b == rig->batch_count) {
+            memset(&rig->batches[b], 0, sizeof rig->batches[b]);
+            rig->batches[b].grid = g;
+            rig->batches[b].first_chain_of = c;
+            ++rig->batch_count;
+        }
+        ch->batch = b;
+        ch->in_batch = rig->batches[b].chain_count++;
+    }
+    /* batch chain lists, anchors offsets, work budgets */
+    size_t used = 0;
+    size_t *anchors_used = rig_alloc(rig, rig->grid_count * sizeof(size_t));
+    if (!anchors_used)
+        return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+    rig->march_bytes = 0;
+    for (size_t b = 0; b < rig->batch_count; ++b) {
+        rig_batch *bt = &rig->batches[b];
+        bt->chains = chain_lists + used;
+        used += bt->chain_count;
+        size_t k = 0;
+        for (size_t c = 0; c < C; ++c)
+            if (rig->chains[c].batch == b)
+                bt->chains[k++] = c;
+        const rig_grid *gr = &rig->grids[bt->grid];
+        bt->anchors_at = anchors_used[bt->grid];
+        anchors_used[bt->grid] += 3 * gr->times * bt->chain_count;
+        const rig_chain *ch = &rig->chains[bt->first_chain_of];
+        tendon_spring_grid check;
+        char where[160];
+        snprintf(where, sizeof where, "%s: the %zu chains with %s's links", fn, bt->chain_count,
+                 ch->name);
+        tendon_status st = tendon_spring_chain_grid(where, ch->links, ch->n, rig->lookback,
+                                                    bt->chain_count, rig->max_work, &check);
+        if (st != TENDON_OK)
+            return st;
+        size_t bytes;
+        if ((st = tendon_spring_chain_workspace_size(ch->n, bt->chain_count, &bytes)) != TENDON_OK)
+            return st;
+        if (bytes > rig->march_bytes)
+            rig->march_bytes = bytes;
+        if (bt->chain_count > 1 && 3 * ch->n * bt->chain_count > rig->batch_out_floats)
+            rig->batch_out_floats = 3 * ch->n * bt->chain_count;
+    }
+    /* per grid: its joints (anchor joints and ancestors, in joint order), forest, subsets */
+    const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
+    size_t off = round64(sizeof(rig_header));
+    for (size_t g = 0; g < rig->grid_count; ++g) {
+        rig_grid *gr = &rig->grids[g];
+        for (size_t j = 0; j < J; ++j)
+            slot_of[j] = -1;
+        for (size_t c = 0; c < C; ++c)
+            if (rig->chains[c].grid == g)
+                for (int32_t a = (int32_t)rig->chains[c].joints[0]; a >= 0; a = rig->parents[a])
+                    slot_of[a] = 0;
+        size_t n = 0;
+        for (size_t j = 0; j < J; ++j)
+            if (slot_of[j] == 0)
+                slot_of[j] = (int32_t)n++;
+        gr->slots = n;
+        const size_t T = gr->times;
+        if (T > SIZE_MAX / 64 / (n ? n : 1))
+            return tendon_fail(TENDON_ERR_OVERFLOW, "%s: the workspace overflows size_t", fn);
+        gr->joints = rig_alloc(rig, n * sizeof *gr->joints);
+        gr->forest = rig_alloc(rig, T * n * sizeof *gr->forest);
+        float *fl = rig_alloc(rig, 20 * n * sizeof(float));
+        if (!gr->joints || !gr->forest || !fl)
+            return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+        gr->rest_t = fl, gr->rest_r = fl + 3 * n, gr->rest_s = fl + 7 * n;
+        gr->ident_t = fl + 10 * n, gr->ident_r = fl + 13 * n, gr->ident_s = fl + 17 * n;
+        for (size_t j = 0; j < J; ++j) {
+            if (slot_of[j] < 0)
+                continue;
+            const size_t s = (size_t)slot_of[j];
+            gr->joints[s] = (uint32_t)j;
+            memcpy(gr->rest_t + 3 * s, rest->translation + 3 * j, 3 * sizeof(float));
+            memcpy(gr->rest_r + 4 * s, rest->rotation + 4 * j, 4 * sizeof(float));
+            memcpy(gr->rest_s + 3 * s, rest->scale + 3 * j, 3 * sizeof(float));
+            if (rig->has_reference) {
+                memcpy(gr->ident_t + 3 * s, rig->reference.translation + 3 * j, 3 * sizeof(float));
+                memcpy(gr->ident_r + 4 * s, rig->reference.rotation + 4 * j, 4 * sizeof(float));
+                memcpy(gr->ident_s + 3 * s, rig->reference.scale + 3 * j, 3 * sizeof(float));
+            } else {
+                static const float t0[3] = {0, 0, 0}, r0[4] = {0, 0, 0, 1}, s1[3] = {1, 1, 1};
+                memcpy(gr->ident_t + 3 * s, t0, sizeof t0);
+                memcpy(gr->ident_r + 4 * s, r0, sizeof r0);
+                memcpy(gr->ident_s + 3 * s, s1, sizeof s1);
+            }
+        }
+        for (size_t i = 0; i < T; ++i)
+            for (size_t s = 0; s < n; ++s) {
+                const int32_t p = rig->parents[gr->joints[s]];
+                gr->forest[i * n + s] = p < 0 ? -1 : (int32_t)(i * n + (size_t)slot_of[p]);
+            }
+        if (rig->mask) {
+            if (!(gr->mask = rig_alloc(rig, n * sizeof(float))))
+                return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+            for (size_t s = 0; s < n; ++s)
+                gr->mask[s] = rig->mask[gr->joints[s]];
+        }
+        for (int k = 0; k < 3; ++k) {
+            if (!rig->clip[k])
+                continue;
+            const size_t tracks = tendon_clip_track_count(rig->clip[k]);
+            rig_subset *sub = &gr->clips[k];
+            sub->tracks = rig_alloc(rig, 2 * (tracks ? tracks : 1) * sizeof(uint32_t));
+            if (!sub->tracks)
+                return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+            sub->slots = sub->tracks + tracks;
+            tendon_clip_subset(rig->clip[k], slot_of, sub->tracks, sub->slots, sub->first,
+                               sub->count);
+        }
+        for (size_t c = 0; c < C; ++c)
+            if (rig->chains[c].grid == g)
+                rig->chains[c].anchor_slot = (uint32_t)slot_of[rig->chains[c].joints[0]];
+        /* workspace parts of the grid */
+        gr->ws_times = off, off += round64(T * sizeof(double));
+        gr->ws_ctimes = off, off += round64(3 * T * sizeof(double));
+        for (int k = 0; k < 3; ++k)
+            gr->ws_pose[k] = off, off += round64(10 * T * n * sizeof(float));
+        gr->ws_model = off, off += round64(16 * T * n * sizeof(float));
+        gr->ws_anchors = off, off += round64(anchors_used[g] * sizeof(float));
+        for (int k = 0; k < 3; ++k) {
+            gr->ws_hints[k] = off;
+            off += round64((rig->clip[k] ? tendon_clip_timeline_count(rig->clip[k]) : 0) *
+                           sizeof(uint32_t));
+        }
+    }
+    rig->ws_tree = off;
+    if (rig->source.kind == TENDON_RIG_SOURCE_TREE)
+        off += round64(10 * J * sizeof(float));
+    rig->ws_root = off, off += round64(16 * sizeof(float));
+    rig->ws_march = off, off += round64(rig->march_bytes);
+    rig->ws_positions = off, off += round64(3 * rig->link_count * sizeof(float));
+    rig->ws_batch_out = off, off += round64(rig->batch_out_floats * sizeof(float));
+    rig->ws_bytes = off + 63;
+    return TENDON_OK;
+}
+
+tendon_status tendon_spring_rig_create(const tendon_spring_rig_desc *desc, tendon_spring_rig **out)
+{
+    static const char fn[] = "tendon_spring_rig_create";
+    if (!out)
+        return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
+    *out = NULL;
+    if (!desc)
+        return tendon_fail(TENDON_ERR_NULL, "%s: desc is NULL", fn);
+    if (!desc->skeleton)
+        return tendon_fail(TENDON_ERR_NULL, "%s: desc->skeleton is NULL", fn);
+    if (!desc->chains || desc->chain_count == 0)
+        return tendon_fail(desc->chains ? TENDON_ERR_VALUE : TENDON_ERR_NULL,
+                           "%s: a rig needs at least one chain (chains %s, chain_count %zu)", fn,
+                           desc->chains ? "given" : "NULL", desc->chain_count);
+    if (desc->tier != TENDON_TIER_EXACT && desc->tier != TENDON_TIER_F32)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: tier is %d, not a tendon_tier (TENDON_TIER_EXACT = 0, "
+                           "TENDON_TIER_F32 = 1)",
+                           fn, (int)desc->tier);
+    if (desc->lookback != TENDON_SPRING_LOOKBACK_SEED &&
+        desc->lookback != TENDON_SPRING_LOOKBACK_SLOW_POLE)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: lookback is %d, not a tendon_spring_lookback (SEED = 0, "
+                           "SLOW_POLE = 1)",
+                           fn, (int)desc->lookback);
+    if (desc->chain_count > SIZE_MAX / 4 / sizeof(rig_chain))
+        return tendon_fail(TENDON_ERR_OVERFLOW, "%s: chain_count %zu is too large", fn,
+                           desc->chain_count);
+    tendon_spring_rig *rig = calloc(1, sizeof *rig);
+    if (!rig)
+        return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+    rig->skeleton = desc->skeleton;
+    rig->joint_count = tendon_skeleton_joint_count(desc->skeleton);
+    rig->parents = tendon_skeleton_parents(desc->skeleton);
+    rig->chain_count = desc->chain_count;
+    rig->source = desc->source;
+    rig->tier = desc->tier;
+    rig->lookback = desc->lookback;
+    rig->max_work = desc->max_work ? desc->max_work : TENDON_SPRING_MAX_WORK;
+    rig->root = desc->root;
+    rig->root_user = desc->root_user;
+    tendon_status st = TENDON_OK;
+    rig->chains = rig_alloc(rig, desc->chain_count * sizeof *rig->chains);
+    uint8_t *role = rig_alloc(rig, rig->joint_count ? rig->joint_count : 1); /* 1: a link */
+    if (!rig->chains || !role) {
+        st = tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+        goto fail;
+    }
+    if ((st = check_source(fn, rig, &desc->source)) != TENDON_OK)
+        goto fail;
+    for (size_t c = 0; c < desc->chain_count; ++c) {
+        if ((st = resolve_chain(fn, rig, &desc->chains[c], c)) != TENDON_OK)
+            goto fail;
+        rig_chain *ch = &rig->chains[c];
+        ch->first_link = rig->link_count;
+        rig->link_count += ch->n;
+        for (size_t k = 1; k <= ch->n; ++k) {
+            if (role[ch->joints[k]]) {
+                char a[96];
+                size_t other = 0;
+                for (size_t o = 0; o < c; ++o)
+                    for (size_t m = 1; m <= rig->chains[o].n; ++m)
+                        if (rig->chains[o].joints[m] == ch->joints[k])
+                            other = o;
+                st = tendon_fail(TENDON_ERR_VALUE,
+                                 "%s: %s and %s both drive %s: a joint is a link of one chain at "
+                                 "most",
+                                 fn, rig->chains[other].name, ch->name,
+                                 jname(rig->skeleton, ch->joints[k], a));
+                goto fail;
+            }
+            role[ch->joints[k]] = 1;
+        }
+    }
+    /* an anchor joint at or below another chain's link would move with that chain's springs */
+    for (size_t c = 0; c < desc->chain_count; ++c) {
+        const rig_chain *ch = &rig->chains[c];
+        for (int32_t a = (int32_t)ch->joints[0]; a >= 0; a = rig->parents[a]) {
+            if (role[a]) {
+                char x[96], y[96];
+                char which[160];
+                if (a == (int32_t)ch->joints[0])
+                    snprintf(which, sizeof which, "which is");
+                else
+                    snprintf(which, sizeof which, "which hangs below %s, which is",
+                             jname(rig->skeleton, (uint32_t)a, y));
+                st = tendon_fail(TENDON_ERR_VALUE,
+                                 "%s: %s hangs from %s, %s a link of a chain: its frame would move "
+                                 "with those springs, which the anchors (evaluated from the "
+                                 "source) do not see; hang it from a joint above the chains",
+                                 fn, ch->name, jname(rig->skeleton, ch->joints[0], x), which);
+                goto fail;
+            }
+        }
+        if ((st = chain_links(fn, rig, &desc->chains[c], &rig->chains[c])) != TENDON_OK)
+            goto fail;
+    }
+    if ((st = plan_rig(fn, rig)) != TENDON_OK)
+        goto fail;
+    *out = rig;
+    return TENDON_OK;
+fail:
+    tendon_spring_rig_destroy(rig);
+    return st;
+}
+
+/* ---- queries -------------------------------------------------------------------------------- */
+
+size_t tendon_spring_rig_chain_count(const tendon_spring_rig *rig)
+{
+    return rig ? rig->chain_count : 0;
+}
+size_t tendon_spring_rig_link_count(const tendon_spring_rig *rig)
+{
+    return rig ? rig->link_count : 0;
+}
+size_t tendon_spring_rig_chain_link_count(const tendon_spring_rig *rig, size_t chain)
+{
+    return rig && chain < rig->chain_count ? rig->chains[chain].n : 0;
+}
+uint32_t tendon_spring_rig_chain_joint(const tendon_spring_rig *rig, size_t chain, size_t k)
+{
+    return rig && chain < rig->chain_count && k <= rig->chains[chain].n
+               ? rig->chains[chain].joints[k]
+               : UINT32_MAX;
+}
+size_t tendon_spring_rig_chain_first_link(const tendon_spring_rig *rig, size_t chain)
+{
+    return rig && chain < rig->chain_count ? rig->chains[chain].first_link : 0;
+}
+size_t tendon_spring_rig_grid_count(const tendon_spring_rig *rig)
+{
+    return rig ? rig->grid_count : 0;
+}
+size_t tendon_spring_rig_grid_times(const tendon_spring_rig *rig, size_t grid)
+{
+    return rig && grid < rig->grid_count ? rig->grids[grid].times : 0;
+}
+size_t tendon_spring_rig_grid_joints(const tendon_spring_rig *rig, size_t grid)
+{
+    return rig && grid < rig->grid_count ? rig->grids[grid].slots : 0;
+}
+
+tendon_status tendon_spring_rig_chain_links(const tendon_spring_rig *rig, size_t chain,
+                                            tendon_spring_link *out, size_t out_count)
+{
+    static const char fn[] = "tendon_spring_rig_chain_links";
+    if (!rig || !out)
+        return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn, rig ? "out" : "rig");
+    if (chain >= rig->chain_count)
+        return tendon_fail(TENDON_ERR_RANGE, "%s: chain %zu of %zu", fn, chain, rig->chain_count);
+    if (out_count < rig->chains[chain].n)
+        return tendon_fail(TENDON_ERR_COUNT, "%s: out holds %zu links, %s has %zu", fn, out_count,
+                           rig->chains[chain].name, rig->chains[chain].n);
+    memcpy(out, rig->chains[chain].links, rig->chains[chain].n * sizeof *out);
+    return TENDON_OK;
+}
+
+tendon_status tendon_spring_rig_workspace_size(const tendon_spring_rig *rig, size_t *out_bytes)
+{
+    if (!rig || !out_bytes)
+        return tendon_fail(TENDON_ERR_NULL, "tendon_spring_rig_workspace_size: %s is NULL",
+                           rig ? "out_bytes" : "rig");
+    *out_bytes = rig->ws_bytes;
+    return TENDON_OK;
+}
+
+/* ---- evaluation ----------------------------------------------------------------------------- */
+
+static tendon_status check_workspace(const char *fn, const tendon_spring_rig *rig,
+                                     const void *workspace, size_t bytes)
+{
+    if (!rig)
+        return tendon_fail(TENDON_ERR_NULL, "%s: rig is NULL", fn);
+    if (!workspace)
+        return tendon_fail(TENDON_ERR_NULL,
+                           "%s: workspace is NULL; it needs %zu bytes "
+                           "(tendon_spring_rig_workspace_size)",
+                           fn, rig->ws_bytes);
+    if (bytes < rig->ws_bytes)
+        return tendon_fail(TENDON_ERR_COUNT,
+                           "%s: workspace_bytes is %zu and this rig needs %zu "
+                           "(tendon_spring_rig_workspace_size)",
+                           fn, bytes, rig->ws_bytes);
+    return TENDON_OK;
+}
+
+/* A pose view of `count` joints of a compact pose from joint `first`. */
+static tendon_pose view(float *base, size_t total, size_t first, size_t count)
+{
+    tendon_pose p;
+    p.translation = base + 3 * first;
+    p.rotation = base + 3 * total + 4 * first;
+    p.scale = base + 7 * total + 3 * first;
+    p.joint_count = count;
+    return p;
+}
+
+/* Fill every time's block of a compact pose with the [slots] arrays t, r, s. */
+static void fill(float *base, size_t times, size_t slots, const float *t, const float *r,
+                 const float *s)
+{
+    const size_t total = times * slots;
+    for (size_t i = 0; i < times; ++i) {
+        memcpy(base + 3 * i * slots, t, 3 * slots * sizeof(float));
+        memcpy(base + 3 * total + 4 * i * slots, r, 4 * slots * sizeof(float));
+        memcpy(base + 7 * total + 3 * i * slots, s, 3 * slots * sizeof(float));
+    }
+}
+
+static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
+                                   const tendon_spring_rig *rig, const rig_grid *gr, double time_sec,
+                                   unsigned char *ws)
+{
+    const size_t T = gr->times, n = gr->slots, total = T * n;
+    const int f32 = rig->tier == TENDON_TIER_F32;
+    double *times = (double *)(void *)(ws + gr->ws_times);
+    double *ctimes = (double *)(void *)(ws + gr->ws_ctimes);
+    float *P = (float *)(void *)(ws + gr->ws_pose[0]);
+    float *Q = (float *)(void *)(ws + gr->ws_pose[1]);
+    float *L = (float *)(void *)(ws + gr->ws_pose[2]);
+    float *model = (float *)(void *)(ws + gr->ws_model);
+    float *anchors = (float *)(void *)(ws + gr->ws_anchors);
+    /* the times tendon_spring_chain_sample calls its root at */
+    const double start = time_sec - gr->plan.lookback_sec;
+    times[0] = start;
+    for (size_t i = 1; i + 1 < T; ++i)
+        times[i] = start + (double)i * gr->plan.step_sec;
+    times[T - 1] = time_sec;
+    const tendon_spring_rig_source *src = &rig->source;
+    tendon_pose Pp = view(P, total, 0, total);
+    if (src->kind == TENDON_RIG_SOURCE_TREE) {
+        float *full = (float *)(void *)(ws + rig->ws_tree);
+        const size_t J = rig->joint_count;
+        tendon_pose fp = view(full, J, 0, J);
+        const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
+        for (size_t i = 0; i < T; ++i) {
+            tendon_pose_copy(rest, &fp);
+            const tendon_status st = tendon_blend_tree_evaluate(src->tree, times[i], &fp);
+            if (st != TENDON_OK)
+                return st;
+            for (size_t s = 0; s < n; ++s) {
+                const size_t j = gr->joints[s], b = i * n + s;
+                memcpy(Pp.translation + 3 * b, fp.translation + 3 * j, 3 * sizeof(float));
+                memcpy(Pp.rotation + 4 * b, fp.rotation + 4 * j, 4 * sizeof(float));
+                memcpy(Pp.scale + 3 * b, fp.scale + 3 * j, 3 * sizeof(float));
+            }
+        }
+    } else {
+        const tendon_rig_clip *rc[3] = {&src->base, &src->blend, &src->layer};
+        float *dest[3] = {P, Q, L};
+        for (int c = 0; c < 3; ++c) {
+            if (c > 0 && !rig->clip[c])
+                continue;
+            if (c == 2 && src->layer_mode == TENDON_RIG_LAYER_ADDITIVE)
+                fill(L, T, n, gr->ident_t, gr->ident_r, gr->ident_s);
+            else
+                fill(dest[c], T, n, gr->rest_t, gr->rest_r, gr->rest_s);
+            if (!rig->clip[c])
+                continue;
+            for (size_t i = 0; i < T; ++i)
+                ctimes[c * T + i] = clip_time(rc[c], times[i]);
+            tendon_pose v = view(dest[c], total, 0, total);
+            uint32_t *hints = (uint32_t *)(void *)(ws + gr->ws_hints[c]);
+            tendon_clip_sample_times_table(k, rig->clip[c], f32, gr->clips[c].tracks,
+                                           gr->clips[c].slots, gr->clips[c].first,
+                                           gr->clips[c].count, ctimes + c * T, T, n, hints, &v);
+        }
+        if (rig->clip[1]) {
+            void (*blend)(const tendon_pose *, const tendon_pose *, double, const float *, size_t,
+                          tendon_pose *) = f32 ? k->pose_blend_f32 : k->pose_blend;
+            for (size_t i = 0; i < T; ++i) {
+                tendon_pose a = view(P, total, i * n, n), b = view(Q, total, i * n, n);
+                blend(&a, &b, weight_at(&src->blend_weight, times[i]), NULL, n, &a);
+            }
+        }
+        if (rig->clip[2]) {
+            const int additive = src->layer_mode == TENDON_RIG_LAYER_ADDITIVE;
+            void (*op)(const tendon_pose *, const tendon_pose *, double, const float *, size_t,
+                       tendon_pose *) = additive ? (f32 ? k->pose_add_f32 : k->pose_add)
+                                                 : (f32 ? k->pose_blend_f32 : k->pose_blend);
+            tendon_pose ref = {gr->ident_t, gr->ident_r, gr->ident_s, n};
+            for (size_t i = 0; i < T; ++i) {
+                tendon_pose a = view(P, total, i * n, n), l = view(L, total, i * n, n);
+                if (rig->has_reference) {
+                    const tendon_status st =
+                        (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(&ref, &l, &l);
+                    if (st != TENDON_OK)
+                        return st;
+                }
+                op(&a, &l, weight_at(&src->layer_weight, times[i]), gr->mask, n, &a);
+            }
+        }
+    }
+    k->local_matrices(Pp.translation, Pp.rotation, Pp.scale, total, model);
+    k->model_matrices(model, gr->forest, NULL, 0, total, model);
+    /* the anchors, batch by batch: [time][chain of the batch][3] */
+    float *root = (float *)(void *)(ws + rig->ws_root);
+    for (size_t i = 0; i < T; ++i) {
+        float r[16];
+        if (rig->root) {
+            const tendon_status st = rig->root(rig->root_user, times[i], r);
+            if (st != TENDON_OK) {
+                char before[300];
+                snprintf(before, sizeof before, "%s", tendon_error_message());
+                return tendon_fail(st,
+                                   "%s: the root transform returned %s at time_sec %.17g; the "
+                                   "last tendon message on this thread: \"%s\"",
+                                   fn, tendon_status_name(st), times[i], before);
+            }
+            if (i + 1 == T)
+                memcpy(root, r, sizeof r);
+        }
+        for (size_t b = 0; b < rig->batch_count; ++b) {
+            const rig_batch *bt = &rig->batches[b];
+            if (&rig->grids[bt->grid] != gr)
+                continue;
+            float *at = anchors + bt->anchors_at + 3 * i * bt->chain_count;
+            for (size_t m = 0; m < bt->chain_count; ++m) {
+                const rig_chain *ch = &rig->chains[bt->chains[m]];
+                xform_point(model + 16 * (i * n + ch->anchor_slot), ch->offset, at + 3 * m);
+                if (rig->root)
+                    xform_point(r, at + 3 * m, at + 3 * m);
+            }
+        }
+    }
+    return TENDON_OK;
+}
+
+tendon_status tendon_spring_rig_evaluate_on(const tendon_kernels *given,
+                                            const tendon_spring_rig *rig, double time_sec,
+                                            void *workspace, size_t workspace_bytes)
+{
+    static const char fn[] = "tendon_spring_rig_evaluate";
+    tendon_status st = check_workspace(fn, rig, workspace, workspace_bytes);
+    if (st != TENDON_OK)
+        return st;
+    if (!(time_sec - time_sec == 0.0))
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: time_sec is %g: the rig samples finite times", fn, time_sec);
+    const tendon_kernels *k = given;
+    if (!k && (st = tendon_active_kernels(&k)) != TENDON_OK)
+        return st;
+    unsigned char *ws = align64(workspace);
+    rig_header *h = (rig_header *)(void *)ws;
+    if (h->magic != RIG_MAGIC || h->rig != rig) { /* a fresh workspace: zero the hints */
+        memset(ws, 0, rig->ws_bytes - 63);
+        h->magic = RIG_MAGIC;
+        h->rig = rig;
+    }
+    h->valid = 0;
+    for (size_t g = 0; g < rig->grid_count; ++g)
+        if ((st = evaluate_grid(fn, k, rig, &rig->grids[g], time_sec, ws)) != TENDON_OK)
+            return st;
+    h->time_sec = time_sec;
+    h->valid = 1;
+    return TENDON_OK;
+}
+
+tendon_status tendon_spring_rig_evaluate(const tendon_spring_rig *rig, double time_sec,
+                                         void *workspace, size_t workspace_bytes)
+{
+    return tendon_spring_rig_evaluate_on(NULL, rig, time_sec, workspace, workspace_bytes);
+}
+
+/* ---- the march ------------------------------------------------------------------------------ */
+
+typedef struct feed {
+    const float *anchors; /* [times][chains][3] */
+    const double *times;
+    size_t chains, calls, count;
+    int bad;
+} feed;
+
+static void feed_root(void *user, double time_sec, float *out)
+{
+    feed *f = user;
+    if (f->calls >= f->count || memcmp(&f->times[f->calls], &time_sec, sizeof time_sec) != 0) {
+        f->bad = 1;
+        return;
+    }
+    memcpy(out, f->anchors + 3 * f->chains * f->calls, 3 * f->chains * sizeof(float));
+    ++f->calls;
+}
+
+static const rig_header *evaluated(const char *fn, const tendon_spring_rig *rig,
+                                   const void *workspace, double time_sec, tendon_status *st)
+{
+    const rig_header *h = (const rig_header *)(const void *)align64((void *)(uintptr_t)workspace);
+    if (h->magic != RIG_MAGIC || h->rig != rig || !h->valid ||
+        memcmp(&h->time_sec, &time_sec, sizeof time_sec) != 0) {
+        *st = tendon_fail(TENDON_ERR_VALUE,
+                          "%s: the workspace holds no evaluation of this rig at time_sec %.17g: "
+                          "call tendon_spring_rig_evaluate with it first",
+                          fn, time_sec);
+        return NULL;
+    }
+    *st = TENDON_OK;
+    return h;
+}
+
+tendon_status tendon_spring_rig_march_on(const tendon_kernels *given, const tendon_spring_rig *rig,
+                                         double time_sec, void *workspace, size_t workspace_bytes,
+                                         float *out_positions, size_t out_count, tendon_pose *pose)
+{
+    static const char fn[] = "tendon_spring_rig_march";
+    tendon_status st = check_workspace(fn, rig, workspace, workspace_bytes);
+    if (st != TENDON_OK)
+        return st;
+    if (!out_positions && !pose)
+        return tendon_fail(TENDON_ERR_NULL, "%s: out_positions and pose are both NULL", fn);
+    if (out_positions) {
+        if (out_count < 3 * rig->link_count)
+            return tendon_fail(TENDON_ERR_COUNT,
+                               "%s: out_positions holds %zu floats and the rig's %zu links need "
+                               "%zu",
+                               fn, out_count, rig->link_count, 3 * rig->link_count);
+        if ((st = tendon_check_array(fn, "out_positions", out_positions, 3 * rig->link_count,
+                                     1)) != TENDON_OK)
+            return st;
+        if (tendon_ranges_overlap(out_positions, 3 * rig->link_count * sizeof(float), workspace,
+                                  workspace_bytes))
+            return tendon_fail(TENDON_ERR_ALIAS, "%s: out_positions overlaps the workspace", fn);
+    }
+    if (pose) {
+        if ((st = tendon_check_pose(fn, "pose", pose)) != TENDON_OK)
+            return st;
+        if (pose->joint_count != rig->joint_count)
+            return tendon_fail(TENDON_ERR_COUNT, "%s: pose has %zu joints, the skeleton %zu", fn,
+                               pose->joint_count, rig->joint_count);
+        const size_t b = pose->joint_count * sizeof(float);
+        if (tendon_ranges_overlap(pose->translation, 3 * b, workspace, workspace_bytes) ||
+            tendon_ranges_overlap(pose->rotation, 4 * b, workspace, workspace_bytes) ||
+            tendon_ranges_overlap(pose->scale, 3 * b, workspace, workspace_bytes))
+            return tendon_fail(TENDON_ERR_ALIAS, "%s: the pose overlaps the workspace", fn);
+        if (out_positions &&
+            (tendon_ranges_overlap(out_positions, 3 * rig->link_count * sizeof(float),
+                                   pose->translation, 3 * b) ||
+             tendon_ranges_overlap(out_positions, 3 * rig->link_count * sizeof(float),
+                                   pose->rotation, 4 * b) ||
+             tendon_ranges_overlap(out_positions, 3 * rig->link_count * sizeof(float),
+                                   pose->scale, 3 * b)))
+            return tendon_fail(TENDON_ERR_ALIAS, "%s: out_positions overlaps the pose", fn);
+    }
+    if (!evaluated(fn, rig, workspace, time_sec, &st))
+        return st;
+    const tendon_kernels *k = given;
+    if (!k && (st = tendon_active_kernels(&k)) != TENDON_OK)
+        return st;
+    unsigned char *ws = align64(workspace);
+    float *positions = (float *)(void *)(ws + rig->ws_positions);
+    void *march_ws = ws + rig->ws_march;
+    float *batch_out = (float *)(void *)(ws + rig->ws_batch_out);
+    for (size_t b = 0; b < rig->batch_count; ++b) {
+        const rig_batch *bt = &rig->batches[b];
+        const rig_grid *gr = &rig->grids[bt->grid];
+        const rig_chain *first = &rig->chains[bt->first_chain_of];
+        feed f = {(const float *)(const void *)(ws + gr->ws_anchors) + bt->anchors_at,
+                  (const double *)(const void *)(ws + gr->ws_times), bt->chain_count, 0,
+                  gr->times, 0};
+        /* a single chain straight into its place; a batch chain-major into the batch scratch,
+           then each chain's links into theirs */
+        const size_t per = 3 * first->n;
+        float *dst = bt->chain_count == 1 ? positions + 3 * first->first_link : batch_out;
+        st = tendon_spring_chain_sample_plain(fn, k, first->links, first->n, rig->lookback,
+                                              feed_root, &f, time_sec, rig->max_work,
+                                              bt->chain_count, march_ws, rig->march_bytes, dst,
+                                              per * bt->chain_count);
+        if (st == TENDON_OK && bt->chain_count > 1)
+            for (size_t m = 0; m < bt->chain_count; ++m)
+                memcpy(positions + 3 * rig->chains[bt->chains[m]].first_link, batch_out + per * m,
+                       per * sizeof(float));
+        if (st != TENDON_OK)
+            return st;
+        if (f.bad || f.calls != gr->times)
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: internal: the march asked for its root at times the rig did "
+                               "not evaluate (call %zu of %zu)",
+                               fn, f.calls, gr->times);
+    }
+    if (pose) {
+        const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
+        const float *root = rig->root ? (const float *)(const void *)(ws + rig->ws_root) : NULL;
+        for (size_t c = 0; c < rig->chain_count; ++c) {
+            const rig_chain *ch = &rig->chains[c];
+            chain_pose_core(rig->parents, rest, ch->joints, ch->n + 1,
+                            positions + 3 * ch->first_link, root, pose);
+        }
+    }
+    if (out_positions)
+        memcpy(out_positions, positions, 3 * rig->link_count * sizeof(float));
+    return TENDON_OK;
+}
+
+tendon_status tendon_spring_rig_march(const tendon_spring_rig *rig, double time_sec,
+                                      void *workspace, size_t workspace_bytes,
+                                      float *out_positions, size_t out_count, tendon_pose *pose)
+{
+    return tendon_spring_rig_march_on(NULL, rig, time_sec, workspace, workspace_bytes,
+                                      out_positions, out_count, pose);
+}
+
+tendon_status tendon_spring_rig_sample(const tendon_spring_rig *rig, double time_sec,
+                                       void *workspace, size_t workspace_bytes,
+                                       float *out_positions, size_t out_count, tendon_pose *pose)
+{
+    if (!out_positions && !pose)
+        return tendon_fail(TENDON_ERR_NULL,
+                           "tendon_spring_rig_sample: out_positions and pose are both NULL");
+    tendon_status st = tendon_spring_rig_evaluate(rig, time_sec, workspace, workspace_bytes);
+    if (st != TENDON_OK)
+        return st;
+    return tendon_spring_rig_march(rig, time_sec, workspace, workspace_bytes, out_positions,
+                                   out_count, pose);
+}
+
+tendon_status tendon_spring_rig_evaluated_anchors(const tendon_spring_rig *rig,
+                                                  const void *workspace, size_t workspace_bytes,
+                                                  size_t chain, float *out, size_t out_count,
+                                                  double *out_times, size_t time_count)
+{
+    static const char fn[] = "tendon_spring_rig_evaluated_anchors";
+    tendon_status st = check_workspace(fn, rig, workspace, workspace_bytes);
+    if (st != TENDON_OK)
+        return st;
+    if (!out)
+        return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
+    if (chain >= rig->chain_count)
+        return tendon_fail(TENDON_ERR_RANGE, "%s: chain %zu of %zu", fn, chain, rig->chain_count);
+    const rig_header *h = (const rig_header *)(const void *)align64((void *)(uintptr_t)workspace);
+    if (!evaluated(fn, rig, workspace, h->time_sec, &st))
+        return st;
+    const rig_chain *ch = &rig->chains[chain];
+    const rig_batch *bt = &rig->batches[ch->batch];
+    const rig_grid *gr = &rig->grids[ch->grid];
+    if (out_count < 3 * gr->times || (out_times && time_count < gr->times))
+        return tendon_fail(TENDON_ERR_COUNT, "%s: %s has %zu anchor times (%zu floats)", fn,
+                           ch->name, gr->times, 3 * gr->times);
+    const unsigned char *ws = (const unsigned char *)h;
+    const float *anchors = (const float *)(const void *)(ws + gr->ws_anchors) + bt->anchors_at;
+    for (size_t i = 0; i < gr->times; ++i)
+        memcpy(out + 3 * i, anchors + 3 * (i * bt->chain_count + ch->in_batch), 3 * sizeof(float));
+    if (out_times)
+        memcpy(out_times, ws + gr->ws_times, gr->times * sizeof(double));
+    return TENDON_OK;
+}
+
+/* ---- the single-time reference -------------------------------------------------------------- */
+
+tendon_status tendon_spring_rig_source_pose(const tendon_spring_rig *rig, double time_sec,
+                                            tendon_pose *scratch, tendon_pose *pose)
+{
+    static const char fn[] = "tendon_spring_rig_source_pose";
+    if (!rig)
+        return tendon_fail(TENDON_ERR_NULL, "%s: rig is NULL", fn);
+    tendon_status st = tendon_check_pose(fn, "pose", pose);
+    if (st != TENDON_OK)
+        return st;
+    if (pose->joint_count != rig->joint_count)
+        return tendon_fail(TENDON_ERR_COUNT, "%s: pose has %zu joints, the skeleton %zu", fn,
+                           pose->joint_count, rig->joint_count);
+    if (!(time_sec - time_sec == 0.0))
+        return tendon_fail(TENDON_ERR_VALUE, "%s: time_sec is %g: the rig samples finite times",
+                           fn, time_sec);
+    const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
+    const tendon_spring_rig_source *src = &rig->source;
+    if ((st = tendon_pose_copy(rest, pose)) != TENDON_OK)
+        return st;
+    if (src->kind == TENDON_RIG_SOURCE_TREE)
+        return tendon_blend_tree_evaluate(src->tree, time_sec, pose);
+    const int f32 = rig->tier == TENDON_TIER_F32;
+    tendon_status (*sample)(const tendon_clip *, double, tendon_pose *) =
+        f32 ? tendon_clip_sample_f32 : tendon_clip_sample;
+    if (rig->clip[0] && (st = sample(rig->clip[0], clip_time(&src->base, time_sec), pose)) !=
+                            TENDON_OK)
+        return st;
+    if (!rig->clip[1] && !rig->clip[2])
+        return TENDON_OK;
+    if (!scratch)
+        return tendon_fail(TENDON_ERR_NULL,
+                           "%s: scratch is NULL, and this source blends or layers a second clip",
+                           fn);
+    if ((st = tendon_check_pose(fn, "scratch", scratch)) != TENDON_OK)
+        return st;
+    if (scratch->joint_count != rig->joint_count)
+        return tendon_fail(TENDON_ERR_COUNT, "%s: scratch has %zu joints, the skeleton %zu", fn,
+                           scratch->joint_count, rig->joint_count);
+    tendon_pose q = *scratch;
+    if (rig->clip[1]) {
+        tendon_pose_copy(rest, &q);
+        if ((st = sample(rig->clip[1], clip_time(&src->blend, time_sec), &q)) != TENDON_OK ||
+            (st = (f32 ? tendon_pose_blend_f32 : tendon_pose_blend)(
+                 pose, &q, weight_at(&src->blend_weight, time_sec), pose)) != TENDON_OK)
+            return st;
+    }
+    if (rig->clip[2]) {
+        const int additive = src->layer_mode == TENDON_RIG_LAYER_ADDITIVE;
+        if (additive && rig->has_reference)
+            tendon_pose_copy(&rig->reference, &q);
+        else if (additive)
+            tendon_pose_set_identity(&q);
+        else
+            tendon_pose_copy(rest, &q);
+        if ((st = sample(rig->clip[2], clip_time(&src->layer, time_sec), &q)) != TENDON_OK)
+            return st;
+        if (rig->has_reference &&
+            (st = (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(&rig->reference, &q, &q)) !=
+                TENDON_OK)
+            return st;
+        const double w = weight_at(&src->layer_weight, time_sec);
+        if (additive)
+            st = rig->mask ? (f32 ? tendon_pose_add_masked_f32 : tendon_pose_add_masked)(
+                                 pose, &q, w, rig->mask, pose)
+                           : (f32 ? tendon_pose_add_f32 : tendon_pose_add)(pose, &q, w, pose);
+        else
+            st = rig->mask ? (f32 ? tendon_pose_blend_masked_f32 : tendon_pose_blend_masked)(
+                                 pose, &q, w, rig->mask, pose)
+                           : (f32 ? tendon_pose_blend_f32 : tendon_pose_blend)(pose, &q, w, pose);
+    }
+    return st;
+}
+
+tendon_status tendon_spring_rig_anchor(const tendon_spring_rig *rig, size_t chain, double time_sec,
+                                       tendon_pose *scratch_pose, tendon_pose *scratch_pose2,
+                                       float *scratch_model, float out[3])
+{
+    static const char fn[] = "tendon_spring_rig_anchor";
+    if (!rig || !scratch_model || !out)
+        return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn,
+                           !rig ? "rig" : !scratch_model ? "scratch_model" : "out");
+    if (chain >= rig->chain_count)
+        return tendon_fail(TENDON_ERR_RANGE, "%s: chain %zu of %zu", fn, chain, rig->chain_count);
+    tendon_status st = tendon_spring_rig_source_pose(rig, time_sec, scratch_pose2, scratch_pose);
+    if (st != TENDON_OK ||
+        (st = tendon_pose_model_matrices(rig->skeleton, scratch_pose, NULL, scratch_model)) !=
+            TENDON_OK)
+        return st;
+    const rig_chain *ch = &rig->chains[chain];
+    float p[3];
+    xform_point(scratch_model + 16 * (size_t)ch->joints[0], ch->offset, p);
+    if (rig->root) {
+        float r[16];
+        if ((st = rig->root(rig->root_user, time_sec, r)) != TENDON_OK)
+            return st;
+        xform_point(r, p, p);
+    }
+    memcpy(out, p, sizeof p);
+    return TENDON_OK;
+}
+
+/* ---- positions → rotations on their own ----------------------------------------------------- */
+
+tendon_status tendon_spring_chain_pose(const tendon_skeleton *skeleton, const uint32_t *joints,
+                                       size_t joint_count, const float *positions,
+                                       const float *root_matrix, tendon_pose *pose)
+{
+    static const char fn[] = "tendon_spring_chain_pose";
+    if (!skeleton || !joints || !positions)
+        return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn,
+                           !skeleton ? "skeleton" : !joints ? "joints" : "positions");
+    tendon_status st = tendon_check_pose(fn, "pose", pose);
+    if (st != TENDON_OK)
+        return st;
+    const size_t J = tendon_skeleton_joint_count(skeleton);
+    if (pose->joint_count != J)
+        return tendon_fail(TENDON_ERR_COUNT, "%s: pose has %zu joints, the skeleton %zu", fn,
+                           pose->joint_count, J);
+    if (joint_count < 2)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: joint_count is %zu: a chain is an anchor joint and at least one "
+                           "link",
+                           fn, joint_count);
+    const int32_t *parents = tendon_skeleton_parents(skeleton);
+    for (size_t k = 0; k < joint_count; ++k) {
+        if (joints[k] >= J)
+            return tendon_fail(TENDON_ERR_RANGE, "%s: joints[%zu] is %u, not below %zu", fn, k,
+                               (unsigned)joints[k], J);
+        if (k > 0 && parents[joints[k]] != (int32_t)joints[k - 1]) {
+            char a[96], b[96];
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: not a parent → child path: %s is not a child of %s", fn,
+                               jname(skeleton, joints[k], a), jname(skeleton, joints[k - 1], b));
+        }
+    }
+    chain_pose_core(parents, tendon_skeleton_rest_view(skeleton), joints, joint_count, positions,
+                    root_matrix, pose);
+    return TENDON_OK;
+}

@@ -1,0 +1,837 @@
+/*
+ * The spring rig (tendon/spring_rig.h):
+ *   - the batched evaluation equals the single-time one bit for bit at every substep time, on
+ *     every ISA, for every kind of source (a clip; a blend toward a second clip with an additive
+ *     masked layer, an override layer, an additive layer of full poses from a reference; a blend
+ *     tree), on both tiers, with and without a root transform, under both lookback settings;
+ *   - the rig's link positions equal tendon_spring_chain_sample's (and the _status form's) with
+ *     a root callback computing the same anchors, bit for bit, every ISA;
+ *   - positions → rotations against hand-computed chains: straight (rest rotations kept), bent
+ *     90° (a quarter turn about the axis, the child on the bent direction at its own distance),
+ *     a link on its parent's position (no NaN: the rest rotation), under a scaled and rotated
+ *     parent, with a root matrix;
+ *   - grids and batches are shared where the plans are equal; the pose is written where the
+ *     chains are and nowhere else;
+ *   - bad chains are refused by name (not a parent → child path, a missing joint, a joint out of
+ *     range, a link of two chains, an anchor below a link, wrong settings counts), and sources
+ *     (unknown kinds: a state machine is not one);
+ *   - a failing root transform returns its status with nothing written; a march without an
+ *     evaluation of that time is refused.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/kernels_internal.h" /* tendon_fail for the test's root transform */
+#include "support.h"
+
+/* ---- a small character: root, hips, spine, chest, head, an arm, hair and a coat ------------ */
+
+enum {
+    ROOT, HIPS, SPINE, CHEST, HEAD, HAIR_ROOT, HAIR1, HAIR2, HAIR3, /* hair: 0 … 8 */
+    ARM, FOREARM,                                                   /* 9, 10 */
+    TAIL_ROOT, TAIL1, TAIL2,                                        /* 11 … 13 under the hips */
+    COAT_ROOT, COAT1, COAT2,                                        /* 14 … 16 under the hips */
+    JOINTS
+};
+static const char *const NAMES[JOINTS] = {"root",  "hips",      "spine",     "chest", "head",
+                                          "hair_root", "hair1", "hair2",     "hair3", "arm",
+                                          "forearm",   "tail_root", "tail1", "tail2", "coat_root",
+                                          "coat1",     "coat2"};
+static const int32_t PARENTS[JOINTS] = {-1,    ROOT,  HIPS,      SPINE, CHEST, HEAD,
+                                        HAIR_ROOT, HAIR1, HAIR2, CHEST, ARM,   HIPS,
+                                        TAIL_ROOT, TAIL1, HIPS,  COAT_ROOT, COAT1};
+
+typedef struct character {
+    tendon_skeleton *skeleton;
+    tendon_pose rest;
+    tendon_clip *walk, *wave, *aim, *full;
+    float mask[JOINTS];
+    float *values;
+} character;
+
+static void make_character(character *ch)
+{
+    memset(ch, 0, sizeof *ch);
+    ck_assert(tendon_pose_create(JOINTS, &ch->rest) == TENDON_OK);
+    static const float T[JOINTS][3] = {
+        {0, 0, 0},      {0, 1, 0},       {0, 0.12f, 0},  {0, 0.15f, 0},   {0, 0.2f, 0},
+        {0.05f, 0.1f, -0.07f}, {0, -0.06f, 0}, {0, -0.06f, 0}, {0, -0.05f, 0.01f},
+        {0.18f, 0.1f, 0}, {0.25f, 0, 0}, {0, -0.05f, -0.12f}, {0, 0, -0.1f}, {0, 0, -0.1f},
+        {0.15f, -0.03f, 0.1f}, {0, -0.1f, 0}, {0, -0.1f, 0}};
+    for (int j = 0; j < JOINTS; ++j)
+        memcpy(ch->rest.translation + 3 * j, T[j], sizeof T[j]);
+    /* a rotated and a scaled joint above the chains */
+    const float s = 0.38268343f, c = 0.92387953f; /* 45° about y */
+    ch->rest.rotation[4 * CHEST + 1] = s, ch->rest.rotation[4 * CHEST + 3] = c;
+    ch->rest.scale[3 * HEAD] = 1.1f, ch->rest.scale[3 * HEAD + 1] = 0.9f;
+    ch->rest.rotation[4 * HAIR_ROOT + 2] = 0.19509032f; /* 22.5° about z */
+    ch->rest.rotation[4 * HAIR_ROOT + 3] = 0.98078528f;
+    const tendon_skeleton_desc sd = {JOINTS, PARENTS, NAMES, &ch->rest};
+    ck_assert_msg(tendon_skeleton_create(&sd, &ch->skeleton) == TENDON_OK, "%s",
+                  tendon_error_message());
+
+    /* walk: LINEAR rotations on the body (and the hair root: a spring anchor that animates),
+       the hips' translation, a STEP scale and a CUBICSPLINE rotation; 1 s */
+    enum { K = 21 };
+    static float times[K], times2[9];
+    for (int k = 0; k < K; ++k)
+        times[k] = (float)k / 20.0f;
+    for (int k = 0; k < 9; ++k)
+        times2[k] = (float)k * 0.27f - 0.3f;
+    ch->values = malloc(64 * K * 12 * sizeof(float));
+    float *v = ch->values;
+    tendon_track_desc tr[16];
+    size_t n = 0;
+    static const int ROT[6] = {HIPS, SPINE, CHEST, HEAD, HAIR_ROOT, ARM};
+    for (int i = 0; i < 6; ++i) {
+        for (int k = 0; k < K; ++k) {
+            const double a = 0.3 * sin(2.0 * 3.14159265358979 * (k / 20.0) + i);
+            const double ax[3] = {i % 3 == 0, i % 3 == 1, i % 3 == 2};
+            for (int c2 = 0; c2 < 3; ++c2)
+                v[4 * k + c2] = (float)(ax[c2] * sin(a / 2));
+            v[4 * k + 3] = (float)cos(a / 2);
+        }
+        tr[n++] = (tendon_track_desc){(uint32_t)ROT[i], TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR,
+                                      4, K, times, v};
+        v += 4 * K;
+    }
+    for (int k = 0; k < K; ++k)
+        v[3 * k] = 0, v[3 * k + 1] = (float)(1.0 + 0.03 * sin(k * 0.6)), v[3 * k + 2] = k * 0.01f;
+    tr[n++] = (tendon_track_desc){HIPS, TENDON_PATH_TRANSLATION, TENDON_INTERP_LINEAR, 3, K, times, v};
+    v += 3 * K;
+    for (int k = 0; k < 9; ++k)
+        v[3 * k] = v[3 * k + 1] = v[3 * k + 2] = 1.0f + 0.05f * (float)(k % 3);
+    tr[n++] = (tendon_track_desc){SPINE, TENDON_PATH_SCALE, TENDON_INTERP_STEP, 3, 9, times2, v};
+    v += 27;
+    for (int k = 0; k < 9; ++k) { /* in-tangent, value, out-tangent */
+        const double a = 0.2 * k;
+        const float q[12] = {0.01f, 0, 0, 0, (float)sin(a / 2), 0, 0, (float)cos(a / 2),
+                             0, 0.02f, 0, 0};
+        memcpy(v + 12 * k, q, sizeof q);
+    }
+    tr[n++] = (tendon_track_desc){FOREARM, TENDON_PATH_ROTATION, TENDON_INTERP_CUBICSPLINE, 4, 9,
+                                  times2, v};
+    v += 108;
+    tendon_clip_desc cd = {JOINTS, n, tr};
+    ck_assert(tendon_clip_create(&cd, &ch->walk) == TENDON_OK);
+
+    /* wave: a second locomotion the base blends toward (rotations on the chest and head) */
+    n = 0;
+    static const int WAVE[2] = {CHEST, HEAD};
+    for (int i = 0; i < 2; ++i) {
+        for (int k = 0; k < 9; ++k) {
+            const double a = 0.5 * cos(k * 0.7 + i);
+            v[4 * k] = (float)sin(a / 2), v[4 * k + 1] = 0, v[4 * k + 2] = 0;
+            v[4 * k + 3] = (float)cos(a / 2);
+        }
+        tr[n++] = (tendon_track_desc){(uint32_t)WAVE[i], TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR,
+                                      4, 9, times2, v};
+        v += 36;
+    }
+    cd = (tendon_clip_desc){JOINTS, n, tr};
+    ck_assert(tendon_clip_create(&cd, &ch->wave) == TENDON_OK);
+
+    /* aim: a delta clip on the spine, chest and head */
+    n = 0;
+    static const int AIM[3] = {SPINE, CHEST, HEAD};
+    for (int i = 0; i < 3; ++i) {
+        for (int k = 0; k < K; ++k) {
+            const double a = 0.25 * sin(k * 0.3 + 2 * i);
+            v[4 * k] = 0, v[4 * k + 1] = (float)sin(a / 2), v[4 * k + 2] = 0;
+            v[4 * k + 3] = (float)cos(a / 2);
+        }
+        tr[n++] = (tendon_track_desc){(uint32_t)AIM[i], TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR,
+                                      4, K, times, v};
+        v += 4 * K;
+    }
+    cd = (tendon_clip_desc){JOINTS, n, tr};
+    ck_assert(tendon_clip_create(&cd, &ch->aim) == TENDON_OK);
+
+    /* full: full poses on the chest and head, for the additive layer with a reference */
+    n = 0;
+    for (int i = 0; i < 2; ++i) {
+        for (int k = 0; k < K; ++k) {
+            const double a = 0.4 * sin(k * 0.2 + i);
+            v[4 * k] = 0, v[4 * k + 1] = 0, v[4 * k + 2] = (float)sin(a / 2);
+            v[4 * k + 3] = (float)cos(a / 2);
+        }
+        tr[n++] = (tendon_track_desc){(uint32_t)WAVE[i], TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR,
+                                      4, K, times, v};
+        v += 4 * K;
+    }
+    cd = (tendon_clip_desc){JOINTS, n, tr};
+    ck_assert(tendon_clip_create(&cd, &ch->full) == TENDON_OK);
+    for (int j = 0; j < JOINTS; ++j)
+        ch->mask[j] = j == SPINE ? 0.33333334f : j == CHEST ? 0.6666667f : j >= HEAD ? 1.0f : 0.0f;
+}
+
+static void free_character(character *ch)
+{
+    tendon_clip_destroy(ch->walk), tendon_clip_destroy(ch->wave);
+    tendon_clip_destroy(ch->aim), tendon_clip_destroy(ch->full);
+    tendon_skeleton_destroy(ch->skeleton);
+    tendon_pose_destroy(&ch->rest);
+    free(ch->values);
+}
+
+static double speed(void *user, double t)
+{
+    (void)user;
+    return 0.6 + 0.5 * sin(1.3 * t); /* leaves [0, 1] now and then: the blend clamps it */
+}
+static double aim_weight(void *user, double t)
+{
+    (void)user;
+    return 0.5 + 0.5 * sin(0.9 * t + 1.0);
+}
+
+static tendon_status root_transform(void *user, double t, float m[16])
+{
+    const int *fail = user;
+    if (fail && *fail && t > 0.4)
+        return tendon_fail(TENDON_ERR_NOT_FOUND, "test root: no placement after 0.4 s");
+    memset(m, 0, 16 * sizeof(float));
+    const double a = 0.7 * t;
+    m[0] = (float)cos(a), m[2] = (float)-sin(a), m[5] = 1.0f, m[8] = (float)sin(a);
+    m[10] = (float)cos(a), m[15] = 1.0f;
+    m[12] = (float)(1.5 * t), m[13] = 0.1f, m[14] = (float)(-0.5 * t);
+    return TENDON_OK;
+}
+
+static const tendon_spring_settings HAIR = {2.2, 0.45, 0.12};
+static const tendon_spring_settings COAT[2] = {{1.6, 0.6, 0.1}, {1.8, 0.5, TENDON_SPRING_NO_LIMIT}};
+static const tendon_spring_settings TAIL = {1.2, 1.5, TENDON_SPRING_NO_LIMIT}; /* overdamped */
+
+static const char *const HAIR_CHAIN[4] = {"hair_root", "hair1", "hair2", "hair3"};
+static const uint32_t COAT_CHAIN[3] = {COAT_ROOT, COAT1, COAT2};
+static const uint32_t TAIL_CHAIN[3] = {TAIL_ROOT, TAIL1, TAIL2};
+
+/* The rig's chains: hair by name (offset 0), coat by index (an offset, two settings), tail. */
+static void chains_of(tendon_spring_rig_chain chains[3])
+{
+    memset(chains, 0, 3 * sizeof *chains);
+    chains[0] = (tendon_spring_rig_chain){"hair", HAIR_CHAIN, NULL, 4, {0, 0, 0}, &HAIR, 1, NULL};
+    chains[1] = (tendon_spring_rig_chain){"coat", NULL, COAT_CHAIN, 3, {0.01f, 0.02f, 0},
+                                          COAT, 2, NULL};
+    chains[2] = (tendon_spring_rig_chain){"tail", NULL, TAIL_CHAIN, 3, {0, 0, 0}, &TAIL, 1, NULL};
+}
+
+enum { SRC_CLIP, SRC_LAYERED, SRC_OVERRIDE, SRC_REFERENCE, SRC_TREE, SRC_COUNT };
+
+typedef struct scene {
+    character ch;
+    tendon_blend_tree *tree;
+} scene;
+
+static void make_desc(scene *sc, int kind, int tier, int lookback, int rooted, int *fail,
+                      tendon_spring_rig_chain chains[3], tendon_spring_rig_desc *d)
+{
+    chains_of(chains);
+    memset(d, 0, sizeof *d);
+    d->skeleton = sc->ch.skeleton;
+    d->chains = chains;
+    d->chain_count = 3;
+    d->tier = (tendon_tier)tier;
+    d->lookback = (tendon_spring_lookback)lookback;
+    if (rooted) {
+        d->root = root_transform;
+        d->root_user = fail;
+    }
+    tendon_spring_rig_source *s = &d->source;
+    s->kind = kind == SRC_TREE ? TENDON_RIG_SOURCE_TREE : TENDON_RIG_SOURCE_CLIPS;
+    s->base = (tendon_rig_clip){sc->ch.walk, 0.1, 1};
+    switch (kind) {
+    case SRC_LAYERED:
+        s->base.clip = NULL; /* the rest pose, blended toward the walk by a speed of time */
+        s->blend = (tendon_rig_clip){sc->ch.walk, 0.0, 1};
+        s->blend_weight = (tendon_rig_weight){speed, NULL, 0};
+        s->layer = (tendon_rig_clip){sc->ch.aim, 0.5, 1};
+        s->layer_mode = TENDON_RIG_LAYER_ADDITIVE;
+        s->layer_weight = (tendon_rig_weight){aim_weight, NULL, 0};
+        s->layer_mask = sc->ch.mask;
+        break;
+    case SRC_OVERRIDE:
+        s->blend = (tendon_rig_clip){sc->ch.wave, -0.2, 0}; /* not looped: clamps at the ends */
+        s->blend_weight = (tendon_rig_weight){NULL, NULL, 0.35};
+        s->layer = (tendon_rig_clip){sc->ch.full, 0.0, 1};
+        s->layer_mode = TENDON_RIG_LAYER_OVERRIDE;
+        s->layer_weight = (tendon_rig_weight){aim_weight, NULL, 0};
+        s->layer_mask = sc->ch.mask;
+        break;
+    case SRC_REFERENCE:
+        s->layer = (tendon_rig_clip){sc->ch.full, 0.25, 1};
+        s->layer_mode = TENDON_RIG_LAYER_ADDITIVE;
+        s->layer_reference = &sc->ch.rest;
+        s->layer_weight = (tendon_rig_weight){NULL, NULL, 0.8};
+        break;
+    case SRC_TREE:
+        s->tree = sc->tree;
+        break;
+    default:
+        break;
+    }
+}
+
+static void make_scene(scene *sc)
+{
+    make_character(&sc->ch);
+    tendon_blend_node nodes[3] = {{.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 1, .b = 2},
+                                  {.kind = TENDON_BLEND_CLIP, .clip = sc->ch.walk},
+                                  {.kind = TENDON_BLEND_CLIP, .clip = sc->ch.wave, .clock = "c"}};
+    tendon_blend_tree_desc td = {.nodes = nodes, .node_count = 3, .joint_count = JOINTS,
+                                 .bind = &sc->ch.rest};
+    ck_assert(tendon_blend_tree_create(&td, &sc->tree) == TENDON_OK);
+    ck_assert(tendon_blend_tree_set(sc->tree, "w", 0.4) == TENDON_OK);
+    ck_assert(tendon_blend_tree_set(sc->tree, "c", 0.7) == TENDON_OK);
+}
+
+static void free_scene(scene *sc)
+{
+    tendon_blend_tree_destroy(sc->tree);
+    free_character(&sc->ch);
+}
+
+/* ---- the single-time path, as a root callback for tendon_spring_chain_sample --------------- */
+
+typedef struct reference_anchor {
+    const tendon_spring_rig *rig;
+    size_t chain;
+    tendon_pose pose, scratch;
+    float model[16 * JOINTS];
+    size_t calls;
+    int failed;
+} reference_anchor;
+
+static void reference_cb(void *user, double t, float *out)
+{
+    reference_anchor *r = user;
+    ++r->calls;
+    if (tendon_spring_rig_anchor(r->rig, r->chain, t, &r->pose, &r->scratch, r->model, out) !=
+        TENDON_OK)
+        r->failed = 1;
+}
+
+static tendon_status reference_status_cb(void *user, double t, float *out)
+{
+    reference_anchor *r = user;
+    return tendon_spring_rig_anchor(r->rig, r->chain, t, &r->pose, &r->scratch, r->model, out);
+}
+
+START_TEST(rig_equals_single_time_every_isa)
+{
+    const tendon_kernels *k = isa_table_or_skip(_i);
+    if (!k)
+        return;
+    scene sc;
+    make_scene(&sc);
+    reference_anchor ref;
+    memset(&ref, 0, sizeof ref);
+    ck_assert(tendon_pose_create(JOINTS, &ref.pose) == TENDON_OK);
+    ck_assert(tendon_pose_create(JOINTS, &ref.scratch) == TENDON_OK);
+    for (int kind = 0; kind < SRC_COUNT; ++kind) {
+        for (int variant = 0; variant < 4; ++variant) {
+            const int tier = variant & 1, rooted = kind == SRC_LAYERED ? variant >> 1 : 0;
+            const int lookback = kind == SRC_CLIP ? variant >> 1 : 0;
+            tendon_spring_rig_chain chains[3];
+            tendon_spring_rig_desc d;
+            make_desc(&sc, kind, tier, lookback, rooted, NULL, chains, &d);
+            tendon_spring_rig *rig = NULL;
+            ck_assert_msg(tendon_spring_rig_create(&d, &rig) == TENDON_OK, "%s",
+                          tendon_error_message());
+            size_t bytes;
+            ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
+            void *ws = malloc(bytes + 3);
+            void *wsu = (char *)ws + 3; /* any alignment */
+            ref.rig = rig;
+            const size_t links = tendon_spring_rig_link_count(rig);
+            ck_assert_uint_eq(links, 7);
+            float *got = malloc(3 * links * sizeof(float));
+            static const double times[3] = {0.0, 0.731, 12.25};
+            for (int ti = 0; ti < 3; ++ti) {
+                const double t = times[ti];
+                ck_assert_msg(tendon_spring_rig_evaluate_on(k, rig, t, wsu, bytes) == TENDON_OK,
+                              "%s", tendon_error_message());
+                ck_assert_msg(tendon_spring_rig_march_on(k, rig, t, wsu, bytes, got, 3 * links,
+                                                         NULL) == TENDON_OK,
+                              "%s", tendon_error_message());
+                for (size_t c = 0; c < 3; ++c) {
+                    /* the anchors, time by time, against the single-time path */
+                    float anchors[3 * 400], one[3];
+                    double at[400];
+                    ck_assert(tendon_spring_rig_evaluated_anchors(rig, wsu, bytes, c, anchors,
+                                                                  3 * 400, at, 400) == TENDON_OK);
+                    const size_t nt = tendon_spring_rig_grid_times(
+                        rig, c == 0 ? 0 : c); /* grid index = chain index here */
+                    ck_assert(nt > 3 && nt <= 400);
+                    ref.chain = c;
+                    for (size_t i = 0; i < nt; ++i) {
+                        ck_assert(tendon_spring_rig_anchor(rig, c, at[i], &ref.pose, &ref.scratch,
+                                                           ref.model, one) == TENDON_OK);
+                        ck_assert_msg(first_float_diff(one, anchors + 3 * i, 3) < 0,
+                                      "%s source %d variant %d chain %zu time %zu (%.17g): "
+                                      "batched %08x %08x %08x, single %08x %08x %08x",
+                                      tendon_isa_name(k->isa), kind, variant, c, i, at[i],
+                                      float_bits(anchors[3 * i]), float_bits(anchors[3 * i + 1]),
+                                      float_bits(anchors[3 * i + 2]), float_bits(one[0]),
+                                      float_bits(one[1]), float_bits(one[2]));
+                    }
+                    /* the positions, against tendon_spring_chain_sample with that anchor */
+                    tendon_spring_link lk[3];
+                    const size_t n = tendon_spring_rig_chain_link_count(rig, c);
+                    ck_assert(tendon_spring_rig_chain_links(rig, c, lk, 3) == TENDON_OK);
+                    float want[9], want2[9];
+                    ref.calls = 0;
+                    ref.failed = 0;
+                    if (lookback == 0)
+                        ck_assert(tendon_spring_chain_sample_on(k, lk, n, reference_cb, &ref, t,
+                                                                NULL, 0, want, 9) == TENDON_OK);
+                    ck_assert(tendon_spring_chain_sample_status_on(
+                                  k, lk, n, (tendon_spring_lookback)lookback, reference_status_cb,
+                                  &ref, t, TENDON_SPRING_MAX_WORK, NULL, 0, want2, 9) == TENDON_OK);
+                    if (lookback == 0) {
+                        ck_assert(!ref.failed);
+                        ck_assert_uint_eq(ref.calls, nt);
+                        ck_assert_int_eq(first_float_diff(want, want2, 3 * n), -1);
+                    }
+                    const float *mine = got + 3 * tendon_spring_rig_chain_first_link(rig, c);
+                    const long diff = first_float_diff(mine, want2, 3 * n);
+                    ck_assert_msg(diff < 0, "%s source %d variant %d chain %zu t %g: link float %ld "
+                                  "%.9g against %.9g",
+                                  tendon_isa_name(k->isa), kind, variant, c, t, diff,
+                                  (double)mine[diff], (double)want2[diff]);
+                }
+            }
+            free(got);
+            free(ws);
+            tendon_spring_rig_destroy(rig);
+        }
+    }
+    tendon_pose_destroy(&ref.pose);
+    tendon_pose_destroy(&ref.scratch);
+    free_scene(&sc);
+}
+END_TEST
+
+/* Grids and batches: chains with equal plans share an evaluation; equal links share a march. */
+START_TEST(grids_and_batches)
+{
+    scene sc;
+    make_scene(&sc);
+    static const char *const a[3] = {"coat_root", "coat1", "coat2"};
+    static const char *const b[3] = {"tail_root", "tail1", "tail2"};
+    static const char *const h[2] = {"hair2", "hair3"};
+    tendon_spring_rig_chain chains[3] = {
+        {"a", a, NULL, 3, {0, 0, 0}, COAT, 1, NULL},
+        {"b", b, NULL, 3, {0, 0, 0}, COAT, 1, (const double[6]){0, -0.1, 0, 0, -0.1, 0}},
+        {"h", h, NULL, 2, {0, 0, 0}, COAT, 1, NULL}};
+    tendon_spring_rig_desc d = {0};
+    d.skeleton = sc.ch.skeleton;
+    d.chains = chains;
+    d.chain_count = 2;
+    d.source.base = (tendon_rig_clip){sc.ch.walk, 0, 1};
+    tendon_spring_rig *rig = NULL;
+    ck_assert_msg(tendon_spring_rig_create(&d, &rig) == TENDON_OK, "%s", tendon_error_message());
+    ck_assert_uint_eq(tendon_spring_rig_grid_count(rig), 1); /* same links: one grid */
+    /* the hips' subtree: root, hips, coat_root, tail_root */
+    ck_assert_uint_eq(tendon_spring_rig_grid_joints(rig, 0), 4);
+    tendon_spring_link la[2], lb[2];
+    ck_assert(tendon_spring_rig_chain_links(rig, 0, la, 2) == TENDON_OK);
+    ck_assert(tendon_spring_rig_chain_links(rig, 1, lb, 2) == TENDON_OK);
+    /* rest offsets from the rest pose: coat1 − coat_root = (0, −0.1, 0) */
+    ck_assert(fabs(la[0].rest_offset_m[1] + 0.1) < 1e-7 && la[0].rest_offset_m[0] == 0.0);
+    ck_assert(lb[0].rest_offset_m[1] == -0.1 && lb[1].rest_offset_m[2] == 0.0);
+    tendon_spring_rig_destroy(rig);
+    /* a 1-link chain has another lookback: its own grid */
+    chains[1] = chains[2];
+    ck_assert(tendon_spring_rig_create(&d, &rig) == TENDON_OK);
+    ck_assert_uint_eq(tendon_spring_rig_grid_count(rig), 2);
+    ck_assert_uint_eq(tendon_spring_rig_link_count(rig), 3);
+    tendon_spring_rig_destroy(rig);
+    free_scene(&sc);
+}
+END_TEST
+
+/* ---- positions → rotations ------------------------------------------------------------------ */
+
+/* A bare chain: base (rotated 90° about z, scaled 2 in x) → a → b → c along −y. */
+static void bare_chain(tendon_skeleton **sk, tendon_pose *rest)
+{
+    static const int32_t parents[5] = {-1, 0, 1, 2, 3};
+    ck_assert(tendon_pose_create(5, rest) == TENDON_OK);
+    static const float t[5][3] = {{1, 2, 3}, {0, 0.5f, 0}, {0, -1, 0}, {0, -1, 0}, {0, -1, 0}};
+    for (int j = 0; j < 5; ++j)
+        memcpy(rest->translation + 3 * j, t[j], sizeof t[j]);
+    const tendon_skeleton_desc d = {5, parents, NULL, rest};
+    ck_assert(tendon_skeleton_create(&d, sk) == TENDON_OK);
+}
+
+static void model_positions(const tendon_skeleton *sk, const tendon_pose *p, const float *root,
+                            float out[5][3])
+{
+    float m[16 * 5];
+    ck_assert(tendon_pose_model_matrices(sk, p, root, m) == TENDON_OK);
+    for (int j = 0; j < 5; ++j)
+        memcpy(out[j], m + 16 * j + 12, 3 * sizeof(float));
+}
+
+START_TEST(positions_to_rotations_by_hand)
+{
+    tendon_skeleton *sk;
+    tendon_pose rest, pose;
+    bare_chain(&sk, &rest);
+    ck_assert(tendon_pose_create(5, &pose) == TENDON_OK);
+    static const uint32_t J[4] = {1, 2, 3, 4};
+    float at_rest[5][3], p[5][3];
+    model_positions(sk, &rest, NULL, at_rest);
+
+    /* straight: the sprung positions are the rest positions — every rotation stays the rest's */
+    tendon_pose_copy(&rest, &pose);
+    const float straight[9] = {at_rest[2][0], at_rest[2][1], at_rest[2][2], at_rest[3][0],
+                               at_rest[3][1], at_rest[3][2], at_rest[4][0], at_rest[4][1],
+                               at_rest[4][2]};
+    ck_assert(tendon_spring_chain_pose(sk, J, 4, straight, NULL, &pose) == TENDON_OK);
+    for (int j = 0; j < 5; ++j)
+        ck_assert_msg(pose.rotation[4 * j + 3] == 1.0f && pose.rotation[4 * j] == 0.0f &&
+                          pose.rotation[4 * j + 1] == 0.0f && pose.rotation[4 * j + 2] == 0.0f,
+                      "joint %d", j);
+
+    /* bent 90°: link 2 (joint 3) swung from −y to +x of joint 2, 1 m away (its bone length),
+       link 3 1 m below it — joint 2 turns a quarter turn about +z, joint 3 a quarter turn back */
+    tendon_pose_copy(&rest, &pose);
+    const float bent[9] = {at_rest[2][0], at_rest[2][1], at_rest[2][2],
+                           at_rest[2][0] + 1.0f, at_rest[2][1], at_rest[2][2],
+                           at_rest[2][0] + 1.0f, at_rest[2][1] - 1.0f, at_rest[2][2]};
+    ck_assert(tendon_spring_chain_pose(sk, J, 4, bent, NULL, &pose) == TENDON_OK);
+    const float s45 = 0.70710677f;
+    ck_assert(pose.rotation[4 * 1 + 3] == 1.0f); /* joint 1: already pointing at joint 2 */
+    ck_assert_msg(fabsf(pose.rotation[4 * 2 + 2] - s45) < 1e-7f &&
+                      fabsf(pose.rotation[4 * 2 + 3] - s45) < 1e-7f && pose.rotation[4 * 2] == 0.0f &&
+                      pose.rotation[4 * 2 + 1] == 0.0f,
+                  "joint 2: %g %g %g %g", pose.rotation[8], pose.rotation[9], pose.rotation[10],
+                  pose.rotation[11]);
+    ck_assert_msg(fabsf(pose.rotation[4 * 3 + 2] + s45) < 1e-7f &&
+                      fabsf(pose.rotation[4 * 3 + 3] - s45) < 1e-7f,
+                  "joint 3: %g %g", pose.rotation[14], pose.rotation[15]);
+    ck_assert(pose.rotation[4 * 4 + 3] == 1.0f); /* the last keeps its rest rotation */
+    model_positions(sk, &pose, NULL, p);
+    for (int j = 2; j < 5; ++j)
+        for (int c = 0; c < 3; ++c)
+            ck_assert_msg(fabsf(p[j][c] - (j == 2 ? at_rest[2][c] : bent[3 * (j - 2) + c])) < 1e-6f,
+                          "joint %d axis %d: %g", j, c, p[j][c]);
+    for (int j = 0; j < 5; ++j) /* translations and scales untouched */
+        ck_assert(memcmp(pose.translation + 3 * j, rest.translation + 3 * j, 12) == 0 &&
+                  memcmp(pose.scale + 3 * j, rest.scale + 3 * j, 12) == 0);
+    /* the target 3 m away: the same quarter turn, joint 3 at its own 1 m along the ray */
+    tendon_pose_copy(&rest, &pose);
+    const float far[9] = {at_rest[2][0], at_rest[2][1], at_rest[2][2],
+                          at_rest[2][0] + 3.0f, at_rest[2][1], at_rest[2][2],
+                          at_rest[2][0] + 3.0f, at_rest[2][1] - 1.0f, at_rest[2][2]};
+    ck_assert(tendon_spring_chain_pose(sk, J, 4, far, NULL, &pose) == TENDON_OK);
+    ck_assert(fabsf(pose.rotation[4 * 2 + 2] - s45) < 1e-7f);
+    model_positions(sk, &pose, NULL, p);
+    ck_assert(fabsf(p[3][0] - (at_rest[2][0] + 1.0f)) < 1e-6f && fabsf(p[3][1] - at_rest[2][1]) < 1e-6f);
+
+    /* a link on its parent's position: no direction — the rest rotation, no NaN */
+    tendon_pose_copy(&rest, &pose);
+    const float onto[9] = {at_rest[2][0], at_rest[2][1], at_rest[2][2],
+                           at_rest[2][0], at_rest[2][1], at_rest[2][2], /* on joint 2 */
+                           at_rest[2][0], at_rest[2][1], at_rest[2][2]};
+    ck_assert(tendon_spring_chain_pose(sk, J, 4, onto, NULL, &pose) == TENDON_OK);
+    for (int j = 0; j < 20; ++j)
+        ck_assert(!isnan(pose.rotation[j]));
+    ck_assert(pose.rotation[4 * 2 + 3] == 1.0f && pose.rotation[4 * 2 + 2] == 0.0f);
+    /* straight back up (opposite the rest direction): a half turn, a unit quaternion */
+    tendon_pose_copy(&rest, &pose);
+    const float back[9] = {at_rest[2][0], at_rest[2][1], at_rest[2][2],
+                           at_rest[2][0], at_rest[2][1] + 1.0f, at_rest[2][2],
+                           at_rest[2][0], at_rest[2][1] + 2.0f, at_rest[2][2]};
+    ck_assert(tendon_spring_chain_pose(sk, J, 4, back, NULL, &pose) == TENDON_OK);
+    ck_assert(fabsf(pose.rotation[4 * 2 + 3]) < 1e-7f);
+    model_positions(sk, &pose, NULL, p);
+    ck_assert(fabsf(p[3][1] - (at_rest[2][1] + 1.0f)) < 1e-6f);
+
+    /* under a rotated, non-uniformly scaled parent and a root matrix: the same geometry */
+    tendon_pose_copy(&rest, &pose);
+    pose.rotation[2] = s45, pose.rotation[3] = s45; /* joint 0: 90° about z */
+    pose.scale[0] = 2.0f;                          /* and 2× along its x */
+    const float root[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1};
+    float r[5][3];
+    model_positions(sk, &pose, root, r);
+    const float world_bent[9] = {r[2][0], r[2][1], r[2][2], r[2][0], r[2][1] + 1.0f, r[2][2],
+                                 r[2][0] + 1.0f, r[2][1] + 1.0f, r[2][2]};
+    ck_assert(tendon_spring_chain_pose(sk, J, 4, world_bent, root, &pose) == TENDON_OK);
+    model_positions(sk, &pose, root, p);
+    /* joint 3 lands on the ray toward (+y in the world) from joint 2 */
+    const double dx = p[3][0] - r[2][0], dy = p[3][1] - r[2][1], dz = p[3][2] - r[2][2];
+    ck_assert_msg(fabs(dx) < 1e-5 && dy > 0.1 && fabs(dz) < 1e-5, "%g %g %g", dx, dy, dz);
+    /* joint 4 on the ray from where joint 3 landed toward its target (the non-uniform scale
+       above makes the bones' world lengths depend on their direction: 2 m along world y) */
+    ck_assert_msg(fabs(dy - 2.0) < 1e-5, "joint 3 is %g m up", dy);
+    const double ex = p[4][0] - p[3][0], ey = p[4][1] - p[3][1];
+    const double tx = world_bent[6] - p[3][0], ty = world_bent[7] - p[3][1];
+    ck_assert_msg(fabs(ex * ty - ey * tx) < 1e-5 && ex * tx + ey * ty > 0, "%g %g toward %g %g",
+                  ex, ey, tx, ty);
+
+    /* refusals */
+    static const uint32_t gap[3] = {1, 3, 4};
+    ck_assert_int_eq(tendon_spring_chain_pose(sk, gap, 3, straight, NULL, &pose), TENDON_ERR_VALUE);
+    ck_assert(strstr(tendon_error_message(), "not a parent → child path"));
+    ck_assert_int_eq(tendon_spring_chain_pose(sk, J, 1, straight, NULL, &pose), TENDON_ERR_VALUE);
+    tendon_pose_destroy(&pose);
+    tendon_pose_destroy(&rest);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
+/* The rig writes rotations where its chains are, and only there; the pose skins. */
+START_TEST(rig_writes_the_chains_rotations)
+{
+    scene sc;
+    make_scene(&sc);
+    tendon_spring_rig_chain chains[3];
+    tendon_spring_rig_desc d;
+    make_desc(&sc, SRC_LAYERED, 0, 0, 0, NULL, chains, &d);
+    tendon_spring_rig *rig = NULL;
+    ck_assert(tendon_spring_rig_create(&d, &rig) == TENDON_OK);
+    size_t bytes;
+    ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
+    void *ws = malloc(bytes);
+    tendon_pose pose, scratch, before;
+    ck_assert(tendon_pose_create(JOINTS, &pose) == TENDON_OK);
+    ck_assert(tendon_pose_create(JOINTS, &scratch) == TENDON_OK);
+    ck_assert(tendon_pose_create(JOINTS, &before) == TENDON_OK);
+    ck_assert(tendon_spring_rig_source_pose(rig, 0.9, &scratch, &pose) == TENDON_OK);
+    tendon_pose_copy(&pose, &before);
+    float positions[21];
+    ck_assert(tendon_spring_rig_sample(rig, 0.9, ws, bytes, positions, 21, &pose) == TENDON_OK);
+    int chain_joint[JOINTS] = {0};
+    for (size_t c = 0; c < 3; ++c)
+        for (size_t k = 0; k <= tendon_spring_rig_chain_link_count(rig, c); ++k)
+            chain_joint[tendon_spring_rig_chain_joint(rig, c, k)] = 1;
+    int moved = 0;
+    for (int j = 0; j < JOINTS; ++j) {
+        ck_assert(memcmp(pose.translation + 3 * j, before.translation + 3 * j, 12) == 0);
+        ck_assert(memcmp(pose.scale + 3 * j, before.scale + 3 * j, 12) == 0);
+        if (!chain_joint[j])
+            ck_assert_msg(memcmp(pose.rotation + 4 * j, before.rotation + 4 * j, 16) == 0,
+                          "joint %d (%s) is on no chain and changed", j, NAMES[j]);
+        else
+            moved |= memcmp(pose.rotation + 4 * j, before.rotation + 4 * j, 16) != 0;
+        const float *q = pose.rotation + 4 * j;
+        const double len = sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] +
+                                (double)q[3] * q[3]);
+        ck_assert_msg(fabs(len - 1.0) < 1e-6, "joint %d: |q| = %.9g", j, len);
+    }
+    ck_assert(moved);
+    /* each link joint lies on the ray from its parent joint toward its sprung position */
+    float m[16 * JOINTS];
+    ck_assert(tendon_pose_model_matrices(sc.ch.skeleton, &pose, NULL, m) == TENDON_OK);
+    for (size_t c = 0; c < 3; ++c) {
+        const size_t n = tendon_spring_rig_chain_link_count(rig, c);
+        const float *pos = positions + 3 * tendon_spring_rig_chain_first_link(rig, c);
+        for (size_t k = 1; k <= n; ++k) {
+            const float *a = m + 16 * tendon_spring_rig_chain_joint(rig, c, k - 1) + 12;
+            const float *b = m + 16 * tendon_spring_rig_chain_joint(rig, c, k) + 12;
+            const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+            const double v[3] = {pos[3 * (k - 1)] - a[0], pos[3 * (k - 1) + 1] - a[1],
+                                 pos[3 * (k - 1) + 2] - a[2]};
+            const double cr[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                                  u[0] * v[1] - u[1] * v[0]};
+            const double nu = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+            const double nv = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            const double sine = sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]) / (nu * nv);
+            ck_assert_msg(sine < 2e-6 && u[0] * v[0] + u[1] * v[1] + u[2] * v[2] > 0,
+                          "chain %zu link %zu: off the ray by sin %g", c, k, sine);
+        }
+    }
+    free(ws);
+    tendon_pose_destroy(&pose), tendon_pose_destroy(&scratch), tendon_pose_destroy(&before);
+    tendon_spring_rig_destroy(rig);
+    free_scene(&sc);
+}
+END_TEST
+
+/* ---- refusals ------------------------------------------------------------------------------- */
+
+static tendon_status create_with(scene *sc, tendon_spring_rig_chain *chains, size_t count,
+                                 tendon_spring_rig_source *src)
+{
+    tendon_spring_rig_desc d = {0};
+    d.skeleton = sc->ch.skeleton;
+    d.chains = chains;
+    d.chain_count = count;
+    if (src)
+        d.source = *src;
+    tendon_spring_rig *rig = NULL;
+    const tendon_status st = tendon_spring_rig_create(&d, &rig);
+    ck_assert(st == TENDON_OK ? rig != NULL : rig == NULL);
+    tendon_spring_rig_destroy(rig);
+    return st;
+}
+
+START_TEST(bad_chains_refused_by_name)
+{
+    scene sc;
+    make_scene(&sc);
+    const char *msg;
+    /* not a parent → child path: a skipped joint */
+    static const char *const skip[3] = {"hair_root", "hair2", "hair3"};
+    tendon_spring_rig_chain c = {"braid", skip, NULL, 3, {0, 0, 0}, &HAIR, 1, NULL};
+    ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_VALUE);
+    msg = tendon_error_message();
+    ck_assert_msg(strstr(msg, "chain \"braid\" is not a parent → child path") &&
+                      strstr(msg, "\"hair2\"") && strstr(msg, "\"hair_root\"") &&
+                      strstr(msg, "its parent is \"hair1\""),
+                  "%s", msg);
+    /* siblings, not a path */
+    static const uint32_t sib[2] = {COAT_ROOT, TAIL_ROOT};
+    c = (tendon_spring_rig_chain){NULL, NULL, sib, 2, {0, 0, 0}, &HAIR, 1, NULL};
+    ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "chain 0 is not a parent → child path"), "%s",
+                  tendon_error_message());
+    /* a missing joint */
+    static const char *const missing[3] = {"hair_root", "hair1", "ponytail"};
+    c = (tendon_spring_rig_chain){"hair", missing, NULL, 3, {0, 0, 0}, &HAIR, 1, NULL};
+    ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_NOT_FOUND);
+    ck_assert_msg(strstr(tendon_error_message(), "\"ponytail\" is not a joint of the skeleton"),
+                  "%s", tendon_error_message());
+    /* out of range */
+    static const uint32_t far[2] = {COAT1, 99};
+    c = (tendon_spring_rig_chain){"coat", NULL, far, 2, {0, 0, 0}, &HAIR, 1, NULL};
+    ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_RANGE);
+    ck_assert(strstr(tendon_error_message(), "joints[1] is 99"));
+    /* too short, a wrong settings count, NULLs */
+    c = (tendon_spring_rig_chain){"one", NULL, far, 1, {0, 0, 0}, &HAIR, 1, NULL};
+    ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_VALUE);
+    ck_assert(strstr(tendon_error_message(), "chain \"one\" has 1 joints"));
+    c = (tendon_spring_rig_chain){"coat", NULL, COAT_CHAIN, 3, {0, 0, 0}, COAT, 3, NULL};
+    ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_VALUE);
+    ck_assert(strstr(tendon_error_message(), "settings_count is 3"));
+    c = (tendon_spring_rig_chain){"coat", NULL, NULL, 3, {0, 0, 0}, COAT, 1, NULL};
+    ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_NULL);
+    /* a spring the spring rules refuse, named with its chain */
+    const tendon_spring_settings undamped = {2.0, 0.0, -1};
+    c = (tendon_spring_rig_chain){"coat", NULL, COAT_CHAIN, 3, {0, 0, 0}, &undamped, 1, NULL};
+    ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "damping is 0") &&
+                      strstr(tendon_error_message(), "chain \"coat\""),
+                  "%s", tendon_error_message());
+    /* a joint driven by two chains; an anchor below another chain's link */
+    static const uint32_t h1[2] = {HAIR_ROOT, HAIR1}, h2[3] = {HAIR1, HAIR2, HAIR3},
+                          h0[2] = {HEAD, HAIR_ROOT};
+    tendon_spring_rig_chain two[2] = {{"a", NULL, h1, 2, {0, 0, 0}, &HAIR, 1, NULL},
+                                      {"b", NULL, h1, 2, {0, 0, 0}, &HAIR, 1, NULL}};
+    ck_assert_int_eq(create_with(&sc, two, 2, NULL), TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "chain \"a\" and chain \"b\" both drive \"hair1\""),
+                  "%s", tendon_error_message());
+    two[1].joints = h2;
+    two[1].joint_count = 3;
+    ck_assert_int_eq(create_with(&sc, two, 2, NULL), TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "chain \"b\" hangs from \"hair1\"") &&
+                      strstr(tendon_error_message(), "which is a link of a chain"),
+                  "%s", tendon_error_message());
+    two[0].joints = h0;
+    ck_assert_int_eq(create_with(&sc, two, 2, NULL), TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "which hangs below \"hair_root\""), "%s",
+                  tendon_error_message());
+    /* sources: an unknown kind (a state machine is not one), a clip of another joint count */
+    c = (tendon_spring_rig_chain){"coat", NULL, COAT_CHAIN, 3, {0, 0, 0}, COAT, 1, NULL};
+    tendon_spring_rig_source src = {0};
+    src.kind = (tendon_rig_source_kind)2;
+    ck_assert_int_eq(create_with(&sc, &c, 1, &src), TENDON_ERR_VALUE);
+    ck_assert(strstr(tendon_error_message(), "a state machine is not a source"));
+    src.kind = TENDON_RIG_SOURCE_TREE;
+    ck_assert_int_eq(create_with(&sc, &c, 1, &src), TENDON_ERR_NULL);
+    tendon_clip *small;
+    const tendon_clip_desc cd = {3, 0, NULL};
+    ck_assert(tendon_clip_create(&cd, &small) == TENDON_OK);
+    src = (tendon_spring_rig_source){0};
+    src.layer.clip = small;
+    ck_assert_int_eq(create_with(&sc, &c, 1, &src), TENDON_ERR_COUNT);
+    ck_assert(strstr(tendon_error_message(), "source.layer.clip has 3 joints"));
+    src.layer.clip = sc.ch.full;
+    src.layer_mode = TENDON_RIG_LAYER_OVERRIDE;
+    src.layer_reference = &sc.ch.rest;
+    ck_assert_int_eq(create_with(&sc, &c, 1, &src), TENDON_ERR_VALUE);
+    tendon_clip_destroy(small);
+    free_scene(&sc);
+}
+END_TEST
+
+START_TEST(failing_root_and_stale_workspace)
+{
+    scene sc;
+    make_scene(&sc);
+    int fail = 0;
+    tendon_spring_rig_chain chains[3];
+    tendon_spring_rig_desc d;
+    make_desc(&sc, SRC_LAYERED, 1, 0, 1, &fail, chains, &d);
+    tendon_spring_rig *rig = NULL;
+    ck_assert(tendon_spring_rig_create(&d, &rig) == TENDON_OK);
+    size_t bytes;
+    ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
+    void *ws = calloc(1, bytes);
+    tendon_pose pose, copy;
+    ck_assert(tendon_pose_create(JOINTS, &pose) == TENDON_OK);
+    ck_assert(tendon_pose_create(JOINTS, &copy) == TENDON_OK);
+    float positions[21], snapshot[21];
+    for (int i = 0; i < 21; ++i)
+        positions[i] = snapshot[i] = -3.5f;
+    /* a march before any evaluation */
+    ck_assert_int_eq(tendon_spring_rig_march(rig, 0.2, ws, bytes, positions, 21, &pose),
+                     TENDON_ERR_VALUE);
+    ck_assert(strstr(tendon_error_message(), "call tendon_spring_rig_evaluate"));
+    ck_assert(tendon_spring_rig_sample(rig, 0.2, ws, bytes, positions, 21, &pose) == TENDON_OK);
+    /* another time than the evaluation's */
+    ck_assert_int_eq(tendon_spring_rig_march(rig, 0.25, ws, bytes, positions, 21, &pose),
+                     TENDON_ERR_VALUE);
+    /* the root transform fails: its status, nothing written, the evaluation dropped */
+    fail = 1;
+    memcpy(snapshot, positions, sizeof snapshot);
+    tendon_pose_copy(&pose, &copy);
+    ck_assert_int_eq(tendon_spring_rig_sample(rig, 1.0, ws, bytes, positions, 21, &pose),
+                     TENDON_ERR_NOT_FOUND);
+    ck_assert_msg(strstr(tendon_error_message(), "the root transform returned TENDON_ERR_NOT_FOUND") &&
+                      strstr(tendon_error_message(), "no placement after 0.4 s"),
+                  "%s", tendon_error_message());
+    ck_assert(memcmp(snapshot, positions, sizeof snapshot) == 0);
+    ck_assert(memcmp(pose.rotation, copy.rotation, 4 * JOINTS * sizeof(float)) == 0);
+    ck_assert_int_eq(tendon_spring_rig_march(rig, 0.2, ws, bytes, positions, 21, &pose),
+                     TENDON_ERR_VALUE);
+    /* arguments */
+    ck_assert_int_eq(tendon_spring_rig_evaluate(rig, NAN, ws, bytes), TENDON_ERR_VALUE);
+    ck_assert_int_eq(tendon_spring_rig_evaluate(rig, INFINITY, ws, bytes), TENDON_ERR_VALUE);
+    ck_assert_int_eq(tendon_spring_rig_evaluate(rig, 0.0, ws, bytes - 1), TENDON_ERR_COUNT);
+    ck_assert_int_eq(tendon_spring_rig_evaluate(rig, 0.0, NULL, bytes), TENDON_ERR_NULL);
+    fail = 0;
+    ck_assert(tendon_spring_rig_evaluate(rig, 0.0, ws, bytes) == TENDON_OK);
+    ck_assert_int_eq(tendon_spring_rig_march(rig, 0.0, ws, bytes, NULL, 0, NULL), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_spring_rig_march(rig, 0.0, ws, bytes, positions, 20, NULL),
+                     TENDON_ERR_COUNT);
+    ck_assert_int_eq(tendon_spring_rig_march(rig, 0.0, ws, bytes, (float *)ws, 21, NULL),
+                     TENDON_ERR_ALIAS);
+    free(ws);
+    tendon_pose_destroy(&pose), tendon_pose_destroy(&copy);
+    tendon_spring_rig_destroy(rig);
+    free_scene(&sc);
+}
+END_TEST
+
+int main(void)
+{
+    if (env_isa_unusable())
+        return 77;
+    Suite *s = suite_create("spring_rig");
+    TCase *tc = tcase_create("rig");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, rig_equals_single_time_every_isa, 0, TENDON_ISA_COUNT);
+    tcase_add_test(tc, grids_and_batches);
+    tcase_add_test(tc, positions_to_rotations_by_hand);
+    tcase_add_test(tc, rig_writes_the_chains_rotations);
+    tcase_add_test(tc, bad_chains_refused_by_name);
+    tcase_add_test(tc, failing_root_and_stale_workspace);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
