@@ -2,7 +2,9 @@
  * The per-frame calls of the layer modules allocate nothing (docs/layers.md): blend-tree set and
  * evaluate, state-machine set (a known name and a new one), advance and evaluate (with and
  * without a running fade), bone-mask building, masked layers, delta poses, two-bone IK and
- * retargeting. Only construction allocates.
+ * retargeting; the spring rig's evaluate / march / sample (clip and tree sources, both tiers),
+ * tendon_spring_chain_pose, the springs' _status entry points and tendon_clip_sample_times.
+ * Only construction allocates.
  *
  * How: this suite is linked with -Wl,--wrap for malloc, calloc, realloc and aligned_alloc
  * (tests/CMakeLists.txt), so every allocation made by the statically linked library goes through
@@ -205,6 +207,130 @@ START_TEST(test_mask_ik_retarget_per_frame)
 }
 END_TEST
 
+/* ---- the spring rig ---- */
+
+static tendon_status still_root(void *user, double t, float *out)
+{
+    (void)user;
+    out[0] = (float)t, out[1] = 1.0f, out[2] = 0.0f;
+    return TENDON_OK;
+}
+
+static double half(void *user, double t)
+{
+    (void)user;
+    return 0.5 + 0.25 * (t > 0.5);
+}
+
+START_TEST(test_spring_rig_per_frame)
+{
+    /* root → body → head → strand0 → strand1 → strand2, body → tail0 → tail1 */
+    static const int32_t parents[8] = {-1, 0, 1, 2, 3, 4, 1, 6};
+    static const char *const names[8] = {"root", "body", "head", "s0", "s1", "s2", "t0", "t1"};
+    tendon_pose rest;
+    ck_assert(tendon_pose_create(8, &rest) == TENDON_OK);
+    for (int j = 1; j < 8; ++j)
+        rest.translation[3 * j + 1] = j < 3 ? 0.5f : -0.1f;
+    const tendon_skeleton_desc sd = {8, parents, names, &rest};
+    tendon_skeleton *sk = NULL;
+    ck_assert(tendon_skeleton_create(&sd, &sk) == TENDON_OK);
+    static const float times[3] = {0.0f, 0.5f, 1.0f};
+    static const float rot[12] = {0, 0, 0, 1, 0, 0.3826834f, 0, 0.9238795f, 0, 0, 0, 1};
+    tendon_track_desc tracks[2] = {
+        {1, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 3, times, rot},
+        {2, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 3, times, rot}};
+    const tendon_clip_desc cd = {8, 2, tracks};
+    tendon_clip *clip = NULL;
+    ck_assert(tendon_clip_create(&cd, &clip) == TENDON_OK);
+    tendon_blend_node nodes[1] = {{.kind = TENDON_BLEND_CLIP, .clip = clip}};
+    tendon_blend_tree_desc td = {.nodes = nodes, .node_count = 1, .joint_count = 8, .bind = &rest};
+    tendon_blend_tree *tree = NULL;
+    ck_assert(tendon_blend_tree_create(&td, &tree) == TENDON_OK);
+    static const char *const strand[4] = {"head", "s0", "s1", "s2"};
+    static const uint32_t tail[3] = {1, 6, 7};
+    const tendon_spring_settings hair = {2.2, 0.45, 0.1}, heavy = {1.0, 1.5, -1};
+    const tendon_spring_rig_chain chains[2] = {
+        {"strand", strand, NULL, 4, {0, 0.05f, 0}, &hair, 1, NULL},
+        {"tail", NULL, tail, 3, {0, 0, 0}, &heavy, 1, NULL}};
+    float mask[8] = {0, 0, 1, 1, 1, 1, 0, 0};
+    tendon_pose pose, scratch;
+    ck_assert(tendon_pose_create(8, &pose) == TENDON_OK);
+    ck_assert(tendon_pose_create(8, &scratch) == TENDON_OK);
+    float positions[15], model[16 * 8], anchor[3];
+    int bad = 0;
+    for (int variant = 0; variant < 4; ++variant) {
+        tendon_spring_rig_desc d = {0};
+        d.skeleton = sk;
+        d.chains = chains;
+        d.chain_count = 2;
+        d.tier = (tendon_tier)(variant & 1);
+        d.lookback = (tendon_spring_lookback)(variant >> 1);
+        if (variant == 3) {
+            d.source.kind = TENDON_RIG_SOURCE_TREE;
+            d.source.tree = tree;
+        } else {
+            d.source.base = (tendon_rig_clip){clip, 0.0, 1};
+            d.source.blend = (tendon_rig_clip){clip, 0.3, 1};
+            d.source.blend_weight = (tendon_rig_weight){half, NULL, 0};
+            d.source.layer = (tendon_rig_clip){clip, 0.1, 0};
+            d.source.layer_mode = TENDON_RIG_LAYER_ADDITIVE;
+            d.source.layer_reference = &rest;
+            d.source.layer_weight = (tendon_rig_weight){NULL, NULL, 0.7};
+            d.source.layer_mask = mask;
+        }
+        tendon_spring_rig *rig = NULL;
+        ck_assert_msg(tendon_spring_rig_create(&d, &rig) == TENDON_OK, "%s",
+                      tendon_error_message());
+        size_t bytes;
+        ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
+        void *ws = malloc(bytes);
+        const size_t before = g_allocations;
+        for (int frame = 0; frame < 30; ++frame) {
+            const double t = frame / 60.0;
+            bad |= tendon_spring_rig_source_pose(rig, t, &scratch, &pose) != TENDON_OK;
+            bad |= tendon_spring_rig_sample(rig, t, ws, bytes, positions, 15, &pose) != TENDON_OK;
+            bad |= tendon_spring_rig_evaluate(rig, t + 1.0, ws, bytes) != TENDON_OK;
+            bad |= tendon_spring_rig_march(rig, t + 1.0, ws, bytes, NULL, 0, &pose) != TENDON_OK;
+            bad |= tendon_spring_rig_anchor(rig, 1, t, &pose, &scratch, model, anchor) != TENDON_OK;
+            bad |= tendon_spring_chain_pose(sk, tail, 3, positions + 9, NULL, &pose) != TENDON_OK;
+            bad |= tendon_spring_rig_march(rig, t, ws, bytes, positions, 15, &pose) !=
+                   TENDON_ERR_VALUE; /* a refusal allocates nothing either */
+        }
+        const size_t allocated = g_allocations - before;
+        ck_assert_msg(!bad, "a per-frame call failed: %s", tendon_error_message());
+        ck_assert_msg(allocated == 0, "rig variant %d: 30 frames allocated %zu times", variant,
+                      allocated);
+        free(ws);
+        tendon_spring_rig_destroy(rig);
+    }
+    /* the springs' _status entry points and the many-times clip sampler */
+    static const uint32_t joints[2] = {1, 2};
+    const double at[4] = {0.0, 0.2, 0.4, 0.9};
+    tendon_pose many;
+    ck_assert(tendon_pose_create(8, &many) == TENDON_OK);
+    const tendon_spring_link links[2] = {{2.0, 0.4, -1, {0, -0.1, 0}}, {2.0, 0.4, -1, {0, -0.1, 0}}};
+    float out[6];
+    const size_t before = g_allocations;
+    for (int frame = 0; frame < 10; ++frame) {
+        bad |= tendon_spring_sample_status(&hair, TENDON_SPRING_LOOKBACK_SLOW_POLE, still_root,
+                                           NULL, frame * 0.1, out) != TENDON_OK;
+        bad |= tendon_spring_chain_sample_status(links, 2, TENDON_SPRING_LOOKBACK_SEED, still_root,
+                                                 NULL, frame * 0.1, TENDON_SPRING_MAX_WORK, NULL,
+                                                 0, out, 6) != TENDON_OK;
+        bad |= tendon_clip_sample_times(clip, at, 4, joints, 2, &many) != TENDON_OK;
+        bad |= tendon_clip_sample_times_f32(clip, at, 4, joints, 2, &many) != TENDON_OK;
+    }
+    const size_t allocated = g_allocations - before;
+    ck_assert_msg(!bad, "a per-frame call failed: %s", tendon_error_message());
+    ck_assert_msg(allocated == 0, "springs and many-times sampling allocated %zu times", allocated);
+    tendon_pose_destroy(&many);
+    tendon_pose_destroy(&pose), tendon_pose_destroy(&scratch), tendon_pose_destroy(&rest);
+    tendon_blend_tree_destroy(tree);
+    tendon_clip_destroy(clip);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("layers_alloc");
@@ -213,6 +339,7 @@ int main(void)
     tcase_add_test(tc, test_graph_per_frame);
     tcase_add_test(tc, test_clip_per_frame);
     tcase_add_test(tc, test_mask_ik_retarget_per_frame);
+    tcase_add_test(tc, test_spring_rig_per_frame);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
