@@ -441,6 +441,39 @@ START_TEST(test_notes_and_names)
 }
 END_TEST
 
+/* The skeleton's joint names come from the nodes: the node's name, node<index> without one,
+   #2, #3 for a name met again in joint (DFS) order. */
+START_TEST(test_joint_names)
+{
+    model m;
+    model_open(&m, "khronos-sample-assets/Fox/Fox.glb");
+    const tendon_skeleton *sk = tendon_gltf_skeleton(m.g);
+    for (size_t j = 0; j < tendon_skeleton_joint_count(sk); ++j) {
+        const char *nn = tendon_gltf_node_name(m.g, (size_t)tendon_gltf_joint_node(m.g, j));
+        ck_assert_ptr_nonnull(nn);
+        ck_assert_str_eq(tendon_skeleton_joint_name(sk, j), nn);
+    }
+    size_t tail;
+    ck_assert_int_eq(tendon_skeleton_find_joint(sk, "b_Tail01_012", &tail), TENDON_OK);
+    ck_assert_int_eq(tendon_skeleton_parents(sk)[tail + 1], (int32_t)tail);
+    model_close(&m);
+
+    /* nodes: 0 "a" (children 1 2 3), 1 unnamed, 2 "a", 3 "a#2", 4 "a" (a second root), 5 "" */
+    static const char text[] =
+        "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,4,5]}],"
+        "\"nodes\":[{\"name\":\"a\",\"children\":[1,2,3]},{},{\"name\":\"a\"},"
+        "{\"name\":\"a#2\"},{\"name\":\"a\"},{\"name\":\"\"}]}";
+    tendon_gltf *g = NULL;
+    ck_assert_msg(tendon_gltf_load_memory(text, strlen(text), "names.gltf", NULL, &g) == TENDON_OK,
+                  "%s", tendon_error_message());
+    sk = tendon_gltf_skeleton(g);
+    static const char *const want[6] = {"a", "node1", "a#2", "a#2#2", "a#3", "node5"};
+    for (size_t j = 0; j < 6; ++j)
+        ck_assert_str_eq(tendon_skeleton_joint_name(sk, j), want[j]);
+    tendon_gltf_destroy(g);
+}
+END_TEST
+
 /* ---- malformed files ------------------------------------------------------------------------------ */
 
 static json_t *simple_skin(void)
@@ -762,6 +795,7 @@ static Suite *gltf_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_every_asset_imports);
     tcase_add_test(tc, test_notes_and_names);
+    tcase_add_test(tc, test_joint_names);
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_truncated_glb);
     tcase_add_test(tc, test_counts_before_allocation);

@@ -10,7 +10,9 @@
  *     negative x scale when the determinant is negative, the rotation of the normalised columns).
  *     Model matrices with no root matrix are therefore relative to the scene root and include
  *     non-joint ancestors; the skinned mesh node's own transform does not apply to skinning.
- *     The skeleton is unnamed (glTF names are optional and may repeat): tendon_gltf_node_name.
+ *     Its joints are named from the nodes (docs/gltf.md, "Joint names"): the node's name, or
+ *     node<index> without one; a repeat, in joint order, gets #2, #3, … (tendon's names are
+ *     unique; the file's own stay tendon_gltf_node_name's).
  *   - each skin a tendon_skin_binding: palette entry k = the joint of node skin.joints[k], with
  *     skin.inverseBindMatrices (identity where absent). `skin.skeleton` changes nothing.
  *   - each animation a tendon_clip over the skeleton's joints: one track per channel, in channel

@@ -816,6 +816,37 @@ static void decompose(const double m[16], double t[3], double q[4], double s[3])
     }
 }
 
+
+/* A set of joint names (open addressing, FNV-1a) with, per name, the next #k to try when it is
+   met again: naming n joints costs O(n) however many share a name. */
+typedef struct name_slot {
+    const char *key;
+    unsigned next;
+} name_slot;
+typedef struct name_set {
+    name_slot *slots;
+    size_t mask;
+} name_set;
+
+static int name_set_init(name_set *s, size_t n)
+{
+    size_t cap = 16;
+    while (cap < 2 * n + 2)
+        cap *= 2;
+    s->slots = calloc(cap, sizeof *s->slots);
+    s->mask = cap - 1;
+    return s->slots != NULL;
+}
+
+static name_slot *name_set_find(name_set *s, const char *key)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (const unsigned char *p = (const unsigned char *)key; *p; ++p)
+        h = (h ^ *p) * 0x100000001b3u;
+    for (size_t at = (size_t)h & s->mask;; at = (at + 1) & s->mask)
+        if (!s->slots[at].key || strcmp(s->slots[at].key, key) == 0)
+            return &s->slots[at];
+}
 static tendon_status load_nodes(ctx *c)
 {
     tendon_gltf *g = c->g;
@@ -983,8 +1014,51 @@ static tendon_status load_nodes(ctx *c)
             memcpy(jr.rotation + 4 * j, rest.rotation + 4 * i, 16);
             memcpy(jr.scale + 3 * j, rest.scale + 3 * i, 12);
         }
-        tendon_skeleton_desc d = {n, jparents, NULL, &jr};
-        st = tendon_skeleton_create(&d, &g->skeleton);
+        /* joint names from the nodes (docs/gltf.md, "Joint names"): the node's name, or
+           node<index> without one; a name met again, in joint (DFS) order, gets #2, #3, … */
+        char **names = xcalloc(n ? n : 1, sizeof *names);
+        name_set set = {NULL, 0};
+        if (!names || !name_set_init(&set, n)) {
+            free(names);
+            free(set.slots);
+            tendon_pose_destroy(&jr);
+            st = nomem(c);
+            goto done;
+        }
+        for (size_t j = 0; j < n && st == TENDON_OK; ++j) {
+            const size_t i = (size_t)g->joint_node[j];
+            char base[64];
+            const char *nm = g->node_names[i];
+            if (!nm || !*nm) {
+                snprintf(base, sizeof base, "node%zu", i);
+                nm = base;
+            }
+            const size_t len = strlen(nm);
+            if (!(names[j] = malloc(len + 24))) {
+                st = nomem(c);
+                break;
+            }
+            memcpy(names[j], nm, len + 1);
+            name_slot *seen = name_set_find(&set, names[j]);
+            if (seen->key) { /* a repeat: the base's next free suffix */
+                unsigned k = seen->next;
+                do
+                    snprintf(names[j] + len, 24, "#%u", k++);
+                while (name_set_find(&set, names[j])->key);
+                seen->next = k;
+            }
+            name_slot *slot = name_set_find(&set, names[j]);
+            slot->key = names[j];
+            slot->next = 2;
+        }
+        free(set.slots);
+        if (st == TENDON_OK) {
+            tendon_skeleton_desc d = {n, jparents, (const char *const *)names, &jr};
+            st = tendon_skeleton_create(&d, &g->skeleton);
+        }
+        for (size_t j = 0; j < n; ++j)
+            free(names[j]);
+        free(names);
         tendon_pose_destroy(&jr);
     }
 done:
