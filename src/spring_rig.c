@@ -884,6 +884,10 @@ size_t tendon_spring_rig_grid_times(const tendon_spring_rig *rig, size_t grid)
 {
     return rig && grid < rig->grid_count ? rig->grids[grid].times : 0;
 }
+size_t tendon_spring_rig_chain_times(const tendon_spring_rig *rig, size_t chain)
+{
+    return rig && chain < rig->chain_count ? rig->grids[rig->chains[chain].grid].times : 0;
+}
 size_t tendon_spring_rig_grid_joints(const tendon_spring_rig *rig, size_t grid)
 {
     return rig && grid < rig->grid_count ? rig->grids[grid].slots : 0;

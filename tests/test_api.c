@@ -246,6 +246,10 @@ START_TEST(test_kernel_table_append_only)
         offsetof(tendon_kernels, clip_lerp_uniform_f32),
         offsetof(tendon_kernels, clip_slerp_uniform_f32),
         offsetof(tendon_kernels, clip_hermite_f32),
+        offsetof(tendon_kernels, pose_blend_weighted),
+        offsetof(tendon_kernels, pose_add_weighted),
+        offsetof(tendon_kernels, pose_blend_weighted_f32),
+        offsetof(tendon_kernels, pose_add_weighted_f32),
     };
     const size_t n = sizeof in_order_added / sizeof in_order_added[0];
     for (size_t i = 1; i < n; ++i)

@@ -114,6 +114,24 @@ typedef struct tendon_kernels {
        four planes h00, h10, h01, h11 (the tangent weights already × Δt), i < count. */
     void (*clip_hermite_f32)(const float *v0, const float *b0, const float *v1, const float *a1,
                              const float *h, size_t count, float *out);
+
+    /* ---- a weight per joint given (the spring rig: every substep time of a pose at once,
+       each time with its own weights) ---- */
+    /* pose_blend / pose_add with joint j's weight given as weights[j] in place of t·m_j (the
+       joint weight pose_blend and pose_add compute from t and joint_weights: 0 where the clamped
+       mask is 0, else t·clamp(m, 0, 1)); then clamped as they clamp it. With weights[j] that
+       joint weight, the same bits as pose_blend / pose_add. out may equal a or b. */
+    void (*pose_blend_weighted)(const tendon_pose *a, const tendon_pose *b, const double *weights,
+                                size_t joint_count, tendon_pose *out);
+    void (*pose_add_weighted)(const tendon_pose *base, const tendon_pose *delta,
+                              const double *weights, size_t joint_count, tendon_pose *out);
+    /* The float32 tier's: weights[j] the float weight pose_blend_f32 / pose_add_f32 use for
+       joint j (clamp(t·m_j, 0, 1), or max(weight·m_j, 0) saturated at FLT_MAX, in double,
+       rounded once), used as it is. */
+    void (*pose_blend_weighted_f32)(const tendon_pose *a, const tendon_pose *b,
+                                    const float *weights, size_t joint_count, tendon_pose *out);
+    void (*pose_add_weighted_f32)(const tendon_pose *base, const tendon_pose *delta,
+                                  const float *weights, size_t joint_count, tendon_pose *out);
 } tendon_kernels;
 
 #ifdef __cplusplus

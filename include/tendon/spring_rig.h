@@ -258,6 +258,8 @@ TENDON_API tendon_status tendon_spring_rig_chain_links(const tendon_spring_rig *
  */
 TENDON_API size_t tendon_spring_rig_grid_count(const tendon_spring_rig *rig);
 TENDON_API size_t tendon_spring_rig_grid_times(const tendon_spring_rig *rig, size_t grid);
+/** Chain `chain`'s anchor times per sample (its grid's: substeps + 2); 0 when out of range. */
+TENDON_API size_t tendon_spring_rig_chain_times(const tendon_spring_rig *rig, size_t chain);
 /** The joints grid g evaluates (the anchor joints and their ancestors). */
 TENDON_API size_t tendon_spring_rig_grid_joints(const tendon_spring_rig *rig, size_t grid);
 

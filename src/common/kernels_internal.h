@@ -77,7 +77,20 @@
                                                           float u, size_t count, float *out);     \
     TENDON_HIDDEN void tendon_clip_hermite_f32_##sfx(const float *v0, const float *b0,             \
                                                     const float *v1, const float *a1,              \
-                                                    const float *h, size_t count, float *out);
+                                                    const float *h, size_t count, float *out);    \
+    TENDON_HIDDEN void tendon_pose_blend_weighted_##sfx(const tendon_pose *a, const tendon_pose *b,\
+                                                       const double *weights, size_t joint_count,\
+                                                       tendon_pose *out);                          \
+    TENDON_HIDDEN void tendon_pose_add_weighted_##sfx(const tendon_pose *base,                     \
+                                                     const tendon_pose *delta,                     \
+                                                     const double *weights, size_t joint_count,    \
+                                                     tendon_pose *out);                            \
+    TENDON_HIDDEN void tendon_pose_blend_weighted_f32_##sfx(                                       \
+        const tendon_pose *a, const tendon_pose *b, const float *weights, size_t joint_count,     \
+        tendon_pose *out);                                                                         \
+    TENDON_HIDDEN void tendon_pose_add_weighted_f32_##sfx(                                         \
+        const tendon_pose *base, const tendon_pose *delta, const float *weights,                   \
+        size_t joint_count, tendon_pose *out);
 
 TENDON_DECLARE_KERNELS(scalar)
 TENDON_DECLARE_KERNELS(sse2)
@@ -98,6 +111,28 @@ TENDON_HIDDEN void tendon_pose_add_scalar_from(const tendon_pose *base, const te
                                                double weight, const float *joint_weights,
                                                size_t first, size_t joint_count,
                                                tendon_pose *out);
+/* The per-joint weight of the exact tier's blend and additive layer (blend_scalar.c): t, or
+   with a mask m = clamp(mask[j], 0, 1): 0 where m is 0, else t·m — the `weights` of the
+   _weighted kernels that give tendon_pose_blend's / tendon_pose_add's bits. */
+TENDON_HIDDEN double tendon_blend_joint_weight(double t, const float *joint_weights, size_t j);
+TENDON_HIDDEN void tendon_pose_blend_weighted_scalar_from(const tendon_pose *a,
+                                                          const tendon_pose *b,
+                                                          const double *weights, size_t first,
+                                                          size_t joint_count, tendon_pose *out);
+TENDON_HIDDEN void tendon_pose_add_weighted_scalar_from(const tendon_pose *base,
+                                                        const tendon_pose *delta,
+                                                        const double *weights, size_t first,
+                                                        size_t joint_count, tendon_pose *out);
+TENDON_HIDDEN void tendon_pose_blend_weighted_f32_scalar_from(const tendon_pose *a,
+                                                              const tendon_pose *b,
+                                                              const float *weights, size_t first,
+                                                              size_t joint_count,
+                                                              tendon_pose *out);
+TENDON_HIDDEN void tendon_pose_add_weighted_f32_scalar_from(const tendon_pose *base,
+                                                            const tendon_pose *delta,
+                                                            const float *weights, size_t first,
+                                                            size_t joint_count,
+                                                            tendon_pose *out);
 
 /*
  * The float32 tier's scalar reference (src/scalar/blend_f32_scalar.c): partial-range forms for

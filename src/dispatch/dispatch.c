@@ -39,6 +39,10 @@
         .clip_lerp_uniform_f32 = tendon_clip_lerp_uniform_f32_##sfx,                               \
         .clip_slerp_uniform_f32 = tendon_clip_slerp_uniform_f32_##sfx,                             \
         .clip_hermite_f32 = tendon_clip_hermite_f32_##sfx,                                         \
+        .pose_blend_weighted = tendon_pose_blend_weighted_##sfx,                                   \
+        .pose_add_weighted = tendon_pose_add_weighted_##sfx,                                       \
+        .pose_blend_weighted_f32 = tendon_pose_blend_weighted_f32_##sfx,                           \
+        .pose_add_weighted_f32 = tendon_pose_add_weighted_f32_##sfx,                               \
     }
 
 /*

@@ -33,12 +33,13 @@ float tendon_add_weight_f32(double weight, const float *joint_weights, size_t j)
     return tendon_weight_to_f32(raw < 0.0 ? 0.0 : raw);
 }
 
+/* `given`: the joints' float weights as they are (the _weighted kernels), else t and the mask. */
 static void blend_from(const tendon_pose *a, const tendon_pose *b, double t,
-                       const float *joint_weights, size_t first, size_t joint_count,
-                       tendon_pose *out, int nlerp)
+                       const float *joint_weights, const float *given, size_t first,
+                       size_t joint_count, tendon_pose *out, int nlerp)
 {
     for (size_t j = first; j < joint_count; ++j) {
-        const float w = tendon_blend_weight_f32(t, joint_weights, j);
+        const float w = given ? given[j] : tendon_blend_weight_f32(t, joint_weights, j);
         for (size_t c = 0; c < 3; ++c) {
             const float from = a->translation[3 * j + c], to = b->translation[3 * j + c];
             const float sfrom = a->scale[3 * j + c], sto = b->scale[3 * j + c];
@@ -63,28 +64,28 @@ void tendon_pose_blend_f32_scalar_from(const tendon_pose *a, const tendon_pose *
                                        const float *joint_weights, size_t first,
                                        size_t joint_count, tendon_pose *out)
 {
-    blend_from(a, b, t, joint_weights, first, joint_count, out, 0);
+    blend_from(a, b, t, joint_weights, NULL, first, joint_count, out, 0);
 }
 
 void tendon_pose_blend_nlerp_f32_scalar_from(const tendon_pose *a, const tendon_pose *b,
                                              double t, const float *joint_weights, size_t first,
                                              size_t joint_count, tendon_pose *out)
 {
-    blend_from(a, b, t, joint_weights, first, joint_count, out, 1);
+    blend_from(a, b, t, joint_weights, NULL, first, joint_count, out, 1);
 }
 
 void tendon_pose_blend_f32_scalar(const tendon_pose *a, const tendon_pose *b, double t,
                                   const float *joint_weights, size_t joint_count,
                                   tendon_pose *out)
 {
-    blend_from(a, b, t, joint_weights, 0, joint_count, out, 0);
+    blend_from(a, b, t, joint_weights, NULL, 0, joint_count, out, 0);
 }
 
 void tendon_pose_blend_nlerp_f32_scalar(const tendon_pose *a, const tendon_pose *b, double t,
                                         const float *joint_weights, size_t joint_count,
                                         tendon_pose *out)
 {
-    blend_from(a, b, t, joint_weights, 0, joint_count, out, 1);
+    blend_from(a, b, t, joint_weights, NULL, 0, joint_count, out, 1);
 }
 
 /* One joint of the additive layer at float weight w (≥ 0 or NaN; +∞ allowed). */
@@ -120,6 +121,35 @@ void tendon_pose_add_f32_scalar(const tendon_pose *base, const tendon_pose *delt
                                 const float *joint_weights, size_t joint_count, tendon_pose *out)
 {
     tendon_pose_add_f32_scalar_from(base, delta, weight, joint_weights, 0, joint_count, out);
+}
+
+void tendon_pose_blend_weighted_f32_scalar_from(const tendon_pose *a, const tendon_pose *b,
+                                                const float *weights, size_t first,
+                                                size_t joint_count, tendon_pose *out)
+{
+    blend_from(a, b, 0.0, NULL, weights, first, joint_count, out, 0);
+}
+
+void tendon_pose_blend_weighted_f32_scalar(const tendon_pose *a, const tendon_pose *b,
+                                           const float *weights, size_t joint_count,
+                                           tendon_pose *out)
+{
+    blend_from(a, b, 0.0, NULL, weights, 0, joint_count, out, 0);
+}
+
+void tendon_pose_add_weighted_f32_scalar_from(const tendon_pose *base, const tendon_pose *delta,
+                                              const float *weights, size_t first,
+                                              size_t joint_count, tendon_pose *out)
+{
+    for (size_t j = first; j < joint_count; ++j)
+        add_joint(base, delta, weights[j], j, out);
+}
+
+void tendon_pose_add_weighted_f32_scalar(const tendon_pose *base, const tendon_pose *delta,
+                                         const float *weights, size_t joint_count,
+                                         tendon_pose *out)
+{
+    tendon_pose_add_weighted_f32_scalar_from(base, delta, weights, 0, joint_count, out);
 }
 
 void tendon_quat_slerp_f32_scalar_from(const float *a, const float *b, const float *t,

@@ -21,12 +21,16 @@ static inline double joint_weight(double t, const float *joint_weights, size_t j
     return m == 0.0 ? 0.0 : t * m;
 }
 
-void tendon_pose_blend_scalar_from(const tendon_pose *a, const tendon_pose *b, double t,
-                                   const float *joint_weights, size_t first, size_t joint_count,
-                                   tendon_pose *out)
+double tendon_blend_joint_weight(double t, const float *joint_weights, size_t j)
 {
-    for (size_t j = first; j < joint_count; ++j) {
-        const double w = tendon_ref_clamp01(joint_weight(t, joint_weights, j));
+    return joint_weight(t, joint_weights, j);
+}
+
+/* One joint of the blend at weight w (already clamped to [0, 1]). */
+static inline void blend_joint(const tendon_pose *a, const tendon_pose *b, double w, size_t j,
+                               tendon_pose *out)
+{
+    {
         for (size_t c = 0; c < 3; ++c) {
             const double from = (double)a->translation[3 * j + c];
             const double to = (double)b->translation[3 * j + c];
@@ -43,18 +47,40 @@ void tendon_pose_blend_scalar_from(const tendon_pose *a, const tendon_pose *b, d
     }
 }
 
+void tendon_pose_blend_scalar_from(const tendon_pose *a, const tendon_pose *b, double t,
+                                   const float *joint_weights, size_t first, size_t joint_count,
+                                   tendon_pose *out)
+{
+    for (size_t j = first; j < joint_count; ++j)
+        blend_joint(a, b, tendon_ref_clamp01(joint_weight(t, joint_weights, j)), j, out);
+}
+
+void tendon_pose_blend_weighted_scalar_from(const tendon_pose *a, const tendon_pose *b,
+                                            const double *weights, size_t first,
+                                            size_t joint_count, tendon_pose *out)
+{
+    for (size_t j = first; j < joint_count; ++j)
+        blend_joint(a, b, tendon_ref_clamp01(weights[j]), j, out);
+}
+
+void tendon_pose_blend_weighted_scalar(const tendon_pose *a, const tendon_pose *b,
+                                       const double *weights, size_t joint_count,
+                                       tendon_pose *out)
+{
+    tendon_pose_blend_weighted_scalar_from(a, b, weights, 0, joint_count, out);
+}
+
 void tendon_pose_blend_scalar(const tendon_pose *a, const tendon_pose *b, double t,
                               const float *joint_weights, size_t joint_count, tendon_pose *out)
 {
     tendon_pose_blend_scalar_from(a, b, t, joint_weights, 0, joint_count, out);
 }
 
-void tendon_pose_add_scalar_from(const tendon_pose *base, const tendon_pose *delta, double weight,
-                                 const float *joint_weights, size_t first, size_t joint_count,
-                                 tendon_pose *out)
+/* One joint of the additive layer at raw weight `raw` (t·m, not yet clamped below at 0). */
+static inline void add_joint(const tendon_pose *base, const tendon_pose *delta, double raw,
+                             size_t j, tendon_pose *out)
 {
-    for (size_t j = first; j < joint_count; ++j) {
-        const double raw = joint_weight(weight, joint_weights, j);
+    {
         const double w = raw < 0.0 ? 0.0 : raw;
         for (size_t c = 0; c < 3; ++c) {
             const double bt = (double)base->translation[3 * j + c];
@@ -75,6 +101,28 @@ void tendon_pose_add_scalar_from(const tendon_pose *base, const tendon_pose *del
         tendon_ref_multiply(qb, scaled, q);
         tendon_ref_store4(q, out->rotation + 4 * j);
     }
+}
+
+void tendon_pose_add_scalar_from(const tendon_pose *base, const tendon_pose *delta, double weight,
+                                 const float *joint_weights, size_t first, size_t joint_count,
+                                 tendon_pose *out)
+{
+    for (size_t j = first; j < joint_count; ++j)
+        add_joint(base, delta, joint_weight(weight, joint_weights, j), j, out);
+}
+
+void tendon_pose_add_weighted_scalar_from(const tendon_pose *base, const tendon_pose *delta,
+                                          const double *weights, size_t first,
+                                          size_t joint_count, tendon_pose *out)
+{
+    for (size_t j = first; j < joint_count; ++j)
+        add_joint(base, delta, weights[j], j, out);
+}
+
+void tendon_pose_add_weighted_scalar(const tendon_pose *base, const tendon_pose *delta,
+                                     const double *weights, size_t joint_count, tendon_pose *out)
+{
+    tendon_pose_add_weighted_scalar_from(base, delta, weights, 0, joint_count, out);
 }
 
 void tendon_pose_add_scalar(const tendon_pose *base, const tendon_pose *delta, double weight,

@@ -477,6 +477,78 @@ static int dg_pose_kernel(pose_fn fn, int masked, uint64_t seed, dg_sink *s)
     return 0;
 }
 
+/*
+ * A kernel with a weight per joint given (pose_blend_weighted and its kin): for every weight of
+ * POSE_WEIGHTS over POSE_SPANS, the weights are that weight times the workload's joint weights
+ * in double (exact) or rounded to float (f32) — a weight of every magnitude, sign and zero —,
+ * then in place (out == a).
+ */
+typedef void (*pose_w_fn)(const tendon_pose *, const tendon_pose *, const double *, size_t,
+                          tendon_pose *);
+typedef void (*pose_wf_fn)(const tendon_pose *, const tendon_pose *, const float *, size_t,
+                           tendon_pose *);
+
+static int dg_pose_weighted(pose_w_fn fn, pose_wf_fn fnf, uint64_t seed, dg_sink *s)
+{
+    dg_poses w;
+    if (dg_make_poses(seed, &w) != 0)
+        return -1;
+    double *wd = malloc(DG_N * sizeof *wd);
+    float *wf = malloc(DG_N * sizeof *wf);
+    if (!wd || !wf) {
+        free(wd), free(wf), free(w.block);
+        return -1;
+    }
+    for (int i = 0; i < POSE_WEIGHT_COUNT; ++i) {
+        for (size_t j = 0; j < DG_N; ++j) {
+            wd[j] = POSE_WEIGHTS[i] * (double)w.joint_weights[j];
+            wf[j] = (float)wd[j];
+        }
+        for (int j = 0; j < POSE_SPAN_COUNT; ++j) {
+            const size_t n = POSE_SPANS[j].count, o = POSE_SPANS[j].offset;
+            const tendon_pose a = dg_view(&w.a, o, n), b = dg_view(&w.b, o, n);
+            tendon_pose out = dg_view(&w.out, o, n);
+            if (fn)
+                fn(&a, &b, wd + o, n, &out);
+            else
+                fnf(&a, &b, wf + o, n, &out);
+            dg_hash_pose(s, &out);
+        }
+    }
+    memcpy(w.out.translation, w.a.translation, 3 * DG_N * sizeof(float));
+    memcpy(w.out.rotation, w.a.rotation, 4 * DG_N * sizeof(float));
+    memcpy(w.out.scale, w.a.scale, 3 * DG_N * sizeof(float));
+    tendon_pose out = dg_view(&w.out, 1, 1003);
+    const tendon_pose b = dg_view(&w.b, 1, 1003);
+    if (fn)
+        fn(&out, &b, wd + 1, 1003, &out);
+    else
+        fnf(&out, &b, wf + 1, 1003, &out);
+    dg_hash_pose(s, &out);
+    free(wd), free(wf), free(w.block);
+    return 0;
+}
+
+static int dg_pose_blend_weighted(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_weighted(k->pose_blend_weighted, NULL, 0xb1e4d0008u, s);
+}
+
+static int dg_pose_add_weighted(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_weighted(k->pose_add_weighted, NULL, 0xadd0009u, s);
+}
+
+static int dg_pose_blend_weighted_f32(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_weighted(NULL, k->pose_blend_weighted_f32, 0xb1e4df008u, s);
+}
+
+static int dg_pose_add_weighted_f32(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_weighted(NULL, k->pose_add_weighted_f32, 0xaddf009u, s);
+}
+
 static int dg_pose_blend(const tendon_kernels *k, dg_sink *s)
 {
     return dg_pose_kernel(k->pose_blend, 0, 0xb1e4d0004u, s);
@@ -1510,6 +1582,10 @@ static const struct dg_kernel {
     {"clip_slerp_uniform_f32", dg_clip_slerp_uniform_f32},
     {"clip_hermite_f32", dg_clip_hermite_f32},
     {"clip_sample_f32", dg_clip_sample_f32},
+    {"pose_blend_weighted", dg_pose_blend_weighted},
+    {"pose_add_weighted", dg_pose_add_weighted},
+    {"pose_blend_weighted_f32", dg_pose_blend_weighted_f32},
+    {"pose_add_weighted_f32", dg_pose_add_weighted_f32},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 

@@ -20,8 +20,10 @@ static inline vd vjoint_weight(double t, const float *joint_weights, size_t j)
     return vsel(veq(m, vset1(0.0)), vset1(0.0), vmul(vset1(t), m));
 }
 
-void TENDON_FN(pose_blend)(const tendon_pose *a, const tendon_pose *b, double t,
-                           const float *joint_weights, size_t joint_count, tendon_pose *out)
+/* pose_blend with the joints' weights from t and the mask, or given (`given` non-NULL). */
+static inline __attribute__((always_inline)) void blend_body(
+    const tendon_pose *a, const tendon_pose *b, double t, const float *joint_weights,
+    const double *given, size_t joint_count, tendon_pose *out)
 {
     TENDON_FOR_STAGES(joint_count, done, {
         vquat qa[TENDON_STAGE], qb[TENDON_STAGE];
@@ -30,7 +32,7 @@ void TENDON_FN(pose_blend)(const tendon_pose *a, const tendon_pose *b, double t,
             const size_t j = first + c * TENDON_W;
             qa[c] = vload_quat4(a->rotation + 4 * j);
             qb[c] = vload_quat4(b->rotation + 4 * j);
-            w[c] = vclamp01(vjoint_weight(t, joint_weights, j));
+            w[c] = vclamp01(given ? vload_f64(given + j) : vjoint_weight(t, joint_weights, j));
         }
         for (size_t c = 0; c < nb; ++c)
             vslerp_coeffs(qa[c], qb[c], w[c], &s0[c], &s1[c]);
@@ -52,11 +54,28 @@ void TENDON_FN(pose_blend)(const tendon_pose *a, const tendon_pose *b, double t,
             vstore_f32x3(out->scale + 3 * j, r[0], r[1], r[2]);
         }
     })
-    tendon_pose_blend_scalar_from(a, b, t, joint_weights, done, joint_count, out);
+    if (given)
+        tendon_pose_blend_weighted_scalar_from(a, b, given, done, joint_count, out);
+    else
+        tendon_pose_blend_scalar_from(a, b, t, joint_weights, done, joint_count, out);
 }
 
-void TENDON_FN(pose_add)(const tendon_pose *base, const tendon_pose *delta, double weight,
-                         const float *joint_weights, size_t joint_count, tendon_pose *out)
+void TENDON_FN(pose_blend)(const tendon_pose *a, const tendon_pose *b, double t,
+                           const float *joint_weights, size_t joint_count, tendon_pose *out)
+{
+    blend_body(a, b, t, joint_weights, NULL, joint_count, out);
+}
+
+void TENDON_FN(pose_blend_weighted)(const tendon_pose *a, const tendon_pose *b,
+                                    const double *weights, size_t joint_count, tendon_pose *out)
+{
+    blend_body(a, b, 0.0, NULL, weights, joint_count, out);
+}
+
+/* pose_add with the joints' weights from weight and the mask, or given (`given` non-NULL). */
+static inline __attribute__((always_inline)) void add_body(
+    const tendon_pose *base, const tendon_pose *delta, double weight, const float *joint_weights,
+    const double *given, size_t joint_count, tendon_pose *out)
 {
     const vd zero = vset1(0.0), one = vset1(1.0);
     const vquat identity = {zero, zero, zero, one};
@@ -66,7 +85,7 @@ void TENDON_FN(pose_add)(const tendon_pose *base, const tendon_pose *delta, doub
         for (size_t c = 0; c < nb; ++c) {
             const size_t j = first + c * TENDON_W;
             qd[c] = vload_quat4(delta->rotation + 4 * j);
-            const vd raw = vjoint_weight(weight, joint_weights, j);
+            const vd raw = given ? vload_f64(given + j) : vjoint_weight(weight, joint_weights, j);
             w[c] = vsel(vlt(raw, zero), zero, raw);
         }
         for (size_t c = 0; c < nb; ++c)
@@ -97,5 +116,20 @@ void TENDON_FN(pose_add)(const tendon_pose *base, const tendon_pose *delta, doub
             vstore_f32x3(out->scale + 3 * j, r[0], r[1], r[2]);
         }
     })
-    tendon_pose_add_scalar_from(base, delta, weight, joint_weights, done, joint_count, out);
+    if (given)
+        tendon_pose_add_weighted_scalar_from(base, delta, given, done, joint_count, out);
+    else
+        tendon_pose_add_scalar_from(base, delta, weight, joint_weights, done, joint_count, out);
+}
+
+void TENDON_FN(pose_add)(const tendon_pose *base, const tendon_pose *delta, double weight,
+                         const float *joint_weights, size_t joint_count, tendon_pose *out)
+{
+    add_body(base, delta, weight, joint_weights, NULL, joint_count, out);
+}
+
+void TENDON_FN(pose_add_weighted)(const tendon_pose *base, const tendon_pose *delta,
+                                  const double *weights, size_t joint_count, tendon_pose *out)
+{
+    add_body(base, delta, 0.0, NULL, weights, joint_count, out);
 }

@@ -83,22 +83,25 @@ static inline void vflerp3(const float *from, const float *to, size_t o, const v
  */
 static inline __attribute__((always_inline)) void blend_f32_blocks(
     const tendon_pose *a, const tendon_pose *b, double t, const float *joint_weights,
-    size_t j, int nb, vf w_all, vf omw_all, tendon_pose *out, int nlerp)
+    const float *given, size_t j, int nb, vf w_all, vf omw_all, tendon_pose *out, int nlerp)
 {
+    const int per_joint = joint_weights || given;
     vf wn[TENDON_F32_STAGE], w[TENDON_F32_STAGE], s0[TENDON_F32_STAGE], s1[TENDON_F32_STAGE];
     vf dot[TENDON_F32_STAGE];
     vfquat qa[TENDON_F32_STAGE], qb[TENDON_F32_STAGE];
     for (int c = 0; c < nb; ++c) {
         const size_t jc = j + (size_t)c * TENDON_WF;
-        wn[c] = joint_weights ? vfblend_weights(t, joint_weights, jc) : w_all; /* memory order */
-        w[c] = joint_weights ? vfqorder(wn[c]) : w_all;
+        wn[c] = given           ? vfload(given + jc) /* memory order */
+                : joint_weights ? vfblend_weights(t, joint_weights, jc)
+                                : w_all;
+        w[c] = per_joint ? vfqorder(wn[c]) : w_all;
         qa[c] = vfload_quat(a->rotation + 4 * jc);
         qb[c] = vfload_quat(b->rotation + 4 * jc);
         dot[c] = vfdot4(qa[c], qb[c]);
     }
     for (int c = 0; c < nb; ++c) {
         if (nlerp)
-            vfnlerp_weights(dot[c], w[c], joint_weights ? vfsub(vfset1(1.0f), w[c]) : omw_all,
+            vfnlerp_weights(dot[c], w[c], per_joint ? vfsub(vfset1(1.0f), w[c]) : omw_all,
                             &s0[c], &s1[c]);
         else
             vfslerp_weights(dot[c], w[c], &s0[c], &s1[c]);
@@ -109,7 +112,7 @@ static inline __attribute__((always_inline)) void blend_f32_blocks(
         /* the pose's three arrays never overlap each other (partial overlaps are refused), so
            the rotations are written before the translations and scales are read */
         vf e[3] = {w_all, w_all, w_all};
-        if (joint_weights)
+        if (per_joint)
             vfexpand3(wn[c], &e[0], &e[1], &e[2]);
         vflerp3(a->translation, b->translation, 3 * jc, e, out->translation);
         vflerp3(a->scale, b->scale, 3 * jc, e, out->scale);
@@ -118,7 +121,7 @@ static inline __attribute__((always_inline)) void blend_f32_blocks(
 
 static inline __attribute__((always_inline)) void blend_f32_loop(
     const tendon_pose *a_in, const tendon_pose *b_in, double t, const float *joint_weights,
-    size_t joint_count, tendon_pose *out_in, int nlerp)
+    const float *given, size_t joint_count, tendon_pose *out_in, int nlerp)
 {
     /* the poses copied to locals: stores through float * could otherwise alias the structs */
     const tendon_pose a = *a_in, b = *b_in;
@@ -128,10 +131,12 @@ static inline __attribute__((always_inline)) void blend_f32_loop(
     size_t j = 0;
     const int nb = nlerp ? TENDON_F32_NLERP_STAGE : TENDON_F32_STAGE;
     for (; j + (size_t)nb * TENDON_WF <= joint_count; j += (size_t)nb * TENDON_WF)
-        blend_f32_blocks(&a, &b, t, joint_weights, j, nb, w_all, omw_all, &out, nlerp);
+        blend_f32_blocks(&a, &b, t, joint_weights, given, j, nb, w_all, omw_all, &out, nlerp);
     for (; j + TENDON_WF <= joint_count; j += TENDON_WF)
-        blend_f32_blocks(&a, &b, t, joint_weights, j, 1, w_all, omw_all, &out, nlerp);
-    if (nlerp)
+        blend_f32_blocks(&a, &b, t, joint_weights, given, j, 1, w_all, omw_all, &out, nlerp);
+    if (given)
+        tendon_pose_blend_weighted_f32_scalar_from(a_in, b_in, given, j, joint_count, out_in);
+    else if (nlerp)
         tendon_pose_blend_nlerp_f32_scalar_from(a_in, b_in, t, joint_weights, j, joint_count,
                                                 out_in);
     else
@@ -144,9 +149,9 @@ static inline __attribute__((always_inline)) void blend_f32_body(
     size_t joint_count, tendon_pose *out, int nlerp)
 {
     if (joint_weights)
-        blend_f32_loop(a, b, t, joint_weights, joint_count, out, nlerp);
+        blend_f32_loop(a, b, t, joint_weights, NULL, joint_count, out, nlerp);
     else
-        blend_f32_loop(a, b, t, NULL, joint_count, out, nlerp);
+        blend_f32_loop(a, b, t, NULL, NULL, joint_count, out, nlerp);
 }
 
 void TENDON_FN(pose_blend_f32)(const tendon_pose *a, const tendon_pose *b, double t,
@@ -162,6 +167,13 @@ void TENDON_FN(pose_blend_nlerp_f32)(const tendon_pose *a, const tendon_pose *b,
     blend_f32_body(a, b, t, joint_weights, joint_count, out, 1);
 }
 
+void TENDON_FN(pose_blend_weighted_f32)(const tendon_pose *a, const tendon_pose *b,
+                                        const float *weights, size_t joint_count,
+                                        tendon_pose *out)
+{
+    blend_f32_loop(a, b, 0.0, NULL, weights, joint_count, out, 0);
+}
+
 /* ---- additive layer ---- */
 
 /*
@@ -170,15 +182,18 @@ void TENDON_FN(pose_blend_nlerp_f32)(const tendon_pose *a, const tendon_pose *b,
  */
 static inline __attribute__((always_inline)) void add_f32_blocks(
     const tendon_pose *base, const tendon_pose *delta, double weight, const float *joint_weights,
-    size_t j, int nb, vf w_all, tendon_pose *out)
+    const float *given, size_t j, int nb, vf w_all, tendon_pose *out)
 {
+    const int per_joint = joint_weights || given;
     const vf one = vfset1(1.0f);
     vf wn[TENDON_F32_STAGE], wq[TENDON_F32_STAGE], s0[TENDON_F32_STAGE], s1[TENDON_F32_STAGE];
     vfquat qd[TENDON_F32_STAGE];
     for (int c = 0; c < nb; ++c) {
         const size_t jc = j + (size_t)c * TENDON_WF;
-        wn[c] = joint_weights ? vfadd_weights(weight, joint_weights, jc) : w_all; /* memory order */
-        const vf w = joint_weights ? vfqorder(wn[c]) : w_all;
+        wn[c] = given           ? vfload(given + jc) /* memory order */
+                : joint_weights ? vfadd_weights(weight, joint_weights, jc)
+                                : w_all;
+        const vf w = per_joint ? vfqorder(wn[c]) : w_all;
         wq[c] = vfsel(vfgt(w, one), one, w); /* the rotation's weight, min(w, 1) */
         qd[c] = vfload_quat(delta->rotation + 4 * jc);
     }
@@ -195,7 +210,7 @@ static inline __attribute__((always_inline)) void add_f32_blocks(
         vfstore_quat(out->rotation + 4 * jc, vfmultiply(qb, vfnormalize(r)));
         /* the pose's three arrays never overlap each other: rotations written, then the rest */
         vf e[3] = {w_all, w_all, w_all};
-        if (joint_weights)
+        if (per_joint)
             vfexpand3(wn[c], &e[0], &e[1], &e[2]);
         for (int k = 0; k < 3; ++k) {
             const size_t o = 3 * jc + (size_t)k * TENDON_WF;
@@ -209,27 +224,37 @@ static inline __attribute__((always_inline)) void add_f32_blocks(
 
 static inline __attribute__((always_inline)) void add_f32_loop(
     const tendon_pose *base_in, const tendon_pose *delta_in, double weight,
-    const float *joint_weights, size_t joint_count, tendon_pose *out_in)
+    const float *joint_weights, const float *given, size_t joint_count, tendon_pose *out_in)
 {
     const tendon_pose base = *base_in, delta = *delta_in;
     tendon_pose out = *out_in;
     const vf w_all = vfset1(tendon_add_weight_f32(weight, NULL, 0));
     size_t j = 0;
     for (; j + TENDON_F32_STAGE * TENDON_WF <= joint_count; j += TENDON_F32_STAGE * TENDON_WF)
-        add_f32_blocks(&base, &delta, weight, joint_weights, j, TENDON_F32_STAGE, w_all, &out);
+        add_f32_blocks(&base, &delta, weight, joint_weights, given, j, TENDON_F32_STAGE, w_all,
+                       &out);
     for (; j + TENDON_WF <= joint_count; j += TENDON_WF)
-        add_f32_blocks(&base, &delta, weight, joint_weights, j, 1, w_all, &out);
-    tendon_pose_add_f32_scalar_from(base_in, delta_in, weight, joint_weights, j, joint_count,
-                                    out_in);
+        add_f32_blocks(&base, &delta, weight, joint_weights, given, j, 1, w_all, &out);
+    if (given)
+        tendon_pose_add_weighted_f32_scalar_from(base_in, delta_in, given, j, joint_count, out_in);
+    else
+        tendon_pose_add_f32_scalar_from(base_in, delta_in, weight, joint_weights, j, joint_count,
+                                        out_in);
 }
 
 void TENDON_FN(pose_add_f32)(const tendon_pose *base, const tendon_pose *delta, double weight,
                              const float *joint_weights, size_t joint_count, tendon_pose *out)
 {
     if (joint_weights)
-        add_f32_loop(base, delta, weight, joint_weights, joint_count, out);
+        add_f32_loop(base, delta, weight, joint_weights, NULL, joint_count, out);
     else
-        add_f32_loop(base, delta, weight, NULL, joint_count, out);
+        add_f32_loop(base, delta, weight, NULL, NULL, joint_count, out);
+}
+
+void TENDON_FN(pose_add_weighted_f32)(const tendon_pose *base, const tendon_pose *delta,
+                                      const float *weights, size_t joint_count, tendon_pose *out)
+{
+    add_f32_loop(base, delta, 0.0, NULL, weights, joint_count, out);
 }
 
 /* ---- quaternion arrays ---- */
