@@ -1215,6 +1215,13 @@ size_t tendon_clip_subset(const tendon_clip *clip, const int32_t *slot_of_joint,
     return n;
 }
 
+void tendon_clip_mark_joints(const tendon_clip *clip, uint8_t *driven)
+{
+    for (size_t i = 0; i < clip->track_count; ++i)
+        if (clip->tracks[i].path != TENDON_PATH_WEIGHTS)
+            driven[clip->tracks[i].joint] = 1;
+}
+
 /* Where track c's value at time i goes: slot `slot` of time i's block of `slots` joints. */
 static inline float *times_dest(const clip_track *c, tendon_pose *out, size_t i, size_t slots,
                                 uint32_t slot)
@@ -1227,173 +1234,133 @@ static inline float *times_dest(const clip_track *c, tendon_pose *out, size_t i,
     }
 }
 
-/* The key interval of c's timeline at t, reusing the last one when the timeline is the same. */
-static inline void times_locate(const tendon_clip *clip, const clip_track *c, double t,
-                                uint32_t *hints, uint32_t *last_tl, keypos *p)
-{
-    if (c->timeline != *last_tl) {
-        *p = locate_tl(clip, c->timeline, t, hints);
-        *last_tl = c->timeline;
-    }
-}
-
 /*
- * Every listed track (kind: 0 STEP/CUBICSPLINE, 1 LINEAR non-rotation, 2 LINEAR rotation) at
- * every time, in the exact tier: per time the same key search and u as sample_all, gathered
- * across tracks *and times* into the same kernels (clip_lerp, quat_slerp, clip_hermite), which
- * are element-wise — so each value has sample_all's bits at that time.
+ * The listed tracks at `count` ≤ TIMES_CHUNK times, track by track: per timeline the key
+ * interval at every time (the same search and u as the single-time samplers, in double), then
+ * per track its interpolated values at every time gathered into one kernel call — clip_lerp /
+ * quat_slerp (exact) or clip_lerp_f32 / quat_slerp_f32 with u rounded to float once (the
+ * float32 tier; bit for bit the uniform kernels the single-time sampler streams long runs
+ * through) — and scattered to each time's slot; STEP and on-key values copied; CUBICSPLINE
+ * through clip_hermite(_f32) as the single-time samplers. The kernels are element-wise, so each
+ * value has the single-time sampler's bits at its time.
  */
-static void times_exact(const tendon_kernels *kt, const tendon_clip *clip, int kind,
-                        const uint32_t *list, const uint32_t *slot, size_t count,
-                        const double *times, size_t time_count, size_t slots, uint32_t *hints,
+enum { TIMES_CHUNK = 64 };
+
+static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f32, int kind,
+                        const uint32_t *list, const uint32_t *slot, size_t n_tracks,
+                        const double *times, size_t count, size_t slots, uint32_t *hints,
                         tendon_pose *out)
 {
     const clip_track *tracks = clip->tracks;
-    if (kind == 0) {
-        cubic_gather g;
-        g.nc = g.nt = 0;
-        for (size_t i = 0; i < time_count; ++i) {
-            uint32_t last_tl = UINT32_MAX;
-            keypos p = {0, 0.0, 1};
-            for (size_t n = 0; n < count; ++n) {
-                const clip_track *c = &tracks[list[n]];
-                float *dst = times_dest(c, out, i, slots, slot[n]);
-                times_locate(clip, c, times[i], hints, &last_tl, &p);
-                if (p.copy || c->interp == TENDON_INTERP_STEP) {
-                    memcpy(dst, key_value(c, p.k), c->width * sizeof(float));
-                    continue;
-                }
-                double hc[4];
-                cubic_coeffs(clip, c, p, hc);
-                if (g.nc + c->width > CUBIC_CHUNK)
-                    cubic_flush(kt, &g);
-                cubic_add(&g, c, p, hc, 0, c->width);
-                g.track[g.nt] = c;
-                g.dst[g.nt++] = dst;
-            }
+    keypos kp[TIMES_CHUNK];
+    uint32_t last_tl = UINT32_MAX;
+    /* gathered values of one track (rotations: 4 floats an element, else 3 per element) */
+    float a[4 * TIMES_CHUNK], b[4 * TIMES_CHUNK], o[4 * TIMES_CHUNK];
+    double ud[3 * TIMES_CHUNK];
+    float uf[3 * TIMES_CHUNK];
+    uint8_t at[TIMES_CHUNK];
+    cubic_gather g;
+    f_cubic_gather gf;
+    g.nc = g.nt = 0;
+    gf.nc = gf.nt = 0;
+    for (size_t n = 0; n < n_tracks; ++n) {
+        const clip_track *c = &tracks[list[n]];
+        if (c->timeline != last_tl) {
+            for (size_t i = 0; i < count; ++i)
+                kp[i] = locate_tl(clip, c->timeline, times[i], hints);
+            last_tl = c->timeline;
         }
-        cubic_flush(kt, &g);
-        return;
-    }
-    if (kind == 1) {
-        float a[LERP_CHUNK], b[LERP_CHUNK], o[LERP_CHUNK];
-        double u[LERP_CHUNK];
-        float *dsts[LERP_CHUNK / 3];
-        size_t nc = 0, nt = 0;
-        for (size_t i = 0; i < time_count; ++i) {
-            uint32_t last_tl = UINT32_MAX;
-            keypos p = {0, 0.0, 1};
-            for (size_t n = 0; n < count; ++n) {
-                const clip_track *c = &tracks[list[n]];
+        const size_t w = c->width;
+        if (kind == 0) { /* STEP copies, CUBICSPLINE through the Hermite kernels */
+            for (size_t i = 0; i < count; ++i) {
                 float *dst = times_dest(c, out, i, slots, slot[n]);
-                times_locate(clip, c, times[i], hints, &last_tl, &p);
+                const keypos p = kp[i];
+                if (p.copy || c->interp == TENDON_INTERP_STEP) {
+                    memcpy(dst, key_value(c, p.k), w * sizeof(float));
+                } else if (f32) {
+                    float hc[4];
+                    cubic_coeffs_f32(clip, c, p, hc);
+                    if (gf.nc + w > F_CUBIC_CHUNK)
+                        f_cubic_flush(kt, &gf);
+                    f_cubic_add(&gf, c, p, hc, 0, w);
+                    gf.track[gf.nt] = c;
+                    gf.dst[gf.nt++] = dst;
+                } else {
+                    double hc[4];
+                    cubic_coeffs(clip, c, p, hc);
+                    if (g.nc + w > CUBIC_CHUNK)
+                        cubic_flush(kt, &g);
+                    cubic_add(&g, c, p, hc, 0, w);
+                    g.track[g.nt] = c;
+                    g.dst[g.nt++] = dst;
+                }
+            }
+            continue;
+        }
+        /* LINEAR: per time its two keys gathered, one kernel call, the values scattered to
+           each time's slot (a rotation is 4 floats, a translation or scale 3: fixed sizes, so
+           the copies are moves, not calls) */
+        float *base = c->path == TENDON_PATH_TRANSLATION ? out->translation
+                      : c->path == TENDON_PATH_ROTATION  ? out->rotation
+                                                         : out->scale;
+        const size_t step = w * slots, at0 = w * slot[n];
+        size_t m = 0; /* elements gathered */
+        if (kind == 2) {
+            for (size_t i = 0; i < count; ++i) {
+                const keypos p = kp[i];
                 const float *va = c->values + p.k * c->stride;
                 if (p.copy) {
-                    memcpy(dst, va, 3 * sizeof(float));
+                    memcpy(base + at0 + i * step, va, 4 * sizeof(float));
                     continue;
                 }
-                if (nc + 3 > LERP_CHUNK) {
-                    kt->clip_lerp(a, b, u, nc, o);
-                    for (size_t j = 0; j < nt; ++j)
-                        memcpy(dsts[j], o + 3 * j, 3 * sizeof(float));
-                    nc = nt = 0;
-                }
-                const float *vb = va + c->stride;
-                for (size_t e = 0; e < 3; ++e) {
-                    a[nc + e] = va[e];
-                    b[nc + e] = vb[e];
-                    u[nc + e] = p.u;
-                }
-                nc += 3;
-                dsts[nt++] = dst;
+                memcpy(a + 4 * m, va, 4 * sizeof(float));
+                memcpy(b + 4 * m, va + c->stride, 4 * sizeof(float));
+                if (f32)
+                    uf[m] = (float)p.u;
+                else
+                    ud[m] = p.u;
+                at[m++] = (uint8_t)i;
             }
+            if (m == 0)
+                continue;
+            if (f32)
+                kt->quat_slerp_f32(a, b, uf, m, o); /* u ∈ [0, 1]: its clamp changes nothing */
+            else
+                kt->quat_slerp(a, b, ud, m, o);
+            for (size_t e = 0; e < m; ++e)
+                memcpy(base + at0 + at[e] * step, o + 4 * e, 4 * sizeof(float));
+            continue;
         }
-        if (nc > 0) {
-            kt->clip_lerp(a, b, u, nc, o);
-            for (size_t j = 0; j < nt; ++j)
-                memcpy(dsts[j], o + 3 * j, 3 * sizeof(float));
-        }
-        return;
-    }
-    float a[4 * SLERP_CHUNK], b[4 * SLERP_CHUNK], o[4 * SLERP_CHUNK];
-    double u[SLERP_CHUNK];
-    float *dsts[SLERP_CHUNK];
-    size_t nq = 0;
-    for (size_t i = 0; i < time_count; ++i) {
-        uint32_t last_tl = UINT32_MAX;
-        keypos p = {0, 0.0, 1};
-        for (size_t n = 0; n < count; ++n) {
-            const clip_track *c = &tracks[list[n]];
-            float *dst = times_dest(c, out, i, slots, slot[n]);
-            times_locate(clip, c, times[i], hints, &last_tl, &p);
+        for (size_t i = 0; i < count; ++i) {
+            const keypos p = kp[i];
             const float *va = c->values + p.k * c->stride;
             if (p.copy) {
-                memcpy(dst, va, 4 * sizeof(float));
+                memcpy(base + at0 + i * step, va, 3 * sizeof(float));
                 continue;
             }
-            if (nq == SLERP_CHUNK) {
-                kt->quat_slerp(a, b, u, nq, o);
-                for (size_t j = 0; j < nq; ++j)
-                    memcpy(dsts[j], o + 4 * j, 4 * sizeof(float));
-                nq = 0;
+            memcpy(a + 3 * m, va, 3 * sizeof(float));
+            memcpy(b + 3 * m, va + c->stride, 3 * sizeof(float));
+            if (f32) {
+                const float u = (float)p.u;
+                uf[3 * m] = uf[3 * m + 1] = uf[3 * m + 2] = u;
+            } else {
+                ud[3 * m] = ud[3 * m + 1] = ud[3 * m + 2] = p.u;
             }
-            memcpy(a + 4 * nq, va, 4 * sizeof(float));
-            memcpy(b + 4 * nq, va + c->stride, 4 * sizeof(float));
-            u[nq] = p.u;
-            dsts[nq++] = dst;
+            at[m++] = (uint8_t)i;
         }
+        if (m == 0)
+            continue;
+        if (f32)
+            kt->clip_lerp_f32(a, b, uf, 3 * m, o);
+        else
+            kt->clip_lerp(a, b, ud, 3 * m, o);
+        for (size_t e = 0; e < m; ++e)
+            memcpy(base + at0 + at[e] * step, o + 3 * e, 3 * sizeof(float));
     }
-    if (nq > 0) {
-        kt->quat_slerp(a, b, u, nq, o);
-        for (size_t j = 0; j < nq; ++j)
-            memcpy(dsts[j], o + 4 * j, 4 * sizeof(float));
-    }
-}
-
-/*
- * The same in the float32 tier: u rounded to float once per (time, timeline) as sample_all_f32
- * does, STEP and on-key values copied, LINEAR pooled into clip_lerp_f32 / quat_slerp_f32 (bit
- * for bit the uniform kernels the single-time sampler streams long runs through), CUBICSPLINE
- * into clip_hermite_f32.
- */
-static void times_f32(const tendon_kernels *kt, const tendon_clip *clip, int kind,
-                      const uint32_t *list, const uint32_t *slot, size_t count,
-                      const double *times, size_t time_count, size_t slots, uint32_t *hints,
-                      tendon_pose *out, f_lerp_pool *lp, f_slerp_pool *sp)
-{
-    const clip_track *tracks = clip->tracks;
-    f_cubic_gather g;
-    g.nc = g.nt = 0;
-    for (size_t i = 0; i < time_count; ++i) {
-        uint32_t last_tl = UINT32_MAX;
-        keypos p = {0, 0.0, 1};
-        for (size_t n = 0; n < count; ++n) {
-            const clip_track *c = &tracks[list[n]];
-            float *dst = times_dest(c, out, i, slots, slot[n]);
-            times_locate(clip, c, times[i], hints, &last_tl, &p);
-            if (p.copy || c->interp == TENDON_INTERP_STEP) {
-                memcpy(dst, key_value(c, p.k), c->width * sizeof(float));
-                continue;
-            }
-            if (kind == 0) {
-                float hc[4];
-                cubic_coeffs_f32(clip, c, p, hc);
-                if (g.nc + c->width > F_CUBIC_CHUNK)
-                    f_cubic_flush(kt, &g);
-                f_cubic_add(&g, c, p, hc, 0, c->width);
-                g.track[g.nt] = c;
-                g.dst[g.nt++] = dst;
-                continue;
-            }
-            const float u = (float)p.u;
-            const float *va = c->values + p.k * c->stride;
-            if (kind == 2)
-                f_slerp_push(kt, sp, va, va + c->stride, u, 1, dst);
-            else
-                f_lerp_push(kt, lp, va, va + c->stride, u, c->width, dst);
-        }
-    }
-    f_cubic_flush(kt, &g);
+    if (f32)
+        f_cubic_flush(kt, &gf);
+    else
+        cubic_flush(kt, &g);
 }
 
 void tendon_clip_sample_times_table(const tendon_kernels *kt, const tendon_clip *clip, int f32,
@@ -1402,23 +1369,17 @@ void tendon_clip_sample_times_table(const tendon_kernels *kt, const tendon_clip 
                                     const double *times, size_t time_count, size_t slot_count,
                                     uint32_t *hints, tendon_pose *out)
 {
-    if (!f32) {
+    for (size_t i0 = 0; i0 < time_count; i0 += TIMES_CHUNK) {
+        const size_t c = time_count - i0 < TIMES_CHUNK ? time_count - i0 : TIMES_CHUNK;
+        tendon_pose part = *out; /* time i0's block onward */
+        part.translation += 3 * i0 * slot_count;
+        part.rotation += 4 * i0 * slot_count;
+        part.scale += 3 * i0 * slot_count;
         for (int kind = 0; kind < 3; ++kind)
             if (count[kind])
-                times_exact(kt, clip, kind, tracks + first[kind], slots + first[kind],
-                            count[kind], times, time_count, slot_count, hints, out);
-        return;
+                times_chunk(kt, clip, f32, kind, tracks + first[kind], slots + first[kind],
+                            count[kind], times + i0, c, slot_count, hints, &part);
     }
-    f_lerp_pool lp;
-    f_slerp_pool sp;
-    lp.n = lp.spans = 0;
-    sp.n = sp.spans = 0;
-    for (int kind = 0; kind < 3; ++kind)
-        if (count[kind])
-            times_f32(kt, clip, kind, tracks + first[kind], slots + first[kind], count[kind],
-                      times, time_count, slot_count, hints, out, &lp, &sp);
-    f_lerp_flush(kt, &lp);
-    f_slerp_flush(kt, &sp);
 }
 
 /* The slot of `joint` in the strictly increasing joints[count], or −1. */

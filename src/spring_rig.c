@@ -23,9 +23,23 @@
 #include "common/detmath.h"
 #include "common/detmath_exp.h"
 #include "common/kernels_internal.h"
+#include "common/quat_ref.h"     /* tendon_ref_clamp01: the masked kernels' joint weight */
+#include "common/quat_ref_f32.h" /* tendon_weight_to_f32 */
 #include "common/spring_internal.h"
 
 #define RIG_MAGIC 0x746e64726967ull /* "tndrig" */
+/* Joints a chunk of an evaluation holds (times × the grid's joints): its three poses, matrices
+   and weights come to ~50 KiB, so the stages of a chunk run out of the first cache levels. */
+#define RIG_CHUNK_JOINTS 256
+
+/* How a chain's anchor is formed at a time (docs/springs.md, "The spring rig"):
+   anchor = M(parent of J0) · (L(J0) · (offset, 1)). */
+enum {
+    PARENT_NONE = 0,    /* J0 is a root: anchor = L(J0)·offset */
+    PARENT_DYNAMIC = 1, /* its model matrix changes with time: a slot of the grid */
+    PARENT_PINNED = 2,  /* constant, the parent of dynamic slots too: a pinned matrix */
+    PARENT_CONSTANT = 3 /* constant: precomputed */
+};
 
 typedef struct rig_chain {
     char name[64];
@@ -33,8 +47,15 @@ typedef struct rig_chain {
     size_t n;         /* links */
     float offset[3];
     tendon_spring_link *links; /* [n] */
-    size_t grid, batch, in_batch, first_link;
-    uint32_t anchor_slot; /* J0's slot in its grid */
+    size_t grid, batch, in_batch, in_grid, first_link;
+    /* the anchor: J0 animated (its L(J0)·offset per time, from slot j0_slot) or not (q: L(J0)·
+       offset at rest, constant); the parent's kind and slot (dynamic) or pinned index */
+    int j0_animated;
+    uint32_t j0_slot;
+    int parent_kind;
+    uint32_t parent_index;
+    float q[3];      /* J0 not animated: L_rest(J0)·offset */
+    float fixed[3];  /* J0 not animated and its parent constant (or none): the anchor itself */
 } rig_chain;
 
 typedef struct rig_batch {
@@ -50,19 +71,33 @@ typedef struct rig_subset {
     size_t first[3], count[3];
 } rig_subset;
 
+/*
+ * One substep grid's evaluation. Its joints: the anchor joints' parents and their ancestors,
+ * and the anchor joints a track animates. Of these, the **slots** are the dynamic ones (a track
+ * of the source drives it or one of its ancestors: its model matrix changes with time); the
+ * others are constant (the rest pose's matrices), and those that are parents of slots are
+ * **pinned**: one matrix each, before every time's slots in a chunk's matrix buffer.
+ */
 typedef struct rig_grid {
     tendon_spring_grid plan;
     size_t times; /* substeps + 2 */
-    size_t slots; /* joints evaluated */
-    uint32_t *joints;       /* [slots] skeleton joints, increasing */
-    int32_t *forest;        /* [times·slots] parents of the batch forest (−1: a root) */
-    float *rest_t, *rest_r, *rest_s;    /* [slots] compact rest pose */
-    float *ident_t, *ident_r, *ident_s; /* [slots] the additive layer's start: identity or ref */
+    size_t slots; /* dynamic joints evaluated at every time */
+    size_t pinned;
+    uint32_t *joints;      /* [slots] skeleton joints, increasing */
+    float *pinned_model;   /* [16·pinned] */
+    uint32_t *restore;     /* [restore_count] slots no track drives: back to rest after layering */
+    size_t restore_count;
+    size_t chunk;          /* times evaluated together (a chunk of chunk·slots joints) */
+    int32_t *forest;       /* [pinned + chunk·slots] a chunk's matrices' parents (−1: a root) */
+    /* [chunk·slots] each, a pose of chunk·slots joints (t r s): the rest pose, and the additive
+       layer's start (the identity, or the reference), repeated once per time of a chunk */
+    float *rest, *ident;
     float *mask;            /* [slots] or NULL */
+    double *mask01;         /* [slots]: clamp(mask, 0, 1) in double (1 without a mask) */
     rig_subset clips[3];    /* base, blend, layer */
     size_t chain_count;     /* chains on this grid */
-    /* workspace byte offsets */
-    size_t ws_times, ws_ctimes, ws_pose[3], ws_model, ws_anchors, ws_hints[3];
+    /* workspace byte offsets (the chunk buffers are the rig's, shared by the grids) */
+    size_t ws_times, ws_ctimes, ws_anchors, ws_hints[3];
 } rig_grid;
 
 struct tendon_spring_rig {
@@ -85,7 +120,13 @@ struct tendon_spring_rig {
     uint64_t max_work;
     tendon_rig_root_fn root;
     void *root_user;
-    /* workspace layout */
+    /* joints a track of the source drives (a tree source: every joint); the rest pose's local
+       and model matrices (the scalar table's: every table's bits) */
+    uint8_t *animated;
+    float *rest_local, *rest_model;
+    /* workspace layout: per grid its times, clip times, anchors and hints; the chunk buffers
+       (three poses, the matrices, the weights) sized for the largest chunk of any grid */
+    size_t ws_pose[3], ws_model, ws_weights, ws_q, chunk_joints, chunk_matrices, chunk_q;
     size_t ws_bytes, ws_tree, ws_root, ws_march, march_bytes, ws_positions, ws_batch_out;
     size_t batch_out_floats;
     void **blocks;
@@ -136,30 +177,52 @@ static double det_floor(double x)
 }
 
 /* The clip time of rig time t. */
-static double clip_time(const tendon_rig_clip *c, double t)
+static double clip_time_d(const tendon_rig_clip *c, double d, double t)
 {
     const double x = t + c->offset_sec;
     if (!c->loop)
         return x;
-    const double d = tendon_clip_duration(c->clip);
     if (!(d > 0.0))
         return 0.0;
     const double w = x - det_floor(x / d) * d;
     return w >= d || w < 0.0 ? 0.0 : w;
 }
 
+static double clip_time(const tendon_rig_clip *c, double t)
+{
+    return clip_time_d(c, tendon_clip_duration(c->clip), t);
+}
+
 static double weight_at(const tendon_rig_weight *w, double t)
 {
-    return w->fn ? w->fn(w->user, t) : w->value;
+    if (!w->fn)
+        return w->value;
+    double out;
+    w->fn(w->user, &t, 1, &out);
+    return out;
+}
+
+/* The weights at count times into out[count]. */
+static void weights_at(const tendon_rig_weight *w, const double *t, size_t count, double *out)
+{
+    if (w->fn) {
+        w->fn(w->user, t, count, out);
+        return;
+    }
+    for (size_t i = 0; i < count; ++i)
+        out[i] = w->value;
 }
 
 /* p' = M·(p, 1), M column-major, float32 in the written order. */
-static void xform_point(const float *m, const float p[3], float out[3])
+static inline void xform_point(const float *m, const float p[3], float out[3])
 {
-    float r[3];
-    for (int i = 0; i < 3; ++i)
-        r[i] = ((m[i] * p[0] + m[4 + i] * p[1]) + m[8 + i] * p[2]) + m[12 + i];
-    memcpy(out, r, sizeof r);
+    /* three scalars, then three stores (out may be p): a copy through a float[3] would load
+       8 bytes from three 4-byte stores, which store forwarding cannot serve (measured: the
+       anchors' transforms took 4 ns each) */
+    const float x = ((m[0] * p[0] + m[4] * p[1]) + m[8] * p[2]) + m[12];
+    const float y = ((m[1] * p[0] + m[5] * p[1]) + m[9] * p[2]) + m[13];
+    const float z = ((m[2] * p[0] + m[6] * p[1]) + m[10] * p[2]) + m[14];
+    out[0] = x, out[1] = y, out[2] = z;
 }
 
 /* ---- double affine frames (positions → rotations, rest offsets) ----------------------------- */
@@ -213,10 +276,10 @@ static void frame_mul(const frame *a, const frame *b, frame *out)
 
 static void frame_point(const frame *f, const double p[3], double out[3])
 {
-    double r[3];
-    for (int i = 0; i < 3; ++i)
-        r[i] = ((f->m[i] * p[0] + f->m[3 + i] * p[1]) + f->m[6 + i] * p[2]) + f->m[9 + i];
-    memcpy(out, r, sizeof r);
+    const double x = ((f->m[0] * p[0] + f->m[3] * p[1]) + f->m[6] * p[2]) + f->m[9];
+    const double y = ((f->m[1] * p[0] + f->m[4] * p[1]) + f->m[7] * p[2]) + f->m[10];
+    const double z = ((f->m[2] * p[0] + f->m[5] * p[1]) + f->m[8] * p[2]) + f->m[11];
+    out[0] = x, out[1] = y, out[2] = z;
 }
 
 /* Solve A·x = v for F's 3×3 A (cofactors); 0 when singular or not finite. */
@@ -599,7 +662,7 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             ++rig->grid_count;
         }
         ch->grid = g;
-        rig->grids[g].chain_count++;
+        ch->in_grid = rig->grids[g].chain_count++;
         /* its batch: an earlier chain's on the grid with the same links */
         size_t b = 0;
         for (; b < rig->batch_count; ++b) {
@@ -651,62 +714,121 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
         if (bt->chain_count > 1 && 3 * ch->n * bt->chain_count > rig->batch_out_floats)
             rig->batch_out_floats = 3 * ch->n * bt->chain_count;
     }
-    /* per grid: its joints (anchor joints and ancestors, in joint order), forest, subsets */
+    /* what the source drives, and the rest pose's matrices */
+    rig->animated = rig_alloc(rig, J ? J : 1);
+    rig->rest_local = rig_alloc(rig, 16 * (J ? J : 1) * sizeof(float));
+    rig->rest_model = rig_alloc(rig, 16 * (J ? J : 1) * sizeof(float));
+    uint8_t *dynamic = rig_alloc(rig, J ? J : 1), *needed = rig_alloc(rig, J ? J : 1);
+    if (!rig->animated || !rig->rest_local || !rig->rest_model || !dynamic || !needed)
+        return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+    if (rig->source.kind == TENDON_RIG_SOURCE_TREE)
+        memset(rig->animated, 1, J);
+    else
+        for (int k = 0; k < 3; ++k)
+            if (rig->clip[k])
+                tendon_clip_mark_joints(rig->clip[k], rig->animated);
+    for (size_t j = 0; j < J; ++j)
+        dynamic[j] = rig->animated[j] || (rig->parents[j] >= 0 && dynamic[rig->parents[j]]);
     const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
+    const tendon_kernels *ks = tendon_kernels_for(TENDON_ISA_SCALAR);
+    if (J) {
+        ks->local_matrices(rest->translation, rest->rotation, rest->scale, J, rig->rest_local);
+        memcpy(rig->rest_model, rig->rest_local, 16 * J * sizeof(float));
+        ks->model_matrices(rig->rest_model, rig->parents, NULL, 0, J, rig->rest_model);
+    }
+    int32_t *pin_of = rig_alloc(rig, (J ? J : 1) * sizeof(int32_t));
+    if (!pin_of)
+        return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
     size_t off = round64(sizeof(rig_header));
     for (size_t g = 0; g < rig->grid_count; ++g) {
         rig_grid *gr = &rig->grids[g];
-        for (size_t j = 0; j < J; ++j)
-            slot_of[j] = -1;
-        for (size_t c = 0; c < C; ++c)
-            if (rig->chains[c].grid == g)
-                for (int32_t a = (int32_t)rig->chains[c].joints[0]; a >= 0; a = rig->parents[a])
-                    slot_of[a] = 0;
-        size_t n = 0;
-        for (size_t j = 0; j < J; ++j)
-            if (slot_of[j] == 0)
-                slot_of[j] = (int32_t)n++;
-        gr->slots = n;
-        const size_t T = gr->times;
-        if (T > SIZE_MAX / 64 / (n ? n : 1))
-            return tendon_fail(TENDON_ERR_OVERFLOW, "%s: the workspace overflows size_t", fn);
-        gr->joints = rig_alloc(rig, n * sizeof *gr->joints);
-        gr->forest = rig_alloc(rig, T * n * sizeof *gr->forest);
-        float *fl = rig_alloc(rig, 20 * n * sizeof(float));
-        if (!gr->joints || !gr->forest || !fl)
-            return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
-        gr->rest_t = fl, gr->rest_r = fl + 3 * n, gr->rest_s = fl + 7 * n;
-        gr->ident_t = fl + 10 * n, gr->ident_r = fl + 13 * n, gr->ident_s = fl + 17 * n;
+        /* the joints: every anchor joint's parent and its ancestors; an animated anchor joint */
+        memset(needed, 0, J);
+        for (size_t c = 0; c < C; ++c) {
+            const rig_chain *ch = &rig->chains[c];
+            if (ch->grid != g)
+                continue;
+            if (rig->animated[ch->joints[0]])
+                needed[ch->joints[0]] = 1;
+            for (int32_t a = rig->parents[ch->joints[0]]; a >= 0; a = rig->parents[a])
+                needed[a] = 1;
+        }
+        size_t n = 0, np = 0;
         for (size_t j = 0; j < J; ++j) {
+            slot_of[j] = needed[j] && dynamic[j] ? (int32_t)n++ : -1;
+            pin_of[j] = -1;
+        }
+        for (size_t j = 0; j < J; ++j) /* a constant parent of a slot is pinned */
+            if (slot_of[j] >= 0 && rig->parents[j] >= 0 && slot_of[rig->parents[j]] < 0 &&
+                pin_of[rig->parents[j]] < 0)
+                pin_of[rig->parents[j]] = (int32_t)np++;
+        gr->slots = n;
+        gr->pinned = np;
+        const size_t T = gr->times;
+        /* a chunk: about RIG_CHUNK_JOINTS joints (its buffers stay in the first cache levels
+           across the stages), at least one time, at most all of them */
+        size_t chunk = n ? RIG_CHUNK_JOINTS / n : T;
+        /* chunk·slots a multiple of 16 where that fits (no vector tails but the last chunk's:
+           16 floats is the widest vector), and a multiple of 16 times (the clip kernels' calls
+           are per track, over the times) */
+        if (n && chunk >= 16)
+            chunk -= chunk % 16;
+        chunk = chunk < 1 ? 1 : chunk > T ? T : chunk;
+        gr->chunk = chunk;
+        const size_t cn = chunk * n;
+        if (cn > rig->chunk_joints)
+            rig->chunk_joints = cn;
+        if (np + cn > rig->chunk_matrices)
+            rig->chunk_matrices = np + cn;
+        if (chunk * gr->chain_count > rig->chunk_q)
+            rig->chunk_q = chunk * gr->chain_count;
+        gr->joints = rig_alloc(rig, (n ? n : 1) * sizeof *gr->joints);
+        gr->restore = rig_alloc(rig, (n ? n : 1) * sizeof *gr->restore);
+        gr->pinned_model = rig_alloc(rig, 16 * (np ? np : 1) * sizeof(float));
+        gr->forest = rig_alloc(rig, (np + cn ? np + cn : 1) * sizeof *gr->forest);
+        gr->rest = rig_alloc(rig, 20 * (cn ? cn : 1) * sizeof(float));
+        if (!gr->joints || !gr->restore || !gr->pinned_model || !gr->forest || !gr->rest)
+            return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+        gr->ident = gr->rest + 10 * cn;
+        for (size_t j = 0; j < J; ++j) {
+            if (pin_of[j] >= 0) {
+                memcpy(gr->pinned_model + 16 * (size_t)pin_of[j], rig->rest_model + 16 * j,
+                       16 * sizeof(float));
+                gr->forest[pin_of[j]] = -1;
+            }
             if (slot_of[j] < 0)
                 continue;
             const size_t s = (size_t)slot_of[j];
             gr->joints[s] = (uint32_t)j;
-            memcpy(gr->rest_t + 3 * s, rest->translation + 3 * j, 3 * sizeof(float));
-            memcpy(gr->rest_r + 4 * s, rest->rotation + 4 * j, 4 * sizeof(float));
-            memcpy(gr->rest_s + 3 * s, rest->scale + 3 * j, 3 * sizeof(float));
-            if (rig->has_reference) {
-                memcpy(gr->ident_t + 3 * s, rig->reference.translation + 3 * j, 3 * sizeof(float));
-                memcpy(gr->ident_r + 4 * s, rig->reference.rotation + 4 * j, 4 * sizeof(float));
-                memcpy(gr->ident_s + 3 * s, rig->reference.scale + 3 * j, 3 * sizeof(float));
-            } else {
-                static const float t0[3] = {0, 0, 0}, r0[4] = {0, 0, 0, 1}, s1[3] = {1, 1, 1};
-                memcpy(gr->ident_t + 3 * s, t0, sizeof t0);
-                memcpy(gr->ident_r + 4 * s, r0, sizeof r0);
-                memcpy(gr->ident_s + 3 * s, s1, sizeof s1);
+            if (!rig->animated[j] && rig->source.kind != TENDON_RIG_SOURCE_TREE)
+                gr->restore[gr->restore_count++] = (uint32_t)s;
+            static const float t0[3] = {0, 0, 0}, r0[4] = {0, 0, 0, 1}, s1[3] = {1, 1, 1};
+            const tendon_pose *ref = rig->has_reference ? &rig->reference : NULL;
+            for (size_t i = 0; i < chunk; ++i) {
+                const size_t b = i * n + s;
+                memcpy(gr->rest + 3 * b, rest->translation + 3 * j, 3 * sizeof(float));
+                memcpy(gr->rest + 3 * cn + 4 * b, rest->rotation + 4 * j, 4 * sizeof(float));
+                memcpy(gr->rest + 7 * cn + 3 * b, rest->scale + 3 * j, 3 * sizeof(float));
+                memcpy(gr->ident + 3 * b, ref ? ref->translation + 3 * j : t0, 3 * sizeof(float));
+                memcpy(gr->ident + 3 * cn + 4 * b, ref ? ref->rotation + 4 * j : r0,
+                       4 * sizeof(float));
+                memcpy(gr->ident + 7 * cn + 3 * b, ref ? ref->scale + 3 * j : s1, 3 * sizeof(float));
+                const int32_t p = rig->parents[j];
+                gr->forest[np + b] = p < 0                 ? -1
+                                     : slot_of[p] >= 0      ? (int32_t)(np + i * n + (size_t)slot_of[p])
+                                                            : pin_of[p];
             }
         }
-        for (size_t i = 0; i < T; ++i)
-            for (size_t s = 0; s < n; ++s) {
-                const int32_t p = rig->parents[gr->joints[s]];
-                gr->forest[i * n + s] = p < 0 ? -1 : (int32_t)(i * n + (size_t)slot_of[p]);
-            }
+        if (!(gr->mask01 = rig_alloc(rig, (n ? n : 1) * sizeof(double))))
+            return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
         if (rig->mask) {
-            if (!(gr->mask = rig_alloc(rig, n * sizeof(float))))
+            if (!(gr->mask = rig_alloc(rig, (n ? n : 1) * sizeof(float))))
                 return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
             for (size_t s = 0; s < n; ++s)
                 gr->mask[s] = rig->mask[gr->joints[s]];
         }
+        for (size_t s = 0; s < n; ++s)
+            gr->mask01[s] = gr->mask ? tendon_ref_clamp01((double)gr->mask[s]) : 1.0;
         for (int k = 0; k < 3; ++k) {
             if (!rig->clip[k])
                 continue;
@@ -719,15 +841,31 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             tendon_clip_subset(rig->clip[k], slot_of, sub->tracks, sub->slots, sub->first,
                                sub->count);
         }
-        for (size_t c = 0; c < C; ++c)
-            if (rig->chains[c].grid == g)
-                rig->chains[c].anchor_slot = (uint32_t)slot_of[rig->chains[c].joints[0]];
+        /* each chain's anchor: anchor = M(parent of J0) · (L(J0) · (offset, 1)) */
+        for (size_t c = 0; c < C; ++c) {
+            rig_chain *ch = &rig->chains[c];
+            if (ch->grid != g)
+                continue;
+            const uint32_t j0 = ch->joints[0];
+            const int32_t p = rig->parents[j0];
+            ch->j0_animated = rig->animated[j0];
+            ch->j0_slot = ch->j0_animated ? (uint32_t)slot_of[j0] : 0;
+            if (p < 0)
+                ch->parent_kind = PARENT_NONE;
+            else if (slot_of[p] >= 0)
+                ch->parent_kind = PARENT_DYNAMIC, ch->parent_index = (uint32_t)slot_of[p];
+            else if (pin_of[p] >= 0)
+                ch->parent_kind = PARENT_PINNED, ch->parent_index = (uint32_t)pin_of[p];
+            else
+                ch->parent_kind = PARENT_CONSTANT;
+            xform_point(rig->rest_local + 16 * (size_t)j0, ch->offset, ch->q);
+            memcpy(ch->fixed, ch->q, sizeof ch->q);
+            if (p >= 0)
+                xform_point(rig->rest_model + 16 * (size_t)p, ch->q, ch->fixed);
+        }
         /* workspace parts of the grid */
         gr->ws_times = off, off += round64(T * sizeof(double));
         gr->ws_ctimes = off, off += round64(3 * T * sizeof(double));
-        for (int k = 0; k < 3; ++k)
-            gr->ws_pose[k] = off, off += round64(10 * T * n * sizeof(float));
-        gr->ws_model = off, off += round64(16 * T * n * sizeof(float));
         gr->ws_anchors = off, off += round64(anchors_used[g] * sizeof(float));
         for (int k = 0; k < 3; ++k) {
             gr->ws_hints[k] = off;
@@ -735,6 +873,13 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
                            sizeof(uint32_t));
         }
     }
+    const size_t cj = rig->chunk_joints ? rig->chunk_joints : 1;
+    for (int k = 0; k < 3; ++k)
+        rig->ws_pose[k] = off, off += round64(10 * cj * sizeof(float));
+    rig->ws_model = off, off += round64(16 * (rig->chunk_matrices ? rig->chunk_matrices : 1) *
+                                        sizeof(float));
+    rig->ws_weights = off, off += round64(2 * cj * sizeof(double) + RIG_CHUNK_JOINTS * sizeof(double));
+    rig->ws_q = off, off += round64(3 * (rig->chunk_q ? rig->chunk_q : 1) * sizeof(float));
     rig->ws_tree = off;
     if (rig->source.kind == TENDON_RIG_SOURCE_TREE)
         off += round64(10 * J * sizeof(float));
@@ -948,31 +1093,32 @@ static tendon_pose view(float *base, size_t total, size_t first, size_t count)
     return p;
 }
 
-/* Fill every time's block of a compact pose with the [slots] arrays t, r, s. */
-static void fill(float *base, size_t times, size_t slots, const float *t, const float *r,
-                 const float *s)
+/* The first `used` joints of a pose laid out t r s for `src_cap` joints into one for `dst_cap`. */
+static void fill_chunk(float *dst, size_t dst_cap, const float *src, size_t src_cap, size_t used)
 {
-    const size_t total = times * slots;
-    for (size_t i = 0; i < times; ++i) {
-        memcpy(base + 3 * i * slots, t, 3 * slots * sizeof(float));
-        memcpy(base + 3 * total + 4 * i * slots, r, 4 * slots * sizeof(float));
-        memcpy(base + 7 * total + 3 * i * slots, s, 3 * slots * sizeof(float));
-    }
+    memcpy(dst, src, 3 * used * sizeof(float));
+    memcpy(dst + 3 * dst_cap, src + 3 * src_cap, 4 * used * sizeof(float));
+    memcpy(dst + 7 * dst_cap, src + 7 * src_cap, 3 * used * sizeof(float));
 }
 
 static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                                    const tendon_spring_rig *rig, const rig_grid *gr, double time_sec,
                                    unsigned char *ws)
 {
-    const size_t T = gr->times, n = gr->slots, total = T * n;
+    const size_t T = gr->times, n = gr->slots, C = gr->chunk, cn = rig->chunk_joints;
+    const size_t np = gr->pinned, nc = gr->chain_count;
     const int f32 = rig->tier == TENDON_TIER_F32;
     double *times = (double *)(void *)(ws + gr->ws_times);
     double *ctimes = (double *)(void *)(ws + gr->ws_ctimes);
-    float *P = (float *)(void *)(ws + gr->ws_pose[0]);
-    float *Q = (float *)(void *)(ws + gr->ws_pose[1]);
-    float *L = (float *)(void *)(ws + gr->ws_pose[2]);
-    float *model = (float *)(void *)(ws + gr->ws_model);
+    float *pose[3] = {(float *)(void *)(ws + rig->ws_pose[0]), (float *)(void *)(ws + rig->ws_pose[1]),
+                      (float *)(void *)(ws + rig->ws_pose[2])};
+    float *model = (float *)(void *)(ws + rig->ws_model);
+    float *qbuf = (float *)(void *)(ws + rig->ws_q);
+    memcpy(model, gr->pinned_model, 16 * np * sizeof(float)); /* the pinned matrices */
+    double *wd = (double *)(void *)(ws + rig->ws_weights);
+    float *wf = (float *)(void *)(ws + rig->ws_weights);
     float *anchors = (float *)(void *)(ws + gr->ws_anchors);
+    float *root = (float *)(void *)(ws + rig->ws_root);
     /* the times tendon_spring_chain_sample calls its root at */
     const double start = time_sec - gr->plan.lookback_sec;
     times[0] = start;
@@ -980,99 +1126,172 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
         times[i] = start + (double)i * gr->plan.step_sec;
     times[T - 1] = time_sec;
     const tendon_spring_rig_source *src = &rig->source;
-    tendon_pose Pp = view(P, total, 0, total);
-    if (src->kind == TENDON_RIG_SOURCE_TREE) {
-        float *full = (float *)(void *)(ws + rig->ws_tree);
-        const size_t J = rig->joint_count;
-        tendon_pose fp = view(full, J, 0, J);
-        const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
-        for (size_t i = 0; i < T; ++i) {
-            tendon_pose_copy(rest, &fp);
-            const tendon_status st = tendon_blend_tree_evaluate(src->tree, times[i], &fp);
-            if (st != TENDON_OK)
-                return st;
-            for (size_t s = 0; s < n; ++s) {
-                const size_t j = gr->joints[s], b = i * n + s;
-                memcpy(Pp.translation + 3 * b, fp.translation + 3 * j, 3 * sizeof(float));
-                memcpy(Pp.rotation + 4 * b, fp.rotation + 4 * j, 4 * sizeof(float));
-                memcpy(Pp.scale + 3 * b, fp.scale + 3 * j, 3 * sizeof(float));
-            }
-        }
-    } else {
-        const tendon_rig_clip *rc[3] = {&src->base, &src->blend, &src->layer};
-        float *dest[3] = {P, Q, L};
-        for (int c = 0; c < 3; ++c) {
-            if (c > 0 && !rig->clip[c])
-                continue;
-            if (c == 2 && src->layer_mode == TENDON_RIG_LAYER_ADDITIVE)
-                fill(L, T, n, gr->ident_t, gr->ident_r, gr->ident_s);
-            else
-                fill(dest[c], T, n, gr->rest_t, gr->rest_r, gr->rest_s);
-            if (!rig->clip[c])
-                continue;
+    const tendon_rig_clip *rc[3] = {&src->base, &src->blend, &src->layer};
+    for (int c = 0; c < 3; ++c)
+        if (rig->clip[c]) {
+            const double d = tendon_clip_duration(rig->clip[c]);
             for (size_t i = 0; i < T; ++i)
-                ctimes[c * T + i] = clip_time(rc[c], times[i]);
-            tendon_pose v = view(dest[c], total, 0, total);
-            uint32_t *hints = (uint32_t *)(void *)(ws + gr->ws_hints[c]);
-            tendon_clip_sample_times_table(k, rig->clip[c], f32, gr->clips[c].tracks,
-                                           gr->clips[c].slots, gr->clips[c].first,
-                                           gr->clips[c].count, ctimes + c * T, T, n, hints, &v);
+                ctimes[c * T + i] = clip_time_d(rc[c], d, times[i]);
         }
-        if (rig->clip[1]) {
-            void (*blend)(const tendon_pose *, const tendon_pose *, double, const float *, size_t,
-                          tendon_pose *) = f32 ? k->pose_blend_f32 : k->pose_blend;
-            for (size_t i = 0; i < T; ++i) {
-                tendon_pose a = view(P, total, i * n, n), b = view(Q, total, i * n, n);
-                blend(&a, &b, weight_at(&src->blend_weight, times[i]), NULL, n, &a);
+    const int additive = src->layer_mode == TENDON_RIG_LAYER_ADDITIVE;
+    for (size_t i0 = 0; i0 < T; i0 += C) {
+        const size_t c = T - i0 < C ? T - i0 : C, m = c * n; /* this chunk's times, joints */
+        tendon_pose P = view(pose[0], cn, 0, m);
+        if (src->kind == TENDON_RIG_SOURCE_TREE) {
+            float *full = (float *)(void *)(ws + rig->ws_tree);
+            const size_t J = rig->joint_count;
+            tendon_pose fp = view(full, J, 0, J);
+            const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
+            for (size_t i = 0; i < c; ++i) {
+                tendon_pose_copy(rest, &fp);
+                const tendon_status st = tendon_blend_tree_evaluate(src->tree, times[i0 + i], &fp);
+                if (st != TENDON_OK)
+                    return st;
+                for (size_t s = 0; s < n; ++s) {
+                    const size_t j = gr->joints[s], b = i * n + s;
+                    memcpy(P.translation + 3 * b, fp.translation + 3 * j, 3 * sizeof(float));
+                    memcpy(P.rotation + 4 * b, fp.rotation + 4 * j, 4 * sizeof(float));
+                    memcpy(P.scale + 3 * b, fp.scale + 3 * j, 3 * sizeof(float));
+                }
             }
-        }
-        if (rig->clip[2]) {
-            const int additive = src->layer_mode == TENDON_RIG_LAYER_ADDITIVE;
-            void (*op)(const tendon_pose *, const tendon_pose *, double, const float *, size_t,
-                       tendon_pose *) = additive ? (f32 ? k->pose_add_f32 : k->pose_add)
-                                                 : (f32 ? k->pose_blend_f32 : k->pose_blend);
-            tendon_pose ref = {gr->ident_t, gr->ident_r, gr->ident_s, n};
-            for (size_t i = 0; i < T; ++i) {
-                tendon_pose a = view(P, total, i * n, n), l = view(L, total, i * n, n);
+        } else if (m > 0) {
+            /* base, blend, layer: each pose starts as the rest pose (the layer's as the identity
+               or its reference), then its clip's tracks of these joints at these times */
+            for (int q = 0; q < 3; ++q) {
+                if (q > 0 && !rig->clip[q])
+                    continue;
+                fill_chunk(pose[q], cn, q == 2 && additive ? gr->ident : gr->rest, C * n, m);
+                if (!rig->clip[q])
+                    continue;
+                tendon_pose v = view(pose[q], cn, 0, m);
+                uint32_t *hints = (uint32_t *)(void *)(ws + gr->ws_hints[q]);
+                tendon_clip_sample_times_table(k, rig->clip[q], f32, gr->clips[q].tracks,
+                                               gr->clips[q].slots, gr->clips[q].first,
+                                               gr->clips[q].count, ctimes + q * T + i0, c, n,
+                                               hints, &v);
+            }
+            if (rig->clip[1]) { /* P ← blend(P, Q, w(t)), every time's own weight */
+                tendon_pose Q = view(pose[1], cn, 0, m);
+                double *wt = wd + m; /* the times' weights, after the joints' (room: C ≤ cn) */
+                weights_at(&src->blend_weight, times + i0, c, wt);
+                for (size_t i = 0; i < c; ++i) { /* no mask: every joint's weight is the time's */
+                    const double w = wt[i];
+                    if (f32) {
+                        const float x = tendon_blend_weight_f32(w, NULL, 0);
+                        for (size_t s = 0; s < n; ++s)
+                            wf[i * n + s] = x;
+                    } else {
+                        const double x = tendon_blend_joint_weight(w, NULL, 0);
+                        for (size_t s = 0; s < n; ++s)
+                            wd[i * n + s] = x;
+                    }
+                }
+                if (f32)
+                    k->pose_blend_weighted_f32(&P, &Q, wf, m, &P);
+                else
+                    k->pose_blend_weighted(&P, &Q, wd, m, &P);
+            }
+            if (rig->clip[2]) { /* P ← add or blend(P, L, w(t)·mask) */
+                tendon_pose Lp = view(pose[2], cn, 0, m);
                 if (rig->has_reference) {
+                    tendon_pose ref = view(gr->ident, C * n, 0, m);
                     const tendon_status st =
-                        (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(&ref, &l, &l);
+                        (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(&ref, &Lp, &Lp);
                     if (st != TENDON_OK)
                         return st;
                 }
-                op(&a, &l, weight_at(&src->layer_weight, times[i]), gr->mask, n, &a);
+                /* each joint's weight as the masked kernels form it (blend_scalar.c's
+                   joint_weight: 0 where the clamped mask is 0, else t·m; the float tier then
+                   clamps — below at 0 for an additive layer — and rounds once) */
+                double *wt = wd + m;
+                weights_at(&src->layer_weight, times + i0, c, wt);
+                for (size_t i = 0; i < c; ++i) {
+                    const double w = wt[i];
+                    for (size_t s = 0; s < n; ++s) {
+                        const double m = gr->mask01[s];
+                        const double raw = gr->mask && m == 0.0 ? 0.0 : w * m;
+                        if (!f32)
+                            wd[i * n + s] = gr->mask ? raw : w;
+                        else if (additive)
+                            wf[i * n + s] = tendon_weight_to_f32(raw < 0.0 ? 0.0 : raw);
+                        else
+                            wf[i * n + s] = tendon_weight_to_f32(tendon_ref_clamp01(raw));
+                    }
+                }
+                if (additive)
+                    (f32 ? (void)k->pose_add_weighted_f32(&P, &Lp, wf, m, &P)
+                         : (void)k->pose_add_weighted(&P, &Lp, wd, m, &P));
+                else
+                    (f32 ? (void)k->pose_blend_weighted_f32(&P, &Lp, wf, m, &P)
+                         : (void)k->pose_blend_weighted(&P, &Lp, wd, m, &P));
             }
         }
-    }
-    k->local_matrices(Pp.translation, Pp.rotation, Pp.scale, total, model);
-    k->model_matrices(model, gr->forest, NULL, 0, total, model);
-    /* the anchors, batch by batch: [time][chain of the batch][3] */
-    float *root = (float *)(void *)(ws + rig->ws_root);
-    for (size_t i = 0; i < T; ++i) {
-        float r[16];
-        if (rig->root) {
-            const tendon_status st = rig->root(rig->root_user, times[i], r);
-            if (st != TENDON_OK) {
-                char before[300];
-                snprintf(before, sizeof before, "%s", tendon_error_message());
-                return tendon_fail(st,
-                                   "%s: the root transform returned %s at time_sec %.17g; the "
-                                   "last tendon message on this thread: \"%s\"",
-                                   fn, tendon_status_name(st), times[i], before);
+        /* joints no track drives hold their rest transform exactly */
+        for (size_t r = 0; r < gr->restore_count; ++r)
+            for (size_t i = 0; i < c; ++i) {
+                const size_t b = i * n + gr->restore[r];
+                memcpy(P.translation + 3 * b, gr->rest + 3 * b, 3 * sizeof(float));
+                memcpy(P.rotation + 4 * b, gr->rest + 3 * (C * n) + 4 * b, 4 * sizeof(float));
+                memcpy(P.scale + 3 * b, gr->rest + 7 * (C * n) + 3 * b, 3 * sizeof(float));
             }
-            if (i + 1 == T)
-                memcpy(root, r, sizeof r);
-        }
+        float *local = model + 16 * np;
+        k->local_matrices(P.translation, P.rotation, P.scale, m, local);
+        /* an animated anchor joint's L(J0)·offset, before the model pass overwrites L */
         for (size_t b = 0; b < rig->batch_count; ++b) {
             const rig_batch *bt = &rig->batches[b];
             if (&rig->grids[bt->grid] != gr)
                 continue;
-            float *at = anchors + bt->anchors_at + 3 * i * bt->chain_count;
-            for (size_t m = 0; m < bt->chain_count; ++m) {
-                const rig_chain *ch = &rig->chains[bt->chains[m]];
-                xform_point(model + 16 * (i * n + ch->anchor_slot), ch->offset, at + 3 * m);
-                if (rig->root)
-                    xform_point(r, at + 3 * m, at + 3 * m);
+            for (size_t q = 0; q < bt->chain_count; ++q) {
+                const rig_chain *ch = &rig->chains[bt->chains[q]];
+                if (ch->j0_animated)
+                    for (size_t i = 0; i < c; ++i)
+                        xform_point(local + 16 * (i * n + ch->j0_slot), ch->offset,
+                                    qbuf + 3 * (i * nc + ch->in_grid));
+            }
+        }
+        k->model_matrices(model, gr->forest, NULL, np, np + m, model);
+        /* the anchors, batch by batch: [time][chain of the batch][3] */
+        for (size_t i = 0; i < c; ++i) {
+            const size_t ti = i0 + i;
+            float r[16];
+            if (rig->root) {
+                const tendon_status st = rig->root(rig->root_user, times[ti], r);
+                if (st != TENDON_OK) {
+                    char before[300];
+                    snprintf(before, sizeof before, "%s", tendon_error_message());
+                    return tendon_fail(st,
+                                       "%s: the root transform returned %s at time_sec %.17g; the "
+                                       "last tendon message on this thread: \"%s\"",
+                                       fn, tendon_status_name(st), times[ti], before);
+                }
+                if (ti + 1 == T)
+                    memcpy(root, r, sizeof r);
+            }
+            for (size_t b = 0; b < rig->batch_count; ++b) {
+                const rig_batch *bt = &rig->batches[b];
+                if (&rig->grids[bt->grid] != gr)
+                    continue;
+                float *at = anchors + bt->anchors_at + 3 * ti * bt->chain_count;
+                for (size_t q = 0; q < bt->chain_count; ++q) {
+                    const rig_chain *ch = &rig->chains[bt->chains[q]];
+                    const float *qv = ch->j0_animated ? qbuf + 3 * (i * nc + ch->in_grid) : ch->q;
+                    float *dst = at + 3 * q;
+                    switch (ch->parent_kind) {
+                    case PARENT_DYNAMIC:
+                        xform_point(model + 16 * (np + i * n + ch->parent_index), qv, dst);
+                        break;
+                    case PARENT_PINNED:
+                        xform_point(model + 16 * (size_t)ch->parent_index, qv, dst);
+                        break;
+                    case PARENT_NONE:
+                        memcpy(dst, qv, 3 * sizeof(float));
+                        break;
+                    default:
+                        memcpy(dst, ch->fixed, 3 * sizeof(float));
+                    }
+                    if (rig->root)
+                        xform_point(r, dst, dst);
+                }
             }
         }
     }
@@ -1299,8 +1518,28 @@ tendon_status tendon_spring_rig_evaluated_anchors(const tendon_spring_rig *rig,
 
 /* ---- the single-time reference -------------------------------------------------------------- */
 
+static tendon_status source_pose_clips(const tendon_spring_rig *rig, double time_sec,
+                                       tendon_pose *scratch, tendon_pose *pose);
+
 tendon_status tendon_spring_rig_source_pose(const tendon_spring_rig *rig, double time_sec,
                                             tendon_pose *scratch, tendon_pose *pose)
+{
+    tendon_status st = source_pose_clips(rig, time_sec, scratch, pose);
+    if (st != TENDON_OK || rig->source.kind == TENDON_RIG_SOURCE_TREE)
+        return st;
+    /* joints no track drives hold their rest transform exactly */
+    const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
+    for (size_t j = 0; j < rig->joint_count; ++j)
+        if (!rig->animated[j]) {
+            memcpy(pose->translation + 3 * j, rest->translation + 3 * j, 3 * sizeof(float));
+            memcpy(pose->rotation + 4 * j, rest->rotation + 4 * j, 4 * sizeof(float));
+            memcpy(pose->scale + 3 * j, rest->scale + 3 * j, 3 * sizeof(float));
+        }
+    return TENDON_OK;
+}
+
+static tendon_status source_pose_clips(const tendon_spring_rig *rig, double time_sec,
+                                       tendon_pose *scratch, tendon_pose *pose)
 {
     static const char fn[] = "tendon_spring_rig_source_pose";
     if (!rig)
@@ -1387,9 +1626,16 @@ tendon_status tendon_spring_rig_anchor(const tendon_spring_rig *rig, size_t chai
         (st = tendon_pose_model_matrices(rig->skeleton, scratch_pose, NULL, scratch_model)) !=
             TENDON_OK)
         return st;
+    /* anchor = M(parent of J0) · (L(J0) · (offset, 1)), L from J0's transform in the pose */
     const rig_chain *ch = &rig->chains[chain];
-    float p[3];
-    xform_point(scratch_model + 16 * (size_t)ch->joints[0], ch->offset, p);
+    const size_t j0 = ch->joints[0];
+    float local[16], p[3];
+    tendon_kernels_for(TENDON_ISA_SCALAR)
+        ->local_matrices(scratch_pose->translation + 3 * j0, scratch_pose->rotation + 4 * j0,
+                         scratch_pose->scale + 3 * j0, 1, local);
+    xform_point(local, ch->offset, p);
+    if (rig->parents[j0] >= 0)
+        xform_point(scratch_model + 16 * (size_t)rig->parents[j0], p, p);
     if (rig->root) {
         float r[16];
         if ((st = rig->root(rig->root_user, time_sec, r)) != TENDON_OK)

@@ -216,10 +216,11 @@ static tendon_status still_root(void *user, double t, float *out)
     return TENDON_OK;
 }
 
-static double half(void *user, double t)
+static void half(void *user, const double *t, size_t n, double *out)
 {
     (void)user;
-    return 0.5 + 0.25 * (t > 0.5);
+    for (size_t i = 0; i < n; ++i)
+        out[i] = 0.5 + 0.25 * (t[i] > 0.5);
 }
 
 START_TEST(test_spring_rig_per_frame)

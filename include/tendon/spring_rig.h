@@ -9,12 +9,18 @@
  *   1. **evaluate** (tendon_spring_rig_evaluate): every substep time of the chains' marches
  *      (time − lookback + n·step, n = 0 … substeps, and t itself: the times
  *      tendon_spring_chain_sample calls its root at) is evaluated in **one batched pass per
- *      substep grid**: only the tracks of the anchor joints and their ancestors are sampled
- *      (tendon_clip_sample_times: every time at once, vectorised across times), then layered,
- *      then only those joints' local and model matrices (one kernel call over every time); each
- *      chain's anchor is its anchor joint's model matrix times the anchor offset, placed in the
- *      world by the root transform when there is one. Chains whose marches share a grid (equal
- *      lookback and substeps) share one evaluation;
+ *      substep grid**: only the tracks of the joints the anchors depend on (the anchor joints'
+ *      parents and their ancestors, and an anchor joint a track drives) are sampled, at many
+ *      times per kernel call (vectorised across times), layered with a weight per joint per
+ *      time (tendon_kernels.pose_blend_weighted / pose_add_weighted), then only those joints'
+ *      local and model matrices (one kernel call over many times); joints no track drives have
+ *      the rest pose's matrices, computed once. Work goes in chunks of times of ~256 joints, so
+ *      each chunk's stages run in the first cache levels. Each chain's anchor is
+ *         anchor = M(parent of J0) · (L(J0) · (offset, 1))
+ *      (float32, each product in the written order ((m0·x + m4·y) + m8·z) + m12: L(J0) the
+ *      anchor joint's local matrix, M its parent's model matrix; a root J0: L(J0)·offset),
+ *      placed in the world by the root transform when there is one. Chains whose marches share
+ *      a grid (equal lookback and substeps) share one evaluation;
  *   2. **march** (tendon_spring_rig_march): the existing chain march (tendon_spring_chain_sample
  *      on the batch path for chains with equal links), fed the evaluated anchors;
  *   3. **positions → rotations** (tendon_spring_chain_pose): each joint J_{k−1} of a chain is
@@ -56,14 +62,17 @@ extern "C" {
 #endif
 
 /**
- * A weight as a function of time. It must be a pure function of the time (it is evaluated at
- * every substep time, before the time asked for, in any order). Used as the blend's and the
- * layer's own `t` / `weight` argument, unchanged (the blend clamps it to [0, 1], the additive
- * layer below at 0).
+ * A weight as a function of time, evaluated for many times in one call: write the weight at
+ * times_sec[i] into out[i], i < count. It must be a pure function of each time (out[i] depends
+ * on times_sec[i] alone; the times are a sample's substep times, before the time asked for, in
+ * increasing order, in calls of any size). Each value is used as the blend's and the layer's own
+ * `t` / `weight` argument, unchanged (the blend clamps it to [0, 1], the additive layer below
+ * at 0). Batched so that a weight costs a loop, not a call, per substep time.
  */
-typedef double (*tendon_rig_weight_fn)(void *user, double time_sec);
+typedef void (*tendon_rig_weight_fn)(void *user, const double *times_sec, size_t count,
+                                     double *out);
 
-/** fn(user, t) when fn is non-NULL, else the constant `value`. */
+/** fn(user, …) when fn is non-NULL, else the constant `value` at every time. */
 typedef struct tendon_rig_weight {
     tendon_rig_weight_fn fn;
     void *user;
@@ -122,6 +131,9 @@ typedef enum tendon_rig_layer_mode {
  *                       layer_mask)
  *   layer.clip, OVERRIDE: L ← R; sample layer.clip into L; P ← blend(P, L, layer_weight(t),
  *                       layer_mask)
+ * and finally **a joint no track of these clips drives keeps its rest transform bit for bit**
+ * (the blends of a rest value with itself would return it within an ulp; the rig defines it as
+ * exact, which is what lets it skip those joints: their matrices are the rest pose's).
  * tendon_spring_rig_source_pose evaluates exactly this for one time.
  */
 typedef struct tendon_spring_rig_source {
@@ -260,7 +272,9 @@ TENDON_API size_t tendon_spring_rig_grid_count(const tendon_spring_rig *rig);
 TENDON_API size_t tendon_spring_rig_grid_times(const tendon_spring_rig *rig, size_t grid);
 /** Chain `chain`'s anchor times per sample (its grid's: substeps + 2); 0 when out of range. */
 TENDON_API size_t tendon_spring_rig_chain_times(const tendon_spring_rig *rig, size_t chain);
-/** The joints grid g evaluates (the anchor joints and their ancestors). */
+/** The joints grid g evaluates at every time: of the anchor joints' parents and their ancestors
+ *  (and the anchor joints a track animates), those a track of the source drives or hangs them
+ *  below one; the others are constant (the rest pose's matrices). */
 TENDON_API size_t tendon_spring_rig_grid_joints(const tendon_spring_rig *rig, size_t grid);
 
 /**
@@ -342,8 +356,9 @@ TENDON_API tendon_status tendon_spring_rig_source_pose(const tendon_spring_rig *
 /**
  * Chain `chain`'s anchor at one time, by the single-time path: tendon_spring_rig_source_pose
  * into `scratch_pose` (with `scratch_pose2` as its scratch), tendon_pose_model_matrices into
- * `scratch_model` ([16·joint_count]), then J0's model matrix × the anchor offset and the root
- * transform, in float32 as the batched evaluation computes them. Bit for bit the rig's anchor
+ * `scratch_model` ([16·joint_count]), J0's local matrix from its transform in that pose, then
+ * M(parent of J0) · (L(J0) · (offset, 1)) and the root transform, in float32 as the batched
+ * evaluation computes them. Bit for bit the rig's anchor
  * at that time. Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE (chain), TENDON_ERR_COUNT,
  * TENDON_ERR_VALUE, the root transform's status.
  */

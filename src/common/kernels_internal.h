@@ -203,6 +203,8 @@ TENDON_HIDDEN const tendon_pose *tendon_skeleton_rest_view(const tendon_skeleton
  * NULL or [timeline_count] key intervals (the cursor's; the result does not depend on them).
  * Unchecked: times not NaN, out big enough.
  */
+/* Set driven[joint] = 1 for every joint a translation, rotation or scale track drives. */
+TENDON_HIDDEN void tendon_clip_mark_joints(const tendon_clip *clip, uint8_t *driven);
 TENDON_HIDDEN size_t tendon_clip_subset(const tendon_clip *clip, const int32_t *slot_of_joint,
                                         uint32_t *tracks, uint32_t *slots, size_t first[3],
                                         size_t count[3]);
