@@ -1,8 +1,10 @@
 /*
  * `tendon demo`'s pipeline (tools/tendon/demo_core.c) at a small size: every ISA that runs here
- * gives the scalar hash at every stage; the anchors are evaluated as often as tendon/spring.h
- * says a sample calls its anchor; the hashes follow the input; the JSON report parses and
- * every number in it is positive and finite; a disagreement is reported as one.
+ * gives the scalar hash at every stage; the spring rig evaluates its source as often as
+ * tendon/spring.h says a sample calls its anchor, and its chains turn their joints; the hashes
+ * follow the input; a crowd's hashes are the same on 1, 2 and 8 threads and combine the
+ * characters' own runs in order; the JSON report parses and every number in it is positive and
+ * finite; a disagreement is reported as one; the chart and the picture of the chains are whole.
  * Built and linked from tools/CMakeLists.txt (it needs the tool's sources and nettle); in a
  * build without the tendon command (TENDON_BUILD_TOOLS=OFF) it only says so and is skipped.
  */
@@ -22,6 +24,8 @@ int main(void)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <nettle/sha2.h>
 
 #include "demo.h"
 #include "support.h"
@@ -47,7 +51,13 @@ START_TEST(character_shape)
 {
     /* the character: 65 body joints, about the vertex count asked, springs, morphs */
     ck_assert_uint_eq(scene.body_joint_count, 65);
-    ck_assert_uint_eq(scene.joint_count, 65 + 2 * 6 + 12 * 5);
+    /* hair: 2 chains of a root and 6 links; coat: 12 chains of a root and 5 links */
+    ck_assert_uint_eq(scene.joint_count, 65 + 2 * 7 + 12 * 6);
+    ck_assert_ptr_nonnull(scene.rig);
+    ck_assert_uint_eq(scene.chain_count, 14);
+    ck_assert_uint_eq(tendon_spring_rig_link_count(scene.rig), 2 * 6 + 12 * 5);
+    /* two substep grids (hair, coat): every chain of one shares its evaluation */
+    ck_assert_uint_eq(tendon_spring_rig_grid_count(scene.rig), 2);
     ck_assert_uint_ge(scene.vertex_count, VERTICES * 8 / 10);
     ck_assert_uint_le(scene.vertex_count, VERTICES * 14 / 10); /* every limb has 2 rings at least */
     ck_assert_uint_eq(scene.target_count, 4);
@@ -90,8 +100,10 @@ START_TEST(every_isa_agrees)
         ck_assert_msg(memcmp(scalar.hash[st], r.hash[st], 32) == 0, "%s, stage %s: %s, scalar %s",
                       tendon_isa_name((tendon_isa)_i), DEMO_STAGE_NAME[st], b, a);
     }
-    /* a spring sample calls its anchor substeps + 2 times (tendon/spring.h) */
+    /* the rig evaluates its source at each grid's substeps + 2 times, as a spring sample calls
+       its anchor (tendon/spring.h's formula, counted by the scene from the settings) */
     ck_assert_uint_eq(r.anchor_evaluations, scene.anchor_evaluations * FRAMES);
+    ck_assert_uint_eq(scene.anchor_evaluations, 189 + 128);
 }
 END_TEST
 
@@ -173,6 +185,108 @@ START_TEST(json_report_parses)
 }
 END_TEST
 
+/* A crowd's hashes: the same on 1, 2 and 8 threads, and SHA-256 over the characters' own runs
+   (character c from c·DEMO_CROWD_PHASE_SEC) in character order. */
+START_TEST(crowd_hashes_any_thread_count)
+{
+    enum { N = 3, F = 4 };
+    const tendon_kernels *k = tendon_kernels_for(TENDON_ISA_SCALAR);
+    for (int i = TENDON_ISA_COUNT - 1; i > 0; --i)
+        if (tendon_kernels_for((tendon_isa)i) &&
+            tendon_isa_compiled((tendon_isa)i) == TENDON_ISA_NATIVE) {
+            k = tendon_kernels_for((tendon_isa)i);
+            break;
+        }
+    char why[512];
+    demo_crowd_result r[3];
+    static const size_t threads[3] = {1, 2, 8};
+    for (int i = 0; i < 3; ++i) {
+        ck_assert_msg(demo_run_crowd(&scene, k, N, threads[i], F, FPS, &r[i], why, sizeof why) ==
+                          0,
+                      "%s", why);
+        ck_assert(r[i].wall_ns > 0);
+    }
+    ck_assert_mem_eq(r[0].hash, r[1].hash, sizeof r[0].hash);
+    ck_assert_mem_eq(r[0].hash, r[2].hash, sizeof r[0].hash);
+    uint8_t each[N][DEMO_STAGE_COUNT][32];
+    for (size_t c = 0; c < N; ++c) {
+        demo_result one;
+        const demo_run_options opt = {(double)c * DEMO_CROWD_PHASE_SEC, NULL};
+        ck_assert(demo_run_ex(&scene, k, F, FPS, &opt, NULL, NULL, &one, why, sizeof why) == 0);
+        memcpy(each[c], one.hash, sizeof one.hash);
+    }
+    /* the characters differ (their phases do), and combine in order */
+    ck_assert(memcmp(each[0][DEMO_SKIN], each[1][DEMO_SKIN], 32) != 0);
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+        struct sha256_ctx sha;
+        uint8_t want[32];
+        sha256_init(&sha);
+        for (size_t c = 0; c < N; ++c)
+            sha256_update(&sha, 32, each[c][st]);
+        sha256_digest(&sha, 32, want);
+        ck_assert_msg(memcmp(want, r[0].hash[st], 32) == 0, "stage %s", DEMO_STAGE_NAME[st]);
+    }
+}
+END_TEST
+
+/* The rig turns the chains' joints: the skinned hair follows; the picture is written whole. */
+START_TEST(springs_turn_joints_and_picture)
+{
+    demo_capture cap;
+    memset(&cap, 0, sizeof cap);
+    cap.count = 2;
+    cap.frame[0] = 0, cap.frame[1] = FRAMES - 1;
+    const size_t links = tendon_spring_rig_link_count(scene.rig);
+    for (int i = 0; i < 2; ++i) {
+        cap.model[i] = malloc(16 * scene.joint_count * sizeof(float));
+        cap.links[i] = malloc(3 * links * sizeof(float));
+    }
+    demo_result r;
+    char why[512];
+    const demo_run_options opt = {0.0, &cap};
+    ck_assert(demo_run_ex(&scene, tendon_kernels_for(TENDON_ISA_SCALAR), FRAMES, FPS, &opt, NULL,
+                          NULL, &r, why, sizeof why) == 0);
+    ck_assert_mem_eq(r.hash, scalar.hash, sizeof r.hash); /* capturing changes nothing */
+    /* each hair joint lies on the ray from its parent toward its sprung position */
+    for (int i = 0; i < 2; ++i) {
+        for (size_t c = 0; c < 2; ++c) {
+            const demo_chain *ch = &scene.chains[c];
+            const size_t first = tendon_spring_rig_chain_first_link(scene.rig, c);
+            for (size_t k = 1; k < ch->joint_count; ++k) {
+                const float *a = cap.model[i] + 16 * ch->joints[k - 1] + 12;
+                const float *b = cap.model[i] + 16 * ch->joints[k] + 12;
+                const float *p = cap.links[i] + 3 * (first + k - 1);
+                double u[3], v[3], cr[3];
+                for (int e = 0; e < 3; ++e)
+                    u[e] = b[e] - a[e], v[e] = p[e] - a[e];
+                cr[0] = u[1] * v[2] - u[2] * v[1], cr[1] = u[2] * v[0] - u[0] * v[2];
+                cr[2] = u[0] * v[1] - u[1] * v[0];
+                const double nu = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+                const double nv = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+                ck_assert(nv > 1e-4);
+                ck_assert_msg(sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]) / (nu * nv) < 1e-4,
+                              "frame %zu chain %zu joint %zu off its ray", cap.frame[i], c, k);
+            }
+        }
+    }
+    char path[] = "/tmp/tendon-test-springs-XXXXXX";
+    const int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(demo_write_springs_svg(path, &scene, &cap, FPS), 0);
+    FILE *f = fopen(path, "r");
+    static char buf[1 << 20];
+    const size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    remove(path);
+    buf[n] = '\0';
+    ck_assert(strncmp(buf, "<svg ", 5) == 0 && n > 7 && strcmp(buf + n - 7, "</svg>\n") == 0);
+    ck_assert_ptr_nonnull(strstr(buf, "frame 0)"));
+    ck_assert_ptr_nonnull(strstr(buf, "<circle"));
+    for (int i = 0; i < 2; ++i)
+        free(cap.model[i]), free(cap.links[i]);
+}
+END_TEST
+
 START_TEST(disagreement_is_reported)
 {
     demo_result r[2] = {scalar, scalar};
@@ -216,6 +330,8 @@ int main(void)
     tcase_add_test(tc, hashes_follow_the_input);
     tcase_add_test(tc, json_report_parses);
     tcase_add_test(tc, disagreement_is_reported);
+    tcase_add_test(tc, crowd_hashes_any_thread_count);
+    tcase_add_test(tc, springs_turn_joints_and_picture);
     tcase_add_test(tc, svg_chart);
     suite_add_tcase(s, tc);
     return run_suite(s);

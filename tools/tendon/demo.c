@@ -17,14 +17,16 @@
 #include "json.h"
 
 const char USAGE_DEMO[] =
-    "usage: tendon demo [MODEL.glb|MODEL.gltf] [--animation NAME|INDEX] [--seconds S] [--fps F]\n"
-    "                   [--vertices N] [--isa LIST] [--no-emulated] [--chart FILE] [--json FILE]\n"
-    "                   [--expect FILE]\n"
+    "usage: tendon demo [MODEL.glb|MODEL.gltf] [--animation NAME|INDEX] [--springs JOINT,...]\n"
+    "                   [--seconds S] [--fps F] [--vertices N] [--tier exact|f32] [--isa LIST]\n"
+    "                   [--no-emulated] [--chart FILE] [--picture FILE] [--json FILE]\n"
+    "                   [--expect FILE] [--characters N] [--threads T]\n"
     "\n"
     "Play a skinned character frame by frame on every ISA that can run here, each through its\n"
     "own kernel table in this one process: sample the clips, blend idle and walk, add the aim\n"
-    "layer under a bone mask split at the spine, march the spring chains (hair, coat) anchored\n"
-    "to the pose, build the model matrices and the skinning palette, apply the face's morph\n"
+    "layer under a bone mask split at the spine, evaluate the spring rig's anchors (the pose at\n"
+    "every substep time, batched) and march its chains (hair, coat), turning their joints,\n"
+    "build the model matrices and the skinning palette, apply the face's morph\n"
     "targets, skin positions and normals. Each stage is timed (monotonic clock) and its outputs\n"
     "hashed (SHA-256 over every frame, NaNs canonical); the ISAs must give the same hashes.\n"
     "Without MODEL, a built-in character generated at start-up (no file needed).\n"
@@ -32,19 +34,30 @@ const char USAGE_DEMO[] =
     "  MODEL          a glTF 2.0 model with a skin and an animation (every skinned\n"
     "                 primitive is skinned; what the model lacks is skipped with a note)\n"
     "  --animation A  the model's animation to play, by name or index (default: the first)\n"
+    "  --springs LIST hang spring chains from these joints of MODEL (names, comma-separated):\n"
+    "                 each chain is the joint and its first children down to a leaf, and\n"
+    "                 turns those joints, so the skinned mesh follows (e.g. b_Tail01_012)\n"
     "  --seconds S    seconds of animation to play (default 2)\n"
     "  --fps F        frames per second (default 60)\n"
     "  --vertices N   the built-in character's vertex count, about (default 20000; 1000 to\n"
     "                 1000000)\n"
+    "  --tier T       exact (default: the seed's double arithmetic) or f32 (the float32 tier's\n"
+    "                 _f32 calls) for sampling, layering and the spring rig's anchors\n"
     "  --isa LIST     comma-separated ISAs to run, or `all` (default: every one that runs\n"
     "                 here); scalar always runs first: it is the reference\n"
     "  --no-emulated  leave out ISAs built through SIMDe emulation (NEON on x86-64): they\n"
     "                 compute the same bits, but their speed says nothing about the ISA\n"
     "  --chart FILE   write the SVG chart there (default tendon-demo.svg)\n"
+    "  --picture FILE write an SVG of the skeleton and the spring chains at four frames, side by\n"
+    "                 side (default tendon-demo-springs.svg; not written without springs)\n"
     "  --json FILE    write the report as JSON (docs/demo.md)\n"
     "  --expect FILE  check the stage hashes against FILE: lines `STAGE SHA256` (as printed\n"
     "                 under \"output hashes\"; # comments); exit 1 on a difference. Another\n"
     "                 machine's output, run with the same arguments, is such a file\n"
+    "  --characters N a crowd: N characters (character c plays from c x 0.37 s) through the\n"
+    "                 whole frame, each stage's hash over the characters in order; with\n"
+    "  --threads T    on T POSIX threads (and on 1, for the scaling); reports characters per\n"
+    "                 16.7 ms frame per core. Runs the dispatched ISA (or each of --isa)\n"
     "\n"
     "Exit status: 0 every ISA agreed (and matched --expect), 1 an ISA disagreed or failed or a\n"
     "hash differs from --expect, 2 usage error or unreadable model or --expect file.\n";
@@ -209,12 +222,71 @@ static void print_tables(const demo_scene *s, const demo_result *r, size_t count
     }
 }
 
+/* A crowd on each wanted ISA: once on 1 thread, once on `threads`; the hashes must agree. */
+static int run_crowd(const demo_scene *s, const int *want, size_t characters, size_t threads,
+                     size_t frames, double fps, const char *expect)
+{
+    printf("\ncrowd: %zu characters x %zu frames, on 1 and %zu threads (POSIX threads of this "
+           "tool; the library starts none)\n",
+           characters, frames, threads);
+    printf("%-8s %8s %12s %12s %14s %16s %9s\n", "isa", "threads", "wall ms", "ms/frame",
+           "chars/16.7ms", "per core", "scaling");
+    int rc = CLI_OK;
+    char why[1024];
+    for (int i = 0; i < TENDON_ISA_COUNT; ++i) {
+        if (!want[i])
+            continue;
+        const tendon_kernels *k = tendon_kernels_for((tendon_isa)i);
+        demo_crowd_result r[2];
+        const size_t runs = threads > 1 ? 2 : 1;
+        double base = 0;
+        for (size_t j = 0; j < runs; ++j) {
+            const size_t t = j == 0 ? 1 : threads;
+            if (demo_run_crowd(s, k, characters, t, frames, fps, &r[j], why, sizeof why) != 0) {
+                cli_error("demo", "%s: %s", tendon_isa_name((tendon_isa)i), why);
+                return CLI_FAIL;
+            }
+            const double ms_per_frame = r[j].wall_ns / 1e6 / (double)frames;
+            const double per_frame = (double)characters * 16.7 / ms_per_frame;
+            if (j == 0)
+                base = per_frame;
+            printf("%-8s %8zu %12.2f %12.3f %14.1f %16.1f %8.2fx\n", tendon_isa_name((tendon_isa)i),
+                   r[j].threads, r[j].wall_ns / 1e6, ms_per_frame, per_frame,
+                   per_frame / (double)r[j].threads, per_frame / base);
+        }
+        printf("hashes (each stage: SHA-256 over the characters' own, in character order)\n");
+        for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+            if (!demo_stage_items(s, st, NULL))
+                continue;
+            char hex[65];
+            demo_hex(r[0].hash[st], hex);
+            const int same = runs == 1 || memcmp(r[0].hash[st], r[1].hash[st], 32) == 0;
+            printf("%-8s %s  %s\n", DEMO_STAGE_NAME[st], hex,
+                   same ? (runs > 1 ? "the same on 1 and every thread count" : "")
+                        : "MISMATCH between thread counts");
+            if (!same)
+                rc = CLI_FAIL;
+        }
+        if (expect) {
+            demo_result fake;
+            memset(&fake, 0, sizeof fake);
+            memcpy(fake.hash, r[0].hash, sizeof fake.hash);
+            const int e = check_expect(expect, s, &fake);
+            if (e == 2 && rc == CLI_OK)
+                rc = CLI_USAGE;
+            else if (e == 1)
+                rc = CLI_FAIL;
+        }
+    }
+    return rc;
+}
+
 int cmd_demo(int argc, char **argv)
 {
     static const char C[] = "demo";
     const char *model = NULL, *animation = NULL, *json_path = NULL, *isa_list = NULL;
-    const char *expect = NULL;
-    const char *chart = "tendon-demo.svg";
+    const char *expect = NULL, *springs = NULL, *tier_name = NULL, *chars = NULL, *thr = NULL;
+    const char *chart = "tendon-demo.svg", *picture = "tendon-demo-springs.svg";
     double seconds = 2.0, fps = 60.0, vertices = 20000;
     int emulated = 1;
     const char *sec = NULL, *fp = NULL, *vert = NULL;
@@ -244,6 +316,11 @@ int cmd_demo(int argc, char **argv)
         OPT("--seconds", sec)
         OPT("--fps", fp)
         OPT("--vertices", vert)
+        OPT("--springs", springs)
+        OPT("--tier", tier_name)
+        OPT("--picture", picture)
+        OPT("--characters", chars)
+        OPT("--threads", thr)
 #undef OPT
         if (argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_usage_error(C, USAGE_DEMO, "unknown argument \"%s\"", argv[i]);
@@ -262,6 +339,23 @@ int cmd_demo(int argc, char **argv)
                                vert);
     if (!model && animation)
         return cli_usage_error(C, USAGE_DEMO, "--animation needs a MODEL");
+    if (!model && springs)
+        return cli_usage_error(C, USAGE_DEMO,
+                               "--springs needs a MODEL (the built-in character has its chains)");
+    tendon_tier tier = TENDON_TIER_EXACT;
+    if (tier_name) {
+        if (strcmp(tier_name, "f32") == 0)
+            tier = TENDON_TIER_F32;
+        else if (strcmp(tier_name, "exact") != 0)
+            return cli_usage_error(C, USAGE_DEMO, "--tier \"%s\" is not exact or f32", tier_name);
+    }
+    double characters = 1, threads = 1;
+    if (chars && parse_double(chars, 1, 100000, &characters) != 0)
+        return cli_usage_error(C, USAGE_DEMO, "--characters \"%s\" is not a number in [1, 100000]",
+                               chars);
+    if (thr && parse_double(thr, 1, 256, &threads) != 0)
+        return cli_usage_error(C, USAGE_DEMO, "--threads \"%s\" is not a number in [1, 256]", thr);
+    const int crowd = chars || thr;
 
     /* which ISAs */
     int want[TENDON_ISA_COUNT] = {0};
@@ -292,12 +386,20 @@ int cmd_demo(int argc, char **argv)
             want[isa] = 1;
         }
         free(copy);
+    } else if (crowd) { /* a crowd runs the ISA dispatch picks */
+        tendon_isa active;
+        if (tendon_isa_active(&active) != TENDON_OK) {
+            cli_error(C, "%s", tendon_error_message());
+            return CLI_FAIL;
+        }
+        want[active] = 1;
     } else {
         for (int i = 0; i < TENDON_ISA_COUNT; ++i)
             want[i] = tendon_kernels_for((tendon_isa)i) != NULL &&
                       (emulated || tendon_isa_compiled((tendon_isa)i) != TENDON_ISA_EMULATED);
     }
-    want[TENDON_ISA_SCALAR] = 1;
+    if (!crowd)
+        want[TENDON_ISA_SCALAR] = 1;
 
     if (expect) { /* an unreadable golden file is found before any work */
         FILE *t = fopen(expect, "r");
@@ -325,6 +427,16 @@ int cmd_demo(int argc, char **argv)
         cli_error(C, "%s", why);
         return CLI_FAIL;
     }
+    if (springs && demo_scene_hang(&scene, springs, why, sizeof why) != 0) {
+        cli_error(C, "%s", why);
+        demo_scene_destroy(&scene);
+        return CLI_USAGE;
+    }
+    if (tier != TENDON_TIER_EXACT && demo_scene_springs(&scene, tier, why, sizeof why) != 0) {
+        cli_error(C, "%s", why);
+        demo_scene_destroy(&scene);
+        return CLI_FAIL;
+    }
     size_t frames = (size_t)(seconds * fps + 0.5); /* rounded; at least one frame */
     if (frames == 0)
         frames = 1;
@@ -335,8 +447,17 @@ int cmd_demo(int argc, char **argv)
            scene.joint_count, scene.body_joint_count, scene.vertex_count, scene.mesh_count,
            scene.mesh_count == 1 ? "" : "es", scene.palette_count,
            demo_stage_items(&scene, DEMO_SPRINGS, NULL), scene.target_count, scene.morph_count);
-    printf("  %zu frames (%.3g s at %.3g fps); cpu: %s\n", frames, seconds, fps,
-           tendon_cpu_name());
+    printf("  %zu frames (%.3g s at %.3g fps), %s tier; cpu: %s\n", frames, seconds, fps,
+           tier == TENDON_TIER_F32 ? "float32" : "exact", tendon_cpu_name());
+    if (scene.rig) {
+        printf("  spring rig: %zu chains, %zu links, %zu substep grid%s (", scene.chain_count,
+               tendon_spring_rig_link_count(scene.rig), tendon_spring_rig_grid_count(scene.rig),
+               tendon_spring_rig_grid_count(scene.rig) == 1 ? "" : "s");
+        for (size_t g = 0; g < tendon_spring_rig_grid_count(scene.rig); ++g)
+            printf("%s%zu times x %zu joints", g ? ", " : "", tendon_spring_rig_grid_times(scene.rig, g),
+                   tendon_spring_rig_grid_joints(scene.rig, g));
+        printf(" evaluated per frame)\n");
+    }
     if (scene.notes[0]) {
         printf("  notes:\n");
         for (const char *l = scene.notes; *l;) {
@@ -348,16 +469,43 @@ int cmd_demo(int argc, char **argv)
     }
     fflush(stdout);
 
+    if (crowd) {
+        const int rc = run_crowd(&scene, want, (size_t)characters, (size_t)threads, frames, fps,
+                                 expect);
+        demo_scene_destroy(&scene);
+        return rc;
+    }
     demo_result results[TENDON_ISA_COUNT];
     size_t count = 0;
     int failed = 0;
+    /* the picture: the scalar run keeps four frames' matrices and links */
+    demo_capture cap;
+    memset(&cap, 0, sizeof cap);
+    const size_t links = scene.rig ? tendon_spring_rig_link_count(scene.rig) : 0;
+    if (scene.rig && picture && *picture) {
+        const size_t want_frames[4] = {0, frames / 3, (2 * frames) / 3, frames - 1};
+        for (int i = 0; i < 4; ++i) {
+            if (cap.count && want_frames[i] <= cap.frame[cap.count - 1])
+                continue;
+            cap.frame[cap.count] = want_frames[i];
+            cap.model[cap.count] = malloc(16 * scene.joint_count * sizeof(float));
+            cap.links[cap.count] = malloc((3 * links + 1) * sizeof(float));
+            if (!cap.model[cap.count] || !cap.links[cap.count]) {
+                cli_error(C, "out of memory");
+                demo_scene_destroy(&scene);
+                return CLI_FAIL;
+            }
+            ++cap.count;
+        }
+    }
     for (int i = 0; i < TENDON_ISA_COUNT; ++i) {
         if (!want[i])
             continue;
         const tendon_kernels *k = tendon_kernels_for((tendon_isa)i);
         progress_state ps = {(size_t)-1, isatty(fileno(stderr))};
-        if (demo_run(&scene, k, frames, fps, on_progress, &ps, &results[count], why,
-                     sizeof why) != 0) {
+        const demo_run_options opt = {0.0, i == TENDON_ISA_SCALAR && cap.count ? &cap : NULL};
+        if (demo_run_ex(&scene, k, frames, fps, &opt, on_progress, &ps, &results[count], why,
+                        sizeof why) != 0) {
             fputc('\n', stderr);
             cli_error(C, "%s: %s", tendon_isa_name((tendon_isa)i), why);
             failed = 1;
@@ -381,6 +529,16 @@ int cmd_demo(int argc, char **argv)
         chart = NULL;
     } else {
         printf("\nchart: %s\n", chart);
+    }
+    if (cap.count) {
+        if (demo_write_springs_svg(picture, &scene, &cap, fps) != 0) {
+            cli_error(C, "cannot write the picture %s: %s", picture, strerror(errno));
+            rc = CLI_FAIL;
+        } else {
+            printf("picture: %s\n", picture);
+        }
+        for (size_t i = 0; i < cap.count; ++i)
+            free(cap.model[i]), free(cap.links[i]);
     }
     if (json_path) {
         json_t *report = demo_report_json(&scene, results, count, fps, chart);

@@ -34,24 +34,17 @@ enum {
 
 extern const char *const DEMO_STAGE_NAME[DEMO_STAGE_COUNT];
 
-#define DEMO_MAX_GROUPS 2
 #define DEMO_MAX_CHAINS 16
-#define DEMO_MAX_LINKS 8
+#define DEMO_MAX_LINKS 16
 
-/* Spring chains sharing one set of links (one batch call), each hanging from its own anchor. */
-typedef struct demo_spring_group {
-    const char *name;
-    size_t chain_count, link_count;
-    tendon_spring_link links[DEMO_MAX_LINKS];
-    uint32_t anchor_joint[DEMO_MAX_CHAINS];
-    float anchor_local[DEMO_MAX_CHAINS][3]; /* the anchor point in the joint's frame */
-    float anchor_world[DEMO_MAX_CHAINS][3]; /* then offset by this, in model space */
-    /* chain c, link i drives skeleton joint first_joint + c·link_count + i; UINT32_MAX: none */
-    uint32_t first_joint;
-    /* the anchors re-evaluate joints [0, anchor_joint_count): up to the last anchor joint, whose
-       ancestors all come before it (demo_scene_finish) */
-    size_t anchor_joint_count;
-} demo_spring_group;
+/* One spring chain of the rig (tendon/spring_rig.h): anchor joint J0 and links J1 … Jn. */
+typedef struct demo_chain {
+    char name[40];
+    uint32_t joints[DEMO_MAX_LINKS + 1];
+    size_t joint_count; /* n + 1 */
+    tendon_spring_settings settings;
+    float offset[3]; /* the anchor in J0's frame */
+} demo_chain;
 
 #define DEMO_MAX_MESHES 256
 
@@ -94,12 +87,18 @@ typedef struct demo_scene {
     const tendon_clip *face;  /* a clip whose packed values hold morph weights, or NULL */
     double face_duration;
 
-    size_t group_count;
-    demo_spring_group groups[DEMO_MAX_GROUPS];
-    /* pose evaluations the anchors make per frame: Σ over groups of substeps + 2, substeps =
-       max(1, ceil(lookback·f_fastest·32)) as tendon/spring.h documents (demo_scene_finish) */
+    /* the spring rig: its chains, the tier its source is evaluated on (and the frame's sample
+       and layer stages), the rig itself (demo_scene_springs builds it) */
+    size_t chain_count;
+    demo_chain chains[DEMO_MAX_CHAINS];
+    tendon_tier tier;
+    tendon_spring_rig *rig;
+    double size_m; /* the model's height (glTF scenes): what --springs chains are sized by */
+    /* pose evaluations the anchors make per frame: Σ over the rig's substep grids of substeps
+       + 2, substeps = max(1, ceil(lookback·f_fastest·32)) as tendon/spring.h documents
+       (computed from the chains' settings by demo_scene_springs, not asked of the rig) */
     size_t anchor_evaluations;
-    size_t anchor_joint_evaluations; /* Σ over groups of evaluations × anchor_joint_count */
+    size_t anchor_joint_evaluations; /* Σ over grids of evaluations × the joints evaluated */
 
     /* the skinned meshes (the built-in character has one; a glTF model one per skinned
        primitive), and their totals for the report */
@@ -129,8 +128,21 @@ int demo_scene_gltf(const char *path, const char *animation, demo_scene *out, ch
 
 void demo_scene_destroy(demo_scene *scene);
 
-/* Count the anchor evaluations per frame (called by the scene builders). 0, or -1 with why. */
+/* Count the per-stage items and build the spring rig (called by the scene builders). 0, or -1
+   with why. */
 int demo_scene_finish(demo_scene *scene, char *why, size_t why_size);
+
+/* (Re)build the scene's spring rig on `tier` (the builders use TENDON_TIER_EXACT), and set the
+   tier of the frame's sample and layer stages with it. 0, or -1 with why. */
+int demo_scene_springs(demo_scene *scene, tendon_tier tier, char *why, size_t why_size);
+
+/*
+ * Hang chains from named joints of a glTF scene (`tendon demo MODEL --springs A,B`): each chain
+ * is the joint and its first children down to a leaf (at most DEMO_MAX_LINKS links), sized from
+ * the model. Replaces the scene's chains and rebuilds the rig. 0, or 2 with why (an unknown
+ * joint, one without a child, too many).
+ */
+int demo_scene_hang(demo_scene *scene, const char *joint_list, char *why, size_t why_size);
 
 /* Items each stage's per-item cost is counted in; 0: the stage does not run for this scene. */
 size_t demo_stage_items(const demo_scene *scene, int stage, const char **item_name);
@@ -157,6 +169,50 @@ typedef void (*demo_progress_fn)(void *user, int isa, size_t done, size_t total)
 int demo_run(const demo_scene *scene, const tendon_kernels *k, size_t frames, double fps,
              demo_progress_fn progress, void *user, demo_result *out, char *why,
              size_t why_size);
+
+/* What a run keeps for the picture of the chains: the model matrices and the chains' link
+   positions at a few frames. */
+#define DEMO_CAPTURE_MAX 8
+typedef struct demo_capture {
+    size_t count;                     /* frames to keep, ≤ DEMO_CAPTURE_MAX */
+    size_t frame[DEMO_CAPTURE_MAX];   /* which (in increasing order) */
+    float *model[DEMO_CAPTURE_MAX];   /* [16·joint_count] each, the caller's */
+    float *links[DEMO_CAPTURE_MAX];   /* [3·links] each (model space), the caller's */
+} demo_capture;
+
+typedef struct demo_run_options {
+    double start_sec;       /* frame f plays at start_sec + f / fps (a crowd's clip phase) */
+    demo_capture *capture;  /* NULL: none */
+} demo_run_options;
+
+/* demo_run with options (NULL: demo_run's). */
+int demo_run_ex(const demo_scene *scene, const tendon_kernels *k, size_t frames, double fps,
+                const demo_run_options *options, demo_progress_fn progress, void *user,
+                demo_result *out, char *why, size_t why_size);
+
+/*
+ * A crowd: `characters` copies of the scene's character, character c playing from
+ * c·DEMO_CROWD_PHASE_SEC seconds, run through the whole frame on `threads` POSIX threads (the
+ * tool's; the library starts none), each character's frames in order on one thread. Each
+ * stage's hash is SHA-256 over the characters' own stage hashes in character order (the hash
+ * demo_run_ex gives that character alone), so it is the same for any thread count.
+ */
+#define DEMO_CROWD_PHASE_SEC 0.37
+typedef struct demo_crowd_result {
+    int isa;
+    size_t characters, threads, frames;
+    double wall_ns; /* the whole crowd, every frame */
+    uint8_t hash[DEMO_STAGE_COUNT][32];
+} demo_crowd_result;
+
+int demo_run_crowd(const demo_scene *scene, const tendon_kernels *k, size_t characters,
+                   size_t threads, size_t frames, double fps, demo_crowd_result *out, char *why,
+                   size_t why_size);
+
+/* An SVG of the skeleton and the spring chains at the captured frames, side by side (a side
+   view: z across, y up). Returns 0, or -1 (errno set). */
+int demo_write_springs_svg(const char *path, const demo_scene *scene, const demo_capture *cap,
+                           double fps);
 
 /* The report as JSON (docs/demo.md). results[0] must be scalar's. */
 json_t *demo_report_json(const demo_scene *scene, const demo_result *results, size_t count,

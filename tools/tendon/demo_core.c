@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <math.h>
 #include <nettle/sha2.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,8 @@ void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip,
                               tendon_pose *pose, float *packed);
 void tendon_clip_sample_table_cursor(const tendon_kernels *kt, const tendon_clip *clip,
                                      double time_sec, uint32_t *cursor, tendon_pose *pose);
+void tendon_clip_sample_table_cursor_f32(const tendon_kernels *kt, const tendon_clip *clip,
+                                         double time_sec, uint32_t *cursor, tendon_pose *pose);
 
 const char *const DEMO_STAGE_NAME[DEMO_STAGE_COUNT] = {"sample",  "layer", "anchors", "springs",
                                                        "palette", "morph", "skin"};
@@ -82,6 +86,7 @@ void demo_scene_destroy(demo_scene *scene)
 {
     if (!scene || !scene->owned)
         return;
+    tendon_spring_rig_destroy(scene->rig);
     owned *o = scene->owned;
     tendon_skeleton_destroy(o->skeleton);
     for (int i = 0; i < 3; ++i)
@@ -121,6 +126,20 @@ static double dsin(double x)
 }
 static double dcos(double x) { return dsin(x + PI / 2); }
 
+/* The layer weights' wave, evaluated at every substep time of every spring sample, so cheap
+   (an engine's weight curves would be): a sine-like periodic curve of period 2π — the phase's
+   triangle wave t ∈ [−1, 1], smoothed to t·(3 − t²)/2 (C¹, within 0.03 of sin) — from the
+   nearest whole turn by the 2^52 rounding trick. + − × only, so every machine gets the same
+   bits. */
+static double wave(double x)
+{
+    static const double INV_2PI = 1.0 / (2.0 * PI), ROUND = 0x1.8p52;
+    const double turns = x * INV_2PI - 0.25; /* sin(x) = cos(x − π/2): the triangle's phase */
+    const double p = turns - ((turns + ROUND) - ROUND); /* in [−0.5, 0.5] */
+    const double t = 1.0 - 4.0 * (p < 0.0 ? -p : p);   /* the triangle: 1 at p = 0, −1 at ±½ */
+    return t * (1.5 - 0.5 * (t * t));
+}
+
 /* x wrapped into [0, d) (d > 0). */
 static double wrap(double x, double d)
 {
@@ -147,13 +166,6 @@ static void qmul(const double a[4], const double b[4], double out[4])
     memcpy(out, r, sizeof r);
 }
 
-/* p' = M·(p, 1), M column-major, float32 in a written order */
-static void xform_point(const float *m, const float p[3], float out[3])
-{
-    for (int r = 0; r < 3; ++r)
-        out[r] = ((m[r] * p[0] + m[4 + r] * p[1]) + m[8 + r] * p[2]) + m[12 + r];
-}
-
 /* ---- the built-in character ---------------------------------------------------------------- */
 
 enum { BODY_JOINTS = 65, HAIR_CHAINS = 2, HAIR_LINKS = 6, COAT_CHAINS = 12, COAT_LINKS = 5 };
@@ -170,12 +182,14 @@ typedef struct jdef {
 } jdef;
 
 typedef struct builder {
-    jdef j[BODY_JOINTS + HAIR_CHAINS * HAIR_LINKS + COAT_CHAINS * COAT_LINKS];
+    jdef j[BODY_JOINTS + HAIR_CHAINS * (HAIR_LINKS + 1) + COAT_CHAINS * (COAT_LINKS + 1)];
     int n;
-    int hair_first; /* the first hair joint: chain c, link i is hair_first + c·HAIR_LINKS + i */
+    /* hair chain c: its root (the anchor joint J0) at hair_first + c·(HAIR_LINKS + 1), link i
+       right after it at + 1 + i */
+    int hair_first;
 } builder;
 
-/* Where the hair chains hang from, in the head's frame. */
+/* Where the hair chains hang from, in the head's frame: each chain's root joint. */
 static const float HAIR_ANCHOR[HAIR_CHAINS][3] = {{0.06f, 0.1f, -0.08f}, {-0.06f, 0.1f, -0.08f}};
 
 static int find(const builder *b, const char *name)
@@ -230,16 +244,18 @@ static void build_humanoid(builder *b)
     const int head = add(b, "head", neck, 0, 0.1, 0, 0.05);
     swing(b, head, 1, 0, 0, 0.03, 1.0);
     add(b, "head_top", head, 0, 0.22, 0, 0.1);
-    /* the hair, right after the head's own subtree (DFS pre-order): two chains under the head */
+    /* the hair, right after the head's own subtree (DFS pre-order): two chains under the head,
+       each a root joint on the scalp (the chain's anchor joint) and six links below it */
     b->hair_first = b->n;
     for (int c = 0; c < HAIR_CHAINS; ++c) {
         const float *al = HAIR_ANCHOR[c];
-        int p = head;
+        char name[24];
+        snprintf(name, sizeof name, "hair%d_root", c);
+        int p = add(b, name, head, al[0], al[1], al[2], 0);
+        b->j[p].spring = 1;
         for (int i = 0; i < HAIR_LINKS; ++i) {
-            char name[24];
             snprintf(name, sizeof name, "hair%d_%d", c, i);
-            p = add(b, name, p, i == 0 ? al[0] : 0, i == 0 ? al[1] - 0.06 : -0.06,
-                    i == 0 ? al[2] : 0, 0.012);
+            p = add(b, name, p, 0, -0.06, 0, 0.012);
             b->j[p].spring = 1;
         }
     }
@@ -380,34 +396,36 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
     snprintf(out->name, sizeof out->name, "built-in humanoid");
     build_humanoid(b);
     const int head = find(b, "head"), hips = find(b, "hips"), head_top = find(b, "head_top");
-    /* spring-driven joints: 2 hair chains from the head, a coat of 12 chains from the hips */
-    demo_spring_group *hair = &out->groups[0], *coat = &out->groups[1];
-    out->group_count = 2;
-    hair->name = "hair", hair->chain_count = HAIR_CHAINS, hair->link_count = HAIR_LINKS;
-    coat->name = "coat", coat->chain_count = COAT_CHAINS, coat->link_count = COAT_LINKS;
-    for (int i = 0; i < HAIR_LINKS; ++i)
-        hair->links[i] = (tendon_spring_link){2.2, 0.45, 0.12, {0, -0.06, 0}};
-    for (int i = 0; i < COAT_LINKS; ++i)
-        coat->links[i] = (tendon_spring_link){1.6, 0.6, 0.1, {0, -0.1, 0}};
-    hair->first_joint = (uint32_t)b->hair_first;
+    /* the spring rig's chains: 2 hair chains from their roots on the head, a coat of 12 chains
+       from their roots on the hips (each chain: its root, the anchor joint, then its links) */
+    out->chain_count = HAIR_CHAINS + COAT_CHAINS;
     for (int c = 0; c < HAIR_CHAINS; ++c) {
-        hair->anchor_joint[c] = (uint32_t)head;
-        memcpy(hair->anchor_local[c], HAIR_ANCHOR[c], sizeof HAIR_ANCHOR[c]);
+        demo_chain *ch = &out->chains[c];
+        snprintf(ch->name, sizeof ch->name, "hair%d", c);
+        ch->joint_count = HAIR_LINKS + 1;
+        for (int k = 0; k <= HAIR_LINKS; ++k)
+            ch->joints[k] = (uint32_t)(b->hair_first + c * (HAIR_LINKS + 1) + k);
+        ch->settings = (tendon_spring_settings){2.2, 0.45, 0.12};
     }
     /* the coat after everything (the hips' subtree is the whole body): 12 chains under the hips */
-    coat->first_joint = (uint32_t)b->n;
+    const int coat_first = b->n;
     for (int c = 0; c < COAT_CHAINS; ++c) {
         const double th = 2 * PI * c / COAT_CHAINS;
         const float al[3] = {(float)(0.19 * dcos(th)), -0.02f, (float)(0.19 * dsin(th))};
-        coat->anchor_joint[c] = (uint32_t)hips;
-        memcpy(coat->anchor_local[c], al, sizeof al);
-        int p = hips;
+        char name[24];
+        snprintf(name, sizeof name, "coat%02d_root", c);
+        int p = add(b, name, hips, al[0], al[1], al[2], 0);
+        b->j[p].spring = 2;
+        demo_chain *ch = &out->chains[HAIR_CHAINS + c];
+        snprintf(ch->name, sizeof ch->name, "coat%02d", c);
+        ch->joint_count = COAT_LINKS + 1;
+        ch->joints[0] = (uint32_t)p;
+        ch->settings = (tendon_spring_settings){1.6, 0.6, 0.1};
         for (int i = 0; i < COAT_LINKS; ++i) {
-            char name[24];
             snprintf(name, sizeof name, "coat%02d_%d", c, i);
-            p = add(b, name, p, i == 0 ? al[0] : 0, i == 0 ? al[1] - 0.1 : -0.1,
-                    i == 0 ? al[2] : 0, 0);
+            p = add(b, name, p, 0, -0.1, 0, 0);
             b->j[p].spring = 2;
+            ch->joints[1 + i] = (uint32_t)p;
         }
     }
     const size_t n = (size_t)b->n;
@@ -493,7 +511,7 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
     const int hair_rings = 2 + (int)(v_hair / (HAIR_CHAINS * HAIR_LINKS * 6));
     for (int c = 0; c < HAIR_CHAINS; ++c) {
         for (int i = 0; i < HAIR_LINKS; ++i) {
-            const int j = (int)hair->first_joint + c * HAIR_LINKS + i, owner = b->j[j].parent;
+            const int j = b->hair_first + c * (HAIR_LINKS + 1) + 1 + i, owner = b->j[j].parent;
             const int prev = b->j[owner].parent, next = i + 1 < HAIR_LINKS ? j + 1 : j;
             tube(&m, rest_world(model, owner), rest_world(model, j), 0.012, hair_rings, 6, prev,
                  prev, owner, next);
@@ -505,8 +523,8 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
     for (int c = 0; c < COAT_CHAINS; ++c) {
         const int c1 = (c + 1) % COAT_CHAINS;
         for (int l = 0; l + 1 < COAT_LINKS; ++l) {
-            const int j00 = (int)coat->first_joint + c * COAT_LINKS + l, j01 = j00 + 1;
-            const int j10 = (int)coat->first_joint + c1 * COAT_LINKS + l, j11 = j10 + 1;
+            const int j00 = coat_first + c * (COAT_LINKS + 1) + 1 + l, j01 = j00 + 1;
+            const int j10 = coat_first + c1 * (COAT_LINKS + 1) + 1 + l, j11 = j10 + 1;
             for (int gv = 0; gv < grid; ++gv) {
                 for (int gu = 0; gu < grid; ++gu) {
                     const double a = (double)gu / grid, bb = (double)gv / grid;
@@ -679,8 +697,8 @@ size_t demo_stage_items(const demo_scene *s, int stage, const char **item)
         return s->anchor_joint_evaluations;
     case DEMO_SPRINGS:
         *item = "link";
-        for (size_t g = 0; g < s->group_count; ++g)
-            links += s->groups[g].chain_count * s->groups[g].link_count;
+        for (size_t c = 0; c < s->chain_count; ++c)
+            links += s->chains[c].joint_count - 1;
         return links;
     case DEMO_MORPH:
         *item = "vertex";
@@ -703,24 +721,88 @@ int demo_scene_finish(demo_scene *s, char *why, size_t why_size)
         s->target_count += m->target_count;
         s->morph_count += m->target_count ? m->morph_count : 0;
     }
+    return demo_scene_springs(s, s->tier, why, why_size);
+}
+
+/* The idle ↔ walk weight and the aim layer's weight over time (no libm). */
+static double speed_at(double t) { return 0.6 + 0.4 * wave(1.3 * t); }
+static double aim_weight_at(double t) { return 0.5 + 0.5 * wave(0.9 * t + 1.0); }
+static void speed_fn(void *user, const double *t, size_t n, double *out)
+{
+    (void)user;
+    for (size_t i = 0; i < n; ++i)
+        out[i] = speed_at(t[i]);
+}
+static void aim_weight_fn(void *user, const double *t, size_t n, double *out)
+{
+    (void)user;
+    for (size_t i = 0; i < n; ++i)
+        out[i] = aim_weight_at(t[i]);
+}
+
+int demo_scene_springs(demo_scene *s, tendon_tier tier, char *why, size_t why_size)
+{
+    tendon_spring_rig_destroy(s->rig);
+    s->rig = NULL;
+    s->tier = tier;
     s->anchor_evaluations = s->anchor_joint_evaluations = 0;
-    for (size_t g = 0; g < s->group_count; ++g) {
-        const demo_spring_group *gr = &s->groups[g];
-        double lookback, fastest = 0;
-        if (tendon_spring_chain_settle_sec(gr->links, gr->link_count, &lookback) != TENDON_OK) {
-            say(why, why_size, "springs (%s): %s", gr->name, tendon_error_message());
+    if (s->chain_count == 0)
+        return 0;
+    /* the source: the frame's own pose as a function of time — idle (rest) blended toward the
+       locomotion by speed_at, then the masked additive layer weighted by aim_weight_at */
+    tendon_spring_rig_chain chains[DEMO_MAX_CHAINS];
+    for (size_t c = 0; c < s->chain_count; ++c) {
+        const demo_chain *ch = &s->chains[c];
+        chains[c] = (tendon_spring_rig_chain){ch->name, NULL, ch->joints, ch->joint_count,
+                                              {ch->offset[0], ch->offset[1], ch->offset[2]},
+                                              &ch->settings, 1, NULL};
+    }
+    tendon_spring_rig_desc d;
+    memset(&d, 0, sizeof d);
+    d.skeleton = s->skeleton;
+    d.chains = chains;
+    d.chain_count = s->chain_count;
+    d.tier = tier;
+    d.source.kind = TENDON_RIG_SOURCE_CLIPS;
+    d.source.blend = (tendon_rig_clip){s->base, 0.0, 1};
+    d.source.blend_weight = (tendon_rig_weight){speed_fn, NULL, 0.0};
+    if (s->layer && s->mask) {
+        d.source.layer = (tendon_rig_clip){s->layer, s->layer_time_offset, 1};
+        d.source.layer_mode = TENDON_RIG_LAYER_ADDITIVE;
+        d.source.layer_weight = (tendon_rig_weight){aim_weight_fn, NULL, 0.0};
+        d.source.layer_mask = s->mask;
+        d.source.layer_reference = s->layer_is_full_pose ? &s->rest : NULL;
+    }
+    if (tendon_spring_rig_create(&d, &s->rig) != TENDON_OK) {
+        say(why, why_size, "springs: %s", tendon_error_message());
+        return -1;
+    }
+    /* the evaluations per frame, from tendon/spring.h's formula: one per substep grid (chains
+       with the same lookback and substeps share one) of substeps + 2 times */
+    double seen_lookback[DEMO_MAX_CHAINS];
+    size_t seen_steps[DEMO_MAX_CHAINS], grids = 0;
+    for (size_t c = 0; c < s->chain_count; ++c) {
+        const demo_chain *ch = &s->chains[c];
+        tendon_spring_link links[DEMO_MAX_LINKS];
+        for (size_t i = 0; i + 1 < ch->joint_count; ++i)
+            links[i] = (tendon_spring_link){ch->settings.frequency_hz, ch->settings.damping,
+                                            ch->settings.max_offset_m, {0, 0, 0}};
+        double lookback;
+        if (tendon_spring_chain_settle_sec_lookback(links, ch->joint_count - 1, TENDON_SPRING_LOOKBACK_SEED,
+                                                    &lookback) != TENDON_OK) {
+            say(why, why_size, "springs (%s): %s", ch->name, tendon_error_message());
             return -1;
         }
-        for (size_t i = 0; i < gr->link_count; ++i)
-            fastest = gr->links[i].frequency_hz > fastest ? gr->links[i].frequency_hz : fastest;
-        double steps = ceil(lookback * fastest * TENDON_SPRING_STEPS_PER_PERIOD);
-        const size_t calls = (size_t)(steps < 1 ? 1 : steps) + 2;
-        s->anchor_evaluations += calls;
-        size_t last = 0;
-        for (size_t c = 0; c < gr->chain_count; ++c)
-            last = gr->anchor_joint[c] > last ? gr->anchor_joint[c] : last;
-        s->groups[g].anchor_joint_count = last + 1;
-        s->anchor_joint_evaluations += calls * (last + 1);
+        const double want = ceil(lookback * ch->settings.frequency_hz * TENDON_SPRING_STEPS_PER_PERIOD);
+        const size_t steps = want < 1 ? 1 : (size_t)want;
+        size_t g = 0;
+        while (g < grids && !(seen_lookback[g] == lookback && seen_steps[g] == steps))
+            ++g;
+        if (g == grids) {
+            seen_lookback[g] = lookback, seen_steps[g] = steps, ++grids;
+            s->anchor_evaluations += steps + 2;
+            s->anchor_joint_evaluations += (steps + 2) * tendon_spring_rig_grid_joints(s->rig, g);
+        }
     }
     return 0;
 }
@@ -763,10 +845,6 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* The idle ↔ walk weight and the aim layer's weight over time (no libm). */
-static double speed_at(double t) { return 0.6 + 0.4 * dsin(1.3 * t); }
-static double aim_weight_at(double t) { return 0.5 + 0.5 * dsin(0.9 * t + 1.0); }
-
 /* Everything one run allocates. */
 typedef struct work {
     tendon_pose base, layer, delta, blend, final;
@@ -777,89 +855,46 @@ typedef struct work {
     float *palette[DEMO_MAX_MESHES];
     float *positions[DEMO_MAX_MESHES]; /* the bind positions with the morphed ones */
     float *out_pos[DEMO_MAX_MESHES], *out_nrm[DEMO_MAX_MESHES];
-    float *springs[DEMO_MAX_GROUPS];
-    void *workspace[DEMO_MAX_GROUPS];
-    size_t workspace_bytes[DEMO_MAX_GROUPS];
+    /* the spring rig: its workspace, the link positions, the anchors (for the hash) */
+    void *rig_ws;
+    size_t rig_bytes;
+    float *links, *anchors;
 } work;
 
-/* The pose at time t through table k (the frame's first two stages), into w's poses. */
-static void evaluate_pose(const demo_scene *s, const tendon_kernels *k, work *w, double t,
-                          int use_cursor)
+/* The pose at time t through table k (the frame's first two stages), into w's poses, on the
+   scene's tier. */
+static void evaluate_pose(const demo_scene *s, const tendon_kernels *k, work *w, double t)
 {
-    if (use_cursor)
-        tendon_clip_sample_table_cursor(k, s->base, wrap(t, s->base_duration), w->cursor_base,
-                                        &w->base);
-    else
-        tendon_clip_sample_table(k, s->base, wrap(t, s->base_duration), &w->base, NULL);
+    const int f32 = s->tier == TENDON_TIER_F32;
+    (f32 ? tendon_clip_sample_table_cursor_f32 : tendon_clip_sample_table_cursor)(
+        k, s->base, wrap(t, s->base_duration), w->cursor_base, &w->base);
     if (s->layer) {
         const double tl = wrap(t + s->layer_time_offset, s->layer_duration);
-        if (use_cursor)
-            tendon_clip_sample_table_cursor(k, s->layer, tl, w->cursor_layer, &w->layer);
-        else
-            tendon_clip_sample_table(k, s->layer, tl, &w->layer, NULL);
+        (f32 ? tendon_clip_sample_table_cursor_f32 : tendon_clip_sample_table_cursor)(
+            k, s->layer, tl, w->cursor_layer, &w->layer);
     }
 }
 
-/* The first n joints of a pose (a prefix is a pose: parents come before their children). */
-static tendon_pose prefix(const tendon_pose *p, size_t n)
+/* Blend and layer the sampled poses, on the scene's tier (the spring rig's source is defined as
+   exactly this: demo_scene_springs). */
+static void layer_pose(const demo_scene *s, const tendon_kernels *k, work *w, double t)
 {
-    tendon_pose v = *p;
-    v.joint_count = n;
-    return v;
-}
-
-/* Blend and layer the first n joints of the sampled poses (n = joint_count for the frame). */
-static void layer_pose(const demo_scene *s, const tendon_kernels *k, work *w, double t, size_t n)
-{
-    k->pose_blend(&s->rest, &w->base, speed_at(t), NULL, n, &w->blend);
+    const int f32 = s->tier == TENDON_TIER_F32;
+    const size_t n = s->joint_count;
+    (f32 ? k->pose_blend_f32 : k->pose_blend)(&s->rest, &w->base, speed_at(t), NULL, n, &w->blend);
     if (s->layer && s->mask) {
         const tendon_pose *delta = &w->layer;
         if (s->layer_is_full_pose) {
-            const tendon_pose rest = prefix(&s->rest, n), layer = prefix(&w->layer, n);
-            tendon_pose d = prefix(&w->delta, n);
-            tendon_pose_delta(&rest, &layer, &d);
+            (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(&s->rest, &w->layer, &w->delta);
             delta = &w->delta;
         }
-        k->pose_add(&w->blend, delta, aim_weight_at(t), s->mask, n, &w->final);
+        (f32 ? k->pose_add_f32 : k->pose_add)(&w->blend, delta, aim_weight_at(t), s->mask, n,
+                                              &w->final);
     } else {
         memcpy(w->final.translation, w->blend.translation, 3 * n * sizeof(float));
         memcpy(w->final.rotation, w->blend.rotation, 4 * n * sizeof(float));
         memcpy(w->final.scale, w->blend.scale, 3 * n * sizeof(float));
     }
-}
-
-/* The spring anchors: the pose re-evaluated at the time asked for (a pure function of it). */
-typedef struct anchor_ctx {
-    const demo_scene *s;
-    const tendon_kernels *k;
-    const demo_spring_group *g;
-    work w; /* its own poses and matrices */
-    size_t evaluations;
-    double ns; /* time spent evaluating the pose for the anchors (read by the tool, not a kernel) */
-    struct sha256_ctx *sha; /* the anchors' outputs are hashed, outside the timed part */
-} anchor_ctx;
-
-static void anchor_at(void *user, double t, float *out)
-{
-    anchor_ctx *a = user;
-    const demo_scene *s = a->s;
-    const double t0 = now_ns();
-    /* only the joints up to the group's last anchor joint: its ancestors are all among them */
-    const size_t n = a->g->anchor_joint_count;
-    evaluate_pose(s, a->k, &a->w, t, 0);
-    layer_pose(s, a->k, &a->w, t, n);
-    a->k->local_matrices(a->w.final.translation, a->w.final.rotation, a->w.final.scale, n,
-                         a->w.model);
-    a->k->model_matrices(a->w.model, tendon_skeleton_parents(s->skeleton), NULL, 0, n, a->w.model);
-    for (size_t c = 0; c < a->g->chain_count; ++c) {
-        xform_point(a->w.model + 16 * (size_t)a->g->anchor_joint[c], a->g->anchor_local[c],
-                    out + 3 * c);
-        for (int i = 0; i < 3; ++i)
-            out[3 * c + i] += a->g->anchor_world[c][i];
-    }
-    ++a->evaluations;
-    a->ns += now_ns() - t0;
-    hash_floats(a->sha, out, 3 * a->g->chain_count);
 }
 
 static int alloc_poses(work *w, size_t n)
@@ -877,9 +912,17 @@ static void free_work(work *w)
     free(w->cursor_base), free(w->cursor_layer), free(w->face), free(w->model);
     for (size_t i = 0; i < DEMO_MAX_MESHES; ++i)
         free(w->palette[i]), free(w->positions[i]), free(w->out_pos[i]), free(w->out_nrm[i]);
-    for (int g = 0; g < DEMO_MAX_GROUPS; ++g)
-        free(w->springs[g]), free(w->workspace[g]);
+    free(w->rig_ws), free(w->links), free(w->anchors);
     memset(w, 0, sizeof *w);
+}
+
+static size_t max_grid_times(const tendon_spring_rig *rig)
+{
+    size_t m = 0;
+    for (size_t g = 0; g < tendon_spring_rig_grid_count(rig); ++g)
+        if (tendon_spring_rig_grid_times(rig, g) > m)
+            m = tendon_spring_rig_grid_times(rig, g);
+    return m;
 }
 
 /* Poses start at rest: the channels a clip does not drive keep their rest values. */
@@ -892,7 +935,7 @@ static void rest_poses(const demo_scene *s, work *w)
         tendon_pose_set_identity(&w->layer); /* a delta clip: undriven channels are "no change" */
 }
 
-static int alloc_work(const demo_scene *s, work *w, int full)
+static int alloc_work(const demo_scene *s, work *w)
 {
     const size_t n = s->joint_count;
     memset(w, 0, sizeof *w);
@@ -904,8 +947,6 @@ static int alloc_work(const demo_scene *s, work *w, int full)
     if (!w->cursor_base || !w->cursor_layer || !w->model)
         return -1;
     rest_poses(s, w);
-    if (!full)
-        return 0;
     w->face = calloc(tendon_clip_value_count(s->face) + 1, sizeof(float));
     if (!w->face)
         return -1;
@@ -919,14 +960,13 @@ static int alloc_work(const demo_scene *s, work *w, int full)
             return -1;
         memcpy(w->positions[i], m->positions, 3 * m->vertex_count * sizeof(float));
     }
-    for (size_t g = 0; g < s->group_count; ++g) {
-        const demo_spring_group *gr = &s->groups[g];
-        w->springs[g] = calloc(3 * gr->chain_count * gr->link_count, sizeof(float));
-        if (tendon_spring_chain_workspace_size(gr->link_count, gr->chain_count,
-                                               &w->workspace_bytes[g]) != TENDON_OK)
+    if (s->rig) {
+        if (tendon_spring_rig_workspace_size(s->rig, &w->rig_bytes) != TENDON_OK)
             return -1;
-        w->workspace[g] = malloc(w->workspace_bytes[g]);
-        if (!w->springs[g] || !w->workspace[g])
+        w->rig_ws = malloc(w->rig_bytes);
+        w->links = calloc(3 * tendon_spring_rig_link_count(s->rig) + 1, sizeof(float));
+        w->anchors = calloc(3 * max_grid_times(s->rig) + 1, sizeof(float));
+        if (!w->rig_ws || !w->links || !w->anchors)
             return -1;
     }
     return 0;
@@ -941,27 +981,32 @@ static int cmp_double(const void *a, const void *b)
 int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double fps,
              demo_progress_fn progress, void *user, demo_result *out, char *why, size_t why_size)
 {
+    return demo_run_ex(s, k, frames, fps, NULL, progress, user, out, why, why_size);
+}
+
+int demo_run_ex(const demo_scene *s, const tendon_kernels *k, size_t frames, double fps,
+                const demo_run_options *options, demo_progress_fn progress, void *user,
+                demo_result *out, char *why, size_t why_size)
+{
     memset(out, 0, sizeof *out);
     out->isa = (int)k->isa;
     out->frames = frames;
+    const double start = options ? options->start_sec : 0.0;
+    demo_capture *capture = options ? options->capture : NULL;
+    size_t captured = 0;
     work w;
-    anchor_ctx actx[DEMO_MAX_GROUPS];
-    memset(actx, 0, sizeof actx);
     int rc = -1;
     double *times = malloc(DEMO_STAGE_COUNT * (frames ? frames : 1) * sizeof *times);
-    if (!times || alloc_work(s, &w, 1) != 0)
+    if (!times || alloc_work(s, &w) != 0)
         goto nomem;
-    for (size_t g = 0; g < s->group_count; ++g) {
-        actx[g].s = s, actx[g].k = k, actx[g].g = &s->groups[g];
-        if (alloc_work(s, &actx[g].w, 0) != 0)
-            goto nomem;
-    }
     struct sha256_ctx sha[DEMO_STAGE_COUNT];
     for (int i = 0; i < DEMO_STAGE_COUNT; ++i)
         sha256_init(&sha[i]);
-    for (size_t g = 0; g < s->group_count; ++g)
-        actx[g].sha = &sha[DEMO_ANCHORS];
     const size_t n = s->joint_count;
+    const size_t links = s->rig ? tendon_spring_rig_link_count(s->rig) : 0;
+    size_t evaluations = 0; /* pose evaluations per frame: the rig's grids' times */
+    for (size_t g = 0; s->rig && g < tendon_spring_rig_grid_count(s->rig); ++g)
+        evaluations += tendon_spring_rig_grid_times(s->rig, g);
     tendon_skin_job jobs[DEMO_MAX_MESHES];
     for (size_t i = 0; i < s->mesh_count; ++i) {
         const demo_mesh *m = &s->meshes[i];
@@ -976,48 +1021,42 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
     }
     const size_t face_values = tendon_clip_value_count(s->face);
     for (size_t f = 0; f < frames; ++f) {
-        const double t = (double)f / fps;
+        const double t = start + (double)f / fps;
         double t0 = now_ns();
         /* sample */
-        evaluate_pose(s, k, &w, t, 1);
+        evaluate_pose(s, k, &w, t);
         if (s->face)
             tendon_clip_sample_table(k, s->face, wrap(t, s->face_duration), NULL, w.face);
         double t1 = now_ns();
         times[DEMO_SAMPLE * frames + f] = t1 - t0;
         /* layer */
-        layer_pose(s, k, &w, t, n);
+        layer_pose(s, k, &w, t);
         double t2 = now_ns();
         times[DEMO_LAYER * frames + f] = t2 - t1;
-        /* springs */
-        for (size_t g = 0; g < s->group_count; ++g) {
-            const demo_spring_group *gr = &s->groups[g];
-            const size_t count = 3 * gr->chain_count * gr->link_count;
-            if (tendon_spring_chain_sample_batch_on(k, gr->links, gr->link_count, anchor_at,
-                                                    &actx[g], t, gr->chain_count, w.workspace[g],
-                                                    w.workspace_bytes[g], w.springs[g],
-                                                    count) != TENDON_OK) {
-                say(why, why_size, "springs (%s): %s", gr->name, tendon_error_message());
-                goto done;
-            }
+        hash_pose(&sha[DEMO_LAYER], &w.final); /* before the springs turn the chains in it */
+        t2 = now_ns();
+        /* anchors: the rig evaluates its source at every substep time, batched */
+        if (s->rig && tendon_spring_rig_evaluate_on(k, s->rig, t, w.rig_ws, w.rig_bytes) !=
+                          TENDON_OK) {
+            say(why, why_size, "anchors: %s", tendon_error_message());
+            goto done;
         }
         double t3 = now_ns();
-        double anchors = 0;
-        for (size_t g = 0; g < s->group_count; ++g)
-            anchors += actx[g].ns, actx[g].ns = 0;
-        out->anchor_ns += anchors;
-        times[DEMO_ANCHORS * frames + f] = anchors;
-        times[DEMO_SPRINGS * frames + f] = (t3 - t2) - anchors;
+        times[DEMO_ANCHORS * frames + f] = t3 - t2;
+        out->anchor_ns += t3 - t2;
+        out->anchor_evaluations += evaluations;
+        /* springs: the march, then the chains' rotations into the pose */
+        if (s->rig && tendon_spring_rig_march_on(k, s->rig, t, w.rig_ws, w.rig_bytes, w.links,
+                                                 3 * links, &w.final) != TENDON_OK) {
+            say(why, why_size, "springs: %s", tendon_error_message());
+            goto done;
+        }
+        double t3b = now_ns();
+        times[DEMO_SPRINGS * frames + f] = t3b - t3;
+        t3 = t3b;
         /* palette */
         k->local_matrices(w.final.translation, w.final.rotation, w.final.scale, n, w.model);
         tendon_model_matrices_on(k, s->skeleton, w.model, NULL, 0, n, w.model);
-        for (size_t g = 0; g < s->group_count; ++g) {
-            const demo_spring_group *gr = &s->groups[g];
-            if (gr->first_joint == UINT32_MAX)
-                continue;
-            for (size_t i = 0; i < gr->chain_count * gr->link_count; ++i)
-                memcpy(w.model + 16 * (gr->first_joint + i) + 12, w.springs[g] + 3 * i,
-                       3 * sizeof(float));
-        }
         for (size_t i = 0; i < s->mesh_count; ++i)
             k->palette(w.model, s->meshes[i].joint_of, s->meshes[i].inverse_bind,
                        s->meshes[i].palette_count, w.palette[i]);
@@ -1044,10 +1083,29 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
         if (s->layer)
             hash_pose(&sha[DEMO_SAMPLE], &w.layer);
         hash_floats(&sha[DEMO_SAMPLE], w.face, face_values);
-        hash_pose(&sha[DEMO_LAYER], &w.final);
-        for (size_t g = 0; g < s->group_count; ++g)
-            hash_floats(&sha[DEMO_SPRINGS], w.springs[g],
-                        3 * s->groups[g].chain_count * s->groups[g].link_count);
+        if (s->rig) {
+            /* every anchor the march was handed, chain by chain; the links and the rotations
+               of every chain joint */
+            for (size_t c = 0; c < s->chain_count; ++c) {
+                const size_t nt = tendon_spring_rig_chain_times(s->rig, c);
+                if (tendon_spring_rig_evaluated_anchors(s->rig, w.rig_ws, w.rig_bytes, c,
+                                                        w.anchors, 3 * nt, NULL, 0) != TENDON_OK) {
+                    say(why, why_size, "anchors: %s", tendon_error_message());
+                    goto done;
+                }
+                hash_floats(&sha[DEMO_ANCHORS], w.anchors, 3 * nt);
+            }
+            hash_floats(&sha[DEMO_SPRINGS], w.links, 3 * links);
+            for (size_t c = 0; c < s->chain_count; ++c)
+                for (size_t j = 0; j < s->chains[c].joint_count; ++j)
+                    hash_floats(&sha[DEMO_SPRINGS], w.final.rotation + 4 * s->chains[c].joints[j],
+                                4);
+        }
+        if (capture && captured < capture->count && capture->frame[captured] == f) {
+            memcpy(capture->model[captured], w.model, 16 * n * sizeof(float));
+            memcpy(capture->links[captured], w.links, 3 * links * sizeof(float));
+            ++captured;
+        }
         for (size_t i = 0; i < s->mesh_count; ++i) {
             const demo_mesh *m = &s->meshes[i];
             hash_floats(&sha[DEMO_PALETTE], w.palette[i], 16 * m->palette_count);
@@ -1070,8 +1128,6 @@ int demo_run(const demo_scene *s, const tendon_kernels *k, size_t frames, double
         out->mean_ns_per_frame[i] = sum / (double)frames;
         out->ns_per_frame[i] = frames % 2 ? t[frames / 2] : (t[frames / 2 - 1] + t[frames / 2]) / 2;
     }
-    for (size_t g = 0; g < s->group_count; ++g)
-        out->anchor_evaluations += actx[g].evaluations;
     rc = 0;
     goto done;
 nomem:
@@ -1079,8 +1135,6 @@ nomem:
 done:
     free(times);
     free_work(&w);
-    for (size_t g = 0; g < DEMO_MAX_GROUPS; ++g)
-        free_work(&actx[g].w);
     return rc;
 }
 
@@ -1135,6 +1189,9 @@ json_t *demo_report_json(const demo_scene *s, const demo_result *r, size_t count
     json_object_set_new(ch, "meshes", jx_number((double)s->mesh_count));
     json_object_set_new(ch, "spring_links",
                         jx_number((double)demo_stage_items(s, DEMO_SPRINGS, NULL)));
+    if (s->chain_count)
+        json_object_set_new(ch, "spring_chains", jx_number((double)s->chain_count));
+    json_object_set_new(ch, "tier", json_string(s->tier == TENDON_TIER_F32 ? "f32" : "exact"));
     json_object_set_new(ch, "morph_targets", jx_number((double)s->target_count));
     json_object_set_new(ch, "morph_vertices", jx_number((double)s->morph_count));
     json_object_set_new(ch, "clip_tracks",
@@ -1332,15 +1389,6 @@ static int named(const tendon_gltf *g, size_t j, const char *word)
         if (strncasecmp(p, word, wl) == 0)
             return 1;
     return 0;
-}
-
-/* The first joint whose node name contains `word` (any case), or −1. */
-static long find_named(const tendon_gltf *g, size_t n, const char *word)
-{
-    for (size_t j = 0; j < n; ++j)
-        if (named(g, j, word))
-            return (long)j;
-    return -1;
 }
 
 /* Whether `a` is `j` or one of its ancestors. */
@@ -1547,28 +1595,9 @@ int demo_scene_gltf(const char *path, const char *animation, demo_scene *out, ch
         out->layer_duration = tendon_clip_duration(out->layer);
     }
 
-    /* springs: two strands hung from the head, not bound to the mesh */
-    long head = find_named(g, n, "head");
-    for (size_t j = 0; head < 0 && j < n; ++j) /* else the deepest neck joint */
-        if (named(g, j, "neck") && (j + 1 == n || !named(g, j + 1, "neck")))
-            head = (long)j;
-    if (head < 0) {
-        note(out, "springs: skipped (no joint is named like a head or a neck to hang them from)");
-    } else {
-        demo_spring_group *hair = &out->groups[0];
-        out->group_count = 1;
-        hair->name = "hair", hair->chain_count = 2, hair->link_count = 6;
-        for (size_t i = 0; i < 6; ++i)
-            hair->links[i] = (tendon_spring_link){2.2, 0.45, 0.06 * size, {0, -0.03 * size, 0}};
-        for (int c = 0; c < 2; ++c) { /* at the joint, 2% of the height to either side */
-            hair->anchor_joint[c] = (uint32_t)head;
-            hair->anchor_world[c][0] = (float)((c == 0 ? 0.02 : -0.02) * size);
-        }
-        hair->first_joint = UINT32_MAX;
-        note(out, "springs: 2 chains of 6 links hung from \"%s\", computed but not bound to the "
-                  "mesh (the model has no spring joints)",
-             tendon_gltf_node_name(g, (size_t)tendon_gltf_joint_node(g, (size_t)head)));
-    }
+    /* springs: none unless asked for (demo_scene_hang: --springs JOINT,…) */
+    out->size_m = size;
+    note(out, "springs: none (--springs JOINT[,JOINT...] hangs chains from named joints)");
     if (demo_scene_finish(out, why, why_size) != 0) {
         demo_scene_destroy(out);
         return 2;
@@ -1584,3 +1613,242 @@ lib:
     return 2;
 }
 #endif
+
+/* ---- chains hung from named joints ---------------------------------------------------------- */
+
+int demo_scene_hang(demo_scene *s, const char *list, char *why, size_t why_size)
+{
+    const int32_t *parents = tendon_skeleton_parents(s->skeleton);
+    const size_t n = s->joint_count;
+    const double size = s->size_m > 0 ? s->size_m : 1.0;
+    size_t count = 0;
+    demo_chain chains[DEMO_MAX_CHAINS];
+    for (const char *p = list; *p;) {
+        const size_t len = strcspn(p, ",");
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        p += len + (p[len] == ',');
+        if (!*name)
+            continue;
+        if (count == DEMO_MAX_CHAINS) {
+            say(why, why_size, "--springs: at most %d chains", DEMO_MAX_CHAINS);
+            return 2;
+        }
+        size_t j;
+        if (tendon_skeleton_find_joint(s->skeleton, name, &j) != TENDON_OK) {
+            say(why, why_size, "--springs: %s", tendon_error_message());
+            return 2;
+        }
+        /* the joint, then its first child (the next joint in DFS pre-order), down to a leaf */
+        demo_chain *ch = &chains[count];
+        memset(ch, 0, sizeof *ch);
+        snprintf(ch->name, sizeof ch->name, "%.31s", name);
+        ch->joints[0] = (uint32_t)j;
+        ch->joint_count = 1;
+        while (ch->joint_count <= DEMO_MAX_LINKS && j + 1 < n && parents[j + 1] == (int32_t)j)
+            ch->joints[ch->joint_count++] = (uint32_t)++j;
+        if (ch->joint_count < 2) {
+            say(why, why_size, "--springs: joint \"%s\" has no child to hang a chain from it", name);
+            return 2;
+        }
+        /* a tail or a strand: 2 Hz, damping 0.5, at most 10% of the model's height off */
+        ch->settings = (tendon_spring_settings){2.0, 0.5, 0.1 * size};
+        ++count;
+    }
+    if (count == 0) {
+        say(why, why_size, "--springs: no joint named in \"%s\"", list);
+        return 2;
+    }
+    memcpy(s->chains, chains, count * sizeof *chains);
+    s->chain_count = count;
+    if (demo_scene_springs(s, s->tier, why, why_size) != 0)
+        return 2;
+    size_t links = 0;
+    for (size_t c = 0; c < count; ++c)
+        links += s->chains[c].joint_count - 1;
+    /* the note replaces "springs: none" */
+    char *none = strstr(s->notes, "springs: none");
+    if (none) {
+        const char *end = strchr(none, '\n');
+        memmove(none, end ? end + 1 : none + strlen(none), strlen(end ? end + 1 : "") + 1);
+    }
+    note(s, "springs: %zu chain%s of %zu links in all, hung from --springs %s (the spring rig: the "
+            "mesh follows their joints)",
+         count, count == 1 ? "" : "s", links, list);
+    return 0;
+}
+
+/* ---- crowds --------------------------------------------------------------------------------- */
+
+typedef struct crowd {
+    const demo_scene *s;
+    const tendon_kernels *k;
+    size_t frames, characters;
+    double fps;
+    atomic_size_t next;
+    uint8_t (*hash)[DEMO_STAGE_COUNT][32]; /* [characters] */
+    atomic_int failed;
+    pthread_mutex_t lock;
+    char why[600];
+} crowd;
+
+static void *crowd_worker(void *arg)
+{
+    crowd *c = arg;
+    for (;;) {
+        const size_t i = atomic_fetch_add(&c->next, 1);
+        if (i >= c->characters || atomic_load(&c->failed))
+            break;
+        demo_run_options opt = {(double)i * DEMO_CROWD_PHASE_SEC, NULL};
+        demo_result r;
+        char why[512];
+        if (demo_run_ex(c->s, c->k, c->frames, c->fps, &opt, NULL, NULL, &r, why, sizeof why) !=
+            0) {
+            pthread_mutex_lock(&c->lock);
+            if (!atomic_load(&c->failed))
+                snprintf(c->why, sizeof c->why, "character %zu: %s", i, why);
+            atomic_store(&c->failed, 1);
+            pthread_mutex_unlock(&c->lock);
+            break;
+        }
+        memcpy(c->hash[i], r.hash, sizeof r.hash);
+    }
+    return NULL;
+}
+
+int demo_run_crowd(const demo_scene *s, const tendon_kernels *k, size_t characters,
+                   size_t threads, size_t frames, double fps, demo_crowd_result *out, char *why,
+                   size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    out->isa = (int)k->isa;
+    out->characters = characters, out->threads = threads, out->frames = frames;
+    if (characters == 0 || threads == 0) {
+        say(why, why_size, "a crowd needs at least one character and one thread");
+        return -1;
+    }
+    crowd c;
+    memset(&c, 0, sizeof c);
+    c.s = s, c.k = k, c.frames = frames, c.characters = characters, c.fps = fps;
+    atomic_init(&c.next, 0);
+    atomic_init(&c.failed, 0);
+    c.hash = calloc(characters, sizeof *c.hash);
+    pthread_t *ids = calloc(threads, sizeof *ids);
+    if (!c.hash || !ids || pthread_mutex_init(&c.lock, NULL) != 0) {
+        free(c.hash), free(ids);
+        say(why, why_size, "out of memory");
+        return -1;
+    }
+    const double t0 = now_ns();
+    size_t started = 0;
+    for (; started < threads; ++started)
+        if (pthread_create(&ids[started], NULL, crowd_worker, &c) != 0)
+            break;
+    if (started == 0) /* no thread could start: this one does the work */
+        crowd_worker(&c);
+    for (size_t i = 0; i < started; ++i)
+        pthread_join(ids[i], NULL);
+    out->wall_ns = now_ns() - t0;
+    int rc = 0;
+    if (atomic_load(&c.failed)) {
+        say(why, why_size, "%s", c.why);
+        rc = -1;
+    } else {
+        /* each stage: SHA-256 over the characters' own stage hashes, in character order */
+        for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+            struct sha256_ctx sha;
+            sha256_init(&sha);
+            for (size_t i = 0; i < characters; ++i)
+                sha256_update(&sha, 32, c.hash[i][st]);
+            sha256_digest(&sha, 32, out->hash[st]);
+        }
+        if (started < threads)
+            out->threads = started ? started : 1;
+    }
+    pthread_mutex_destroy(&c.lock);
+    free(c.hash), free(ids);
+    return rc;
+}
+
+/* ---- the picture of the chains -------------------------------------------------------------- */
+
+int demo_write_springs_svg(const char *path, const demo_scene *s, const demo_capture *cap,
+                           double fps)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    const int32_t *parents = tendon_skeleton_parents(s->skeleton);
+    const size_t n = s->joint_count, links = s->rig ? tendon_spring_rig_link_count(s->rig) : 0;
+    /* which joints the chains turn (drawn in colour) */
+    unsigned char *on_chain = calloc(n ? n : 1, 1);
+    if (!on_chain) {
+        fclose(f);
+        return -1;
+    }
+    for (size_t c = 0; c < s->chain_count; ++c)
+        for (size_t j = 1; j < s->chains[c].joint_count; ++j)
+            on_chain[s->chains[c].joints[j]] = 1;
+    /* a side view: model z across, y up; one scale for every panel */
+    double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+    for (size_t i = 0; i < cap->count; ++i) {
+        for (size_t j = 0; j < n + links; ++j) {
+            const float *p = j < n ? cap->model[i] + 16 * j + 12 : cap->links[i] + 3 * (j - n);
+            const double x = p[2], y = p[1];
+            if (!(x - x == 0.0) || !(y - y == 0.0))
+                continue;
+            lo[0] = x < lo[0] ? x : lo[0], hi[0] = x > hi[0] ? x : hi[0];
+            lo[1] = y < lo[1] ? y : lo[1], hi[1] = y > hi[1] ? y : hi[1];
+        }
+    }
+    if (!(hi[0] >= lo[0]))
+        lo[0] = lo[1] = -1, hi[0] = hi[1] = 1;
+    const double pw = 240, ph = 340, margin = 20, top = 60;
+    const double span = (hi[0] - lo[0]) / (pw - 2 * margin) > (hi[1] - lo[1]) / (ph - 2 * margin)
+                            ? (hi[0] - lo[0]) / (pw - 2 * margin)
+                            : (hi[1] - lo[1]) / (ph - 2 * margin);
+    const double scale = span > 0 ? 1.0 / span : 1.0;
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+            "font-family=\"sans-serif\" font-size=\"12\">\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+            pw * (double)(cap->count ? cap->count : 1) + 20, top + ph + 40);
+    fputs("<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">tendon demo: the spring "
+          "chains (side view)</text>\n<text x=\"10\" y=\"42\">",
+          f);
+    char line[700];
+    snprintf(line, sizeof line,
+             "%s: grey the skeleton, blue the chains' bones as the rig turned them, red the "
+             "sprung link positions (%zu chains, %zu links)",
+             s->name, s->chain_count, links);
+    xml_text(f, line);
+    fputs("</text>\n", f);
+    for (size_t i = 0; i < cap->count; ++i) {
+        const double ox = 10 + pw * (double)i, oy = top;
+#define PX(p) (ox + margin + ((double)(p)[2] - lo[0]) * scale)
+#define PY(p) (oy + ph - margin - ((double)(p)[1] - lo[1]) * scale)
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+                   "stroke=\"#ddd\"/>\n<text x=\"%.1f\" y=\"%.1f\">t = %.3f s (frame %zu)</text>\n",
+                ox, oy, pw - 10, ph, ox + 6, oy + 16, (double)cap->frame[i] / fps, cap->frame[i]);
+        const float *m = cap->model[i];
+        for (size_t j = 0; j < n; ++j) {
+            if (parents[j] < 0)
+                continue;
+            const float *a = m + 16 * (size_t)parents[j] + 12, *b = m + 16 * j + 12;
+            fprintf(f,
+                    "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
+                    "stroke-width=\"%s\"/>\n",
+                    PX(a), PY(a), PX(b), PY(b), on_chain[j] ? "#1f5fbf" : "#999",
+                    on_chain[j] ? "2" : "1");
+        }
+        for (size_t l = 0; l < links; ++l) {
+            const float *p = cap->links[i] + 3 * l;
+            fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"2\" fill=\"#d62728\"/>\n", PX(p), PY(p));
+        }
+#undef PX
+#undef PY
+    }
+    fputs("</svg>\n", f);
+    free(on_chain);
+    return fclose(f) != 0 ? -1 : 0;
+}
