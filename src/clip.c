@@ -1249,11 +1249,10 @@ enum { TIMES_CHUNK = 64 };
 static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f32, int kind,
                         const uint32_t *list, const uint32_t *slot, size_t n_tracks,
                         const double *times, size_t count, size_t slots, uint32_t *hints,
-                        tendon_pose *out)
+                        tendon_pose *out, keypos *kp, uint32_t *kp_timeline)
 {
     const clip_track *tracks = clip->tracks;
-    keypos kp[TIMES_CHUNK];
-    uint32_t last_tl = UINT32_MAX;
+    uint32_t last_tl = *kp_timeline; /* kp holds that timeline's intervals (across kinds) */
     /* gathered values of one track (rotations: 4 floats an element, else 3 per element) */
     float a[4 * TIMES_CHUNK], b[4 * TIMES_CHUNK], o[4 * TIMES_CHUNK];
     double ud[3 * TIMES_CHUNK];
@@ -1268,7 +1267,7 @@ static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f
         if (c->timeline != last_tl) {
             for (size_t i = 0; i < count; ++i)
                 kp[i] = locate_tl(clip, c->timeline, times[i], hints);
-            last_tl = c->timeline;
+            last_tl = *kp_timeline = c->timeline;
         }
         const size_t w = c->width;
         if (kind == 0) { /* STEP copies, CUBICSPLINE through the Hermite kernels */
@@ -1375,10 +1374,13 @@ void tendon_clip_sample_times_table(const tendon_kernels *kt, const tendon_clip 
         part.translation += 3 * i0 * slot_count;
         part.rotation += 4 * i0 * slot_count;
         part.scale += 3 * i0 * slot_count;
+        keypos kp[TIMES_CHUNK];
+        uint32_t kp_timeline = UINT32_MAX;
         for (int kind = 0; kind < 3; ++kind)
             if (count[kind])
                 times_chunk(kt, clip, f32, kind, tracks + first[kind], slots + first[kind],
-                            count[kind], times + i0, c, slot_count, hints, &part);
+                            count[kind], times + i0, c, slot_count, hints, &part, kp,
+                            &kp_timeline);
     }
 }
 
