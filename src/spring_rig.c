@@ -71,6 +71,15 @@ typedef struct rig_subset {
     size_t first[3], count[3];
 } rig_subset;
 
+/* One chain's anchor on its grid, laid out for the evaluation's inner loop over times. */
+typedef struct rig_anchor_op {
+    int parent_kind;
+    uint32_t parent_index;
+    int32_t qslot;          /* J0 animated: its L(J0)·offset's index in the chunk's q buffer */
+    size_t dst, dst_stride; /* anchors[dst + time·dst_stride .. + 2] */
+    float q[3], fixed[3];
+} rig_anchor_op;
+
 /*
  * One substep grid's evaluation. Its joints: the anchor joints' parents and their ancestors,
  * and the anchor joints a track animates. Of these, the **slots** are the dynamic ones (a track
@@ -96,6 +105,7 @@ typedef struct rig_grid {
     double *mask01;         /* [slots]: clamp(mask, 0, 1) in double (1 without a mask) */
     rig_subset clips[3];    /* base, blend, layer */
     size_t chain_count;     /* chains on this grid */
+    rig_anchor_op *ops;     /* [chain_count] */
     /* workspace byte offsets (the chunk buffers are the rig's, shared by the grids) */
     size_t ws_times, ws_ctimes, ws_anchors, ws_hints[3];
 } rig_grid;
@@ -863,6 +873,22 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             if (p >= 0)
                 xform_point(rig->rest_model + 16 * (size_t)p, ch->q, ch->fixed);
         }
+        if (!(gr->ops = rig_alloc(rig, (gr->chain_count ? gr->chain_count : 1) * sizeof *gr->ops)))
+            return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+        for (size_t c = 0; c < C; ++c) {
+            const rig_chain *ch = &rig->chains[c];
+            if (ch->grid != g)
+                continue;
+            const rig_batch *bt = &rig->batches[ch->batch];
+            rig_anchor_op *op = &gr->ops[ch->in_grid];
+            op->parent_kind = ch->parent_kind;
+            op->parent_index = ch->parent_index;
+            op->qslot = ch->j0_animated ? (int32_t)ch->in_grid : -1;
+            op->dst = bt->anchors_at + 3 * ch->in_batch;
+            op->dst_stride = 3 * bt->chain_count;
+            memcpy(op->q, ch->q, sizeof op->q);
+            memcpy(op->fixed, ch->fixed, sizeof op->fixed);
+        }
         /* workspace parts of the grid */
         gr->ws_times = off, off += round64(T * sizeof(double));
         gr->ws_ctimes = off, off += round64(3 * T * sizeof(double));
@@ -1250,11 +1276,38 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
             }
         }
         k->model_matrices(model, gr->forest, NULL, np, np + m, model);
-        /* the anchors, batch by batch: [time][chain of the batch][3] */
-        for (size_t i = 0; i < c; ++i) {
-            const size_t ti = i0 + i;
-            float r[16];
-            if (rig->root) {
+        /* the anchors, chain by chain over the chunk's times ([time][chain of the batch][3]) */
+        for (size_t o = 0; o < nc; ++o) {
+            const rig_anchor_op *op = &gr->ops[o];
+            float *dst = anchors + op->dst + i0 * op->dst_stride;
+            const float *qv = op->qslot >= 0 ? qbuf + 3 * (size_t)op->qslot : op->q;
+            const size_t qstep = op->qslot >= 0 ? 3 * nc : 0;
+            switch (op->parent_kind) {
+            case PARENT_DYNAMIC: {
+                const float *mm = model + 16 * (np + op->parent_index);
+                for (size_t i = 0; i < c; ++i)
+                    xform_point(mm + 16 * i * n, qv + i * qstep, dst + i * op->dst_stride);
+                break;
+            }
+            case PARENT_PINNED: {
+                const float *mm = model + 16 * (size_t)op->parent_index;
+                for (size_t i = 0; i < c; ++i)
+                    xform_point(mm, qv + i * qstep, dst + i * op->dst_stride);
+                break;
+            }
+            case PARENT_NONE:
+                for (size_t i = 0; i < c; ++i)
+                    memcpy(dst + i * op->dst_stride, qv + i * qstep, 3 * sizeof(float));
+                break;
+            default:
+                for (size_t i = 0; i < c; ++i)
+                    memcpy(dst + i * op->dst_stride, op->fixed, 3 * sizeof(float));
+            }
+        }
+        if (rig->root) { /* placed in the world: the root transform once per time, in order */
+            for (size_t i = 0; i < c; ++i) {
+                const size_t ti = i0 + i;
+                float r[16];
                 const tendon_status st = rig->root(rig->root_user, times[ti], r);
                 if (st != TENDON_OK) {
                     char before[300];
@@ -1266,31 +1319,9 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 }
                 if (ti + 1 == T)
                     memcpy(root, r, sizeof r);
-            }
-            for (size_t b = 0; b < rig->batch_count; ++b) {
-                const rig_batch *bt = &rig->batches[b];
-                if (&rig->grids[bt->grid] != gr)
-                    continue;
-                float *at = anchors + bt->anchors_at + 3 * ti * bt->chain_count;
-                for (size_t q = 0; q < bt->chain_count; ++q) {
-                    const rig_chain *ch = &rig->chains[bt->chains[q]];
-                    const float *qv = ch->j0_animated ? qbuf + 3 * (i * nc + ch->in_grid) : ch->q;
-                    float *dst = at + 3 * q;
-                    switch (ch->parent_kind) {
-                    case PARENT_DYNAMIC:
-                        xform_point(model + 16 * (np + i * n + ch->parent_index), qv, dst);
-                        break;
-                    case PARENT_PINNED:
-                        xform_point(model + 16 * (size_t)ch->parent_index, qv, dst);
-                        break;
-                    case PARENT_NONE:
-                        memcpy(dst, qv, 3 * sizeof(float));
-                        break;
-                    default:
-                        memcpy(dst, ch->fixed, 3 * sizeof(float));
-                    }
-                    if (rig->root)
-                        xform_point(r, dst, dst);
+                for (size_t o = 0; o < nc; ++o) {
+                    float *dst = anchors + gr->ops[o].dst + ti * gr->ops[o].dst_stride;
+                    xform_point(r, dst, dst);
                 }
             }
         }
