@@ -1202,8 +1202,8 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 weights_at(&src->blend_weight, times + i0, c, wt);
                 for (size_t i = 0; i < c; ++i) { /* no mask: every joint's weight is the time's */
                     const double w = wt[i];
-                    if (f32) {
-                        const float x = tendon_blend_weight_f32(w, NULL, 0);
+                    if (f32) { /* tendon_blend_weight_f32 without a mask */
+                        const float x = tendon_weight_to_f32(tendon_ref_clamp01(w));
                         for (size_t s = 0; s < n; ++s)
                             wf[i * n + s] = x;
                     } else {
