@@ -1687,6 +1687,7 @@ typedef struct crowd {
     double fps;
     atomic_size_t next;
     uint8_t (*hash)[DEMO_STAGE_COUNT][32]; /* [characters] */
+    double *work;                          /* [characters]: the stages' time, every frame */
     atomic_int failed;
     pthread_mutex_t lock;
     char why[600];
@@ -1712,6 +1713,10 @@ static void *crowd_worker(void *arg)
             break;
         }
         memcpy(c->hash[i], r.hash, sizeof r.hash);
+        double work = 0;
+        for (int st = 0; st < DEMO_STAGE_COUNT; ++st)
+            work += r.mean_ns_per_frame[st];
+        c->work[i] = work * (double)c->frames;
     }
     return NULL;
 }
@@ -1733,9 +1738,10 @@ int demo_run_crowd(const demo_scene *s, const tendon_kernels *k, size_t characte
     atomic_init(&c.next, 0);
     atomic_init(&c.failed, 0);
     c.hash = calloc(characters, sizeof *c.hash);
+    c.work = calloc(characters, sizeof *c.work);
     pthread_t *ids = calloc(threads, sizeof *ids);
-    if (!c.hash || !ids || pthread_mutex_init(&c.lock, NULL) != 0) {
-        free(c.hash), free(ids);
+    if (!c.hash || !c.work || !ids || pthread_mutex_init(&c.lock, NULL) != 0) {
+        free(c.hash), free(c.work), free(ids);
         say(why, why_size, "out of memory");
         return -1;
     }
@@ -1764,9 +1770,11 @@ int demo_run_crowd(const demo_scene *s, const tendon_kernels *k, size_t characte
         }
         if (started < threads)
             out->threads = started ? started : 1;
+        for (size_t i = 0; i < characters; ++i)
+            out->work_ns += c.work[i];
     }
     pthread_mutex_destroy(&c.lock);
-    free(c.hash), free(ids);
+    free(c.hash), free(c.work), free(ids);
     return rc;
 }
 
