@@ -74,7 +74,7 @@ static inline void vflerp3(const float *from, const float *to, size_t o, const v
 #define TENDON_F32_STAGE 4
 #endif
 #ifndef TENDON_F32_NLERP_STAGE
-#define TENDON_F32_NLERP_STAGE 1
+#define TENDON_F32_NLERP_STAGE 2
 #endif
 
 /*
