@@ -85,6 +85,7 @@ static inline __attribute__((always_inline)) void blend_f32_blocks(
     const tendon_pose *a, const tendon_pose *b, double t, const float *joint_weights,
     size_t j, int nb, vf w_all, vf omw_all, tendon_pose *out, int nlerp)
 {
+    const vfmask end_all = vfis_end(w_all); /* the same for every block: hoisted */
     vf wn[TENDON_F32_STAGE], w[TENDON_F32_STAGE], s0[TENDON_F32_STAGE], s1[TENDON_F32_STAGE];
     vf dot[TENDON_F32_STAGE];
     vfquat qa[TENDON_F32_STAGE], qb[TENDON_F32_STAGE];
@@ -101,7 +102,8 @@ static inline __attribute__((always_inline)) void blend_f32_blocks(
             vfnlerp_weights(dot[c], w[c], joint_weights ? vfsub(vfset1(1.0f), w[c]) : omw_all,
                             &s0[c], &s1[c]);
         else
-            vfslerp_weights(dot[c], w[c], &s0[c], &s1[c]);
+            vfslerp_weights_ends(dot[c], w[c], joint_weights ? vfis_end(w[c]) : end_all,
+                                 &s0[c], &s1[c]);
     }
     for (int c = 0; c < nb; ++c) {
         const size_t jc = j + (size_t)c * TENDON_WF;
@@ -173,6 +175,7 @@ static inline __attribute__((always_inline)) void add_f32_blocks(
     size_t j, int nb, vf w_all, tendon_pose *out)
 {
     const vf one = vfset1(1.0f);
+    const vfmask end_all = vfis_end(vfsel(vfgt(w_all, one), one, w_all)); /* hoisted */
     vf wn[TENDON_F32_STAGE], wq[TENDON_F32_STAGE], s0[TENDON_F32_STAGE], s1[TENDON_F32_STAGE];
     vfquat qd[TENDON_F32_STAGE];
     for (int c = 0; c < nb; ++c) {
@@ -183,7 +186,8 @@ static inline __attribute__((always_inline)) void add_f32_blocks(
         qd[c] = vfload_quat(delta->rotation + 4 * jc);
     }
     for (int c = 0; c < nb; ++c)
-        vfslerp_weights(qd[c].w, wq[c], &s0[c], &s1[c]);
+        vfslerp_weights_ends(qd[c].w, wq[c], joint_weights ? vfis_end(wq[c]) : end_all, &s0[c],
+                             &s1[c]);
     for (int c = 0; c < nb; ++c) {
         const size_t jc = j + (size_t)c * TENDON_WF;
         vfquat r;
