@@ -289,39 +289,54 @@ enum { POSE_SPAN_COUNT = sizeof POSE_SPANS / sizeof POSE_SPANS[0] };
 typedef void (*quat_t_fn)(const float *, const float *, const double *, size_t, float *);
 typedef void (*quat_fn)(const float *, const float *, size_t, float *);
 
-/* A quaternion kernel over every span, then with out == a and out == b over 1003 elements. */
-static int dg_quat_kernel(quat_t_fn with_t, quat_fn without_t, uint64_t seed, dg_sink *s)
+typedef void (*quat_tf_fn)(const float *, const float *, const float *, size_t, float *);
+
+/*
+ * A quaternion kernel over every span, then with out == a and out == b over 1003 elements: one
+ * of with_t (t in double), with_tf (the float32 tier: the same t rounded to float, at an odd
+ * offset so the kernel reads it unaligned) or without_t (the product).
+ */
+static int dg_quat_kernel_any(quat_t_fn with_t, quat_tf_fn with_tf, quat_fn without_t,
+                              uint64_t seed, dg_sink *s)
 {
     float *a = malloc(4 * DG_N * sizeof *a), *b = malloc(4 * DG_N * sizeof *b);
     float *out = malloc(4 * DG_N * sizeof *out);
     double *t = malloc(DG_N * sizeof *t);
+    float *tf_block = malloc((DG_N + 1) * sizeof *tf_block);
     int rc = -1;
-    if (!a || !b || !out || !t)
+    if (!a || !b || !out || !t || !tf_block)
         goto done;
+    float *tf = tf_block + 1;
     dg_quat_pairs(seed, a, b, DG_N);
     dg_weights(seed ^ 0x7777u, t, DG_N);
-    for (int i = 0; i < SPAN_COUNT; ++i) {
-        const size_t n = SPANS[i].count, o = SPANS[i].offset;
-        memset(out, 0, 4 * DG_N * sizeof *out);
-        if (with_t)
-            with_t(a + 4 * o, b + 4 * o, t + o, n, out + 4 * o);
+    for (size_t i = 0; i < DG_N; ++i)
+        tf[i] = (float)t[i];
+    for (int i = 0; i < SPAN_COUNT + 2; ++i) {
+        /* the spans, then out exactly a (i = SPAN_COUNT) and exactly b (SPAN_COUNT + 1) */
+        const int alias = i - SPAN_COUNT;
+        const size_t n = alias < 0 ? SPANS[i].count : 1003, o = alias < 0 ? SPANS[i].offset : 1;
+        if (alias < 0)
+            memset(out, 0, 4 * DG_N * sizeof *out);
         else
-            without_t(a + 4 * o, b + 4 * o, n, out + 4 * o);
+            memcpy(out, alias == 0 ? a : b, 4 * DG_N * sizeof *out);
+        const float *pa = alias == 0 ? out : a, *pb = alias == 1 ? out : b;
+        if (with_t)
+            with_t(pa + 4 * o, pb + 4 * o, t + o, n, out + 4 * o);
+        else if (with_tf)
+            with_tf(pa + 4 * o, pb + 4 * o, tf + o, n, out + 4 * o);
+        else
+            without_t(pa + 4 * o, pb + 4 * o, n, out + 4 * o);
         dg_hash_floats(s, out + 4 * o, 4 * n);
-    }
-    for (int which = 0; which < 2; ++which) { /* out is exactly a, then exactly b */
-        float *a2 = which == 0 ? out : a, *b2 = which == 0 ? b : out;
-        memcpy(out, which == 0 ? a : b, 4 * DG_N * sizeof *out);
-        if (with_t)
-            with_t(a2 + 4, b2 + 4, t + 1, 1003, out + 4);
-        else
-            without_t(a2 + 4, b2 + 4, 1003, out + 4);
-        dg_hash_floats(s, out + 4, 4 * 1003);
     }
     rc = 0;
 done:
-    free(a), free(b), free(out), free(t);
+    free(a), free(b), free(out), free(t), free(tf_block);
     return rc;
+}
+
+static int dg_quat_kernel(quat_t_fn with_t, quat_fn without_t, uint64_t seed, dg_sink *s)
+{
+    return dg_quat_kernel_any(with_t, NULL, without_t, seed, s);
 }
 
 static int dg_quat_slerp(const tendon_kernels *k, dg_sink *s)
@@ -341,61 +356,19 @@ static int dg_quat_multiply(const tendon_kernels *k, dg_sink *s)
 
 /* ---- the float32 tier (docs/fast-tier.md) ---- */
 
-typedef void (*quat_tf_fn)(const float *, const float *, const float *, size_t, float *);
-
-/* dg_quat_kernel for a float32-tier kernel: the same workload, t rounded to float (at an odd
-   offset, so the kernel reads it unaligned). */
-static int dg_quat_kernel_f32(quat_tf_fn with_t, quat_fn without_t, uint64_t seed, dg_sink *s)
-{
-    float *a = malloc(4 * DG_N * sizeof *a), *b = malloc(4 * DG_N * sizeof *b);
-    float *out = malloc(4 * DG_N * sizeof *out);
-    double *t = malloc(DG_N * sizeof *t);
-    float *tf_block = malloc((DG_N + 1) * sizeof *tf_block);
-    int rc = -1;
-    if (!a || !b || !out || !t || !tf_block)
-        goto done;
-    float *tf = tf_block + 1;
-    dg_quat_pairs(seed, a, b, DG_N);
-    dg_weights(seed ^ 0x7777u, t, DG_N);
-    for (size_t i = 0; i < DG_N; ++i)
-        tf[i] = (float)t[i];
-    for (int i = 0; i < SPAN_COUNT; ++i) {
-        const size_t n = SPANS[i].count, o = SPANS[i].offset;
-        memset(out, 0, 4 * DG_N * sizeof *out);
-        if (with_t)
-            with_t(a + 4 * o, b + 4 * o, tf + o, n, out + 4 * o);
-        else
-            without_t(a + 4 * o, b + 4 * o, n, out + 4 * o);
-        dg_hash_floats(s, out + 4 * o, 4 * n);
-    }
-    for (int which = 0; which < 2; ++which) { /* out is exactly a, then exactly b */
-        float *a2 = which == 0 ? out : a, *b2 = which == 0 ? b : out;
-        memcpy(out, which == 0 ? a : b, 4 * DG_N * sizeof *out);
-        if (with_t)
-            with_t(a2 + 4, b2 + 4, tf + 1, 1003, out + 4);
-        else
-            without_t(a2 + 4, b2 + 4, 1003, out + 4);
-        dg_hash_floats(s, out + 4, 4 * 1003);
-    }
-    rc = 0;
-done:
-    free(a), free(b), free(out), free(t), free(tf_block);
-    return rc;
-}
-
 static int dg_quat_slerp_f32(const tendon_kernels *k, dg_sink *s)
 {
-    return dg_quat_kernel_f32(k->quat_slerp_f32, NULL, 0x51e4bf001u, s);
+    return dg_quat_kernel_any(NULL, k->quat_slerp_f32, NULL, 0x51e4bf001u, s);
 }
 
 static int dg_quat_nlerp_f32(const tendon_kernels *k, dg_sink *s)
 {
-    return dg_quat_kernel_f32(k->quat_nlerp_f32, NULL, 0x4e1e4bf002u, s);
+    return dg_quat_kernel_any(NULL, k->quat_nlerp_f32, NULL, 0x4e1e4bf002u, s);
 }
 
 static int dg_quat_multiply_f32(const tendon_kernels *k, dg_sink *s)
 {
-    return dg_quat_kernel_f32(NULL, k->quat_multiply_f32, 0x3017bf003u, s);
+    return dg_quat_kernel_any(NULL, NULL, k->quat_multiply_f32, 0x3017bf003u, s);
 }
 
 /* Two poses of DG_N joints (translations, rotation pairs, scales with specials), a third for
