@@ -1,5 +1,5 @@
 /*
- * tendon — linear-blend skinning of positions and normals by a palette, skin weight
+ * tendon — linear-blend skinning of positions, normals and tangents by a palette, skin weight
  * normalisation, and morph targets.
  *
  * Seed: the README of 000 (skinning and morph targets; the palette comes from
@@ -34,7 +34,7 @@ typedef enum tendon_joint_index_type {
  *
  * Strides are in **bytes** between consecutive vertices (glTF `byteStride`), so attributes may
  * live in one interleaved vertex buffer; 0 means tightly packed (12 for a position or normal,
- * influence_count·size for joints and weights). A nonzero stride must be at least the element's
+ * 16 for a tangent, influence_count·size for joints and weights). A nonzero stride must be at least the element's
  * size and a multiple of its alignment (4 for floats, 2 for uint16 indices).
  */
 typedef struct tendon_skin_job {
@@ -69,6 +69,18 @@ typedef struct tendon_skin_job {
     /** Per vertex: unit skinned normal. May be exactly `normals` (same stride). */
     float *out_normals;
     size_t out_normals_stride;
+
+    /* ---- appended (issue 12): fields are only ever appended; a zeroed job has no tangents ---- */
+
+    /** Per vertex: x y z w tangent (glTF TANGENT: xyz a direction, w = ±1 the bitangent's
+     *  handedness), or NULL (then out_tangents NULL too). Needs normals: a job with tangents
+     *  and no normals is refused. Stride 0: 16 bytes. */
+    const float *tangents;
+    size_t tangents_stride;
+    /** Per vertex: x y z unit skinned tangent and w (see tendon_skin). May be exactly
+     *  `tangents` (same stride). */
+    float *out_tangents;
+    size_t out_tangents_stride;
 } tendon_skin_job;
 
 /**
@@ -85,6 +97,13 @@ typedef struct tendon_skin_job {
  *               normal' = v · (s > 0 ? 1/√s : 0) · (det < 0 ? −1 : 1)
  *             i.e. A⁻ᵀ·n normalised (A⁻ᵀ = C/det, so a mirrored joint keeps the normal on the
  *             outside).
+ *   tangent:  by the blended 3×3 itself (a tangent lies in the surface, so it moves with it),
+ *             renormalised, and its w multiplied by the sign of det A (a mirrored joint flips
+ *             the normal back outside, so the bitangent's handedness flips with it):
+ *               u = (M₀·tx + M₁·ty) + M₂·tz,   s = (u.x·u.x + u.y·u.y) + u.z·u.z
+ *               tangent' = (u · (s > 0 ? 1/√s : 0),  det < 0 ? −tw : tw)
+ *             (det as for the normal; det = 0 or NaN keeps tw). Its range of validity is the
+ *             normal's with k for k²: unit while s is a normal float.
  *   Range of validity (exact, the same bits on every ISA; docs/skinning.md): normal' is unit to
  *   a few ulp when s is a normal float, 2⁻¹²⁶ ≤ s ≤ FLT_MAX. When s is subnormal the direction
  *   is kept but the length is not 1 (s carries up to 3·2⁻¹⁵⁰ of absolute rounding error: |n'| =
@@ -101,12 +120,14 @@ typedef struct tendon_skin_job {
  * and **all-zero weights put the vertex at the origin** with a zero normal (finite, never NaN);
  * normalise at load time. Vertices are independent; the output of one never depends on another.
  *
- * Aliasing: out_positions may be exactly positions (same stride), out_normals exactly normals;
+ * Aliasing: out_positions may be exactly positions (same stride), out_normals exactly normals,
+ * out_tangents exactly tangents;
  * outputs must not otherwise overlap any input or each other — except that attributes
  * interleaved in one buffer (same stride, disjoint bytes within each vertex) do not overlap.
  * Errors (nothing is written on error):
  *   TENDON_ERR_NULL      job, palette, joints, weights, positions, out_positions (vertex_count
- *                        > 0); normals given without out_normals or the reverse
+ *                        > 0); normals given without out_normals or the reverse; the same
+ *                        for tangents; tangents given without normals
  *   TENDON_ERR_VALUE     influence_count not in 1..4, an unknown joint_index_type, a stride
  *                        smaller than its element or not a multiple of its alignment, a
  *                        misaligned pointer

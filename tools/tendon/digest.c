@@ -811,6 +811,106 @@ done:
     return rc;
 }
 
+/*
+ * Skinning with tangents (positions + normals + tangents) over every span × 1–4 influences ×
+ * uint8/uint16 indices × packed or interleaved (one 72-byte input vertex, one 48-byte output
+ * vertex), then in place. Palette, weights and every attribute carry specials; tangent w is
+ * ±1, ±0, NaN or a value.
+ */
+enum { DG_TSTRIDE_IN = 72, DG_TSTRIDE_OUT = 48 };
+
+static int dg_skin_tangents(const tendon_kernels *k, dg_sink *s)
+{
+    float *palette = dg_matrices(0x5c1e0012u, DG_PALETTE);
+    unsigned char *in = malloc((size_t)DG_N * DG_TSTRIDE_IN);
+    unsigned char *out = malloc((size_t)DG_N * DG_TSTRIDE_IN);
+    float *attrs = malloc(14 * DG_N * sizeof *attrs); /* 4 weights, 3 position, 3 normal, 4 tangent */
+    uint16_t *idx = malloc(4 * DG_N * sizeof *idx);
+    int rc = -1;
+    if (!palette || !in || !out || !attrs || !idx)
+        goto done;
+    dg_rng r = {0x5c1e0013u};
+    dg_vectors(&r, attrs, 4 * DG_N, -0.25, 1.25);
+    dg_vectors(&r, attrs + 4 * DG_N, 10 * DG_N, -2.0, 2.0);
+    static const float tw[] = {1.0f, -1.0f, 1.0f, -1.0f, 0.0f, -0.0f, 0.5f, __builtin_nanf("")};
+    for (size_t v = 0; v < DG_N; ++v)
+        attrs[10 * DG_N + 4 * v + 3] = tw[dg_below(&r, 8)];
+    for (size_t i = 0; i < 4 * DG_N; ++i)
+        idx[i] = (uint16_t)dg_below(&r, DG_PALETTE);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        for (size_t ni = 1; ni <= 4; ++ni) {
+            for (int u16 = 0; u16 < 2; ++u16) {
+                for (int interleaved = 0; interleaved < 2; ++interleaved) {
+                    const size_t isz = u16 ? 2 : 1;
+                    tendon_skin_job j;
+                    memset(&j, 0, sizeof j);
+                    j.palette = palette, j.palette_count = DG_PALETTE;
+                    j.vertex_count = n, j.influence_count = ni;
+                    j.joint_index_type = u16 ? TENDON_JOINT_INDEX_U16 : TENDON_JOINT_INDEX_U8;
+                    unsigned char *jp, *wp, *pp, *np, *tp;
+                    float *op, *on, *ot;
+                    size_t js, ws, ps, ts, os, ots;
+                    if (interleaved) {
+                        pp = in, np = in + 12, tp = in + 24, wp = in + 40, jp = in + 56;
+                        js = ws = ps = ts = DG_TSTRIDE_IN, os = ots = DG_TSTRIDE_OUT;
+                        op = (float *)(void *)out, on = (float *)(void *)(out + 16);
+                        ot = (float *)(void *)(out + 32);
+                    } else {
+                        jp = in, wp = in + 8 * DG_N, pp = in + 24 * DG_N, np = in + 36 * DG_N;
+                        tp = in + 48 * DG_N;
+                        js = ni * isz, ws = 4 * ni, ps = os = 12, ts = ots = 16;
+                        op = (float *)(void *)out, on = (float *)(void *)(out + 12 * DG_N);
+                        ot = (float *)(void *)(out + 24 * DG_N);
+                    }
+                    for (size_t v = 0; v < n; ++v) {
+                        for (size_t c = 0; c < ni; ++c) {
+                            const uint16_t x = idx[4 * (o + v) + c];
+                            if (u16)
+                                memcpy(jp + v * js + 2 * c, &x, 2);
+                            else
+                                jp[v * js + c] = (unsigned char)x;
+                        }
+                        memcpy(wp + v * ws, attrs + 4 * (o + v), 4 * ni);
+                        memcpy(pp + v * ps, attrs + 4 * DG_N + 3 * (o + v), 12);
+                        memcpy(np + v * ps, attrs + 7 * DG_N + 3 * (o + v), 12);
+                        memcpy(tp + v * ts, attrs + 10 * DG_N + 4 * (o + v), 16);
+                    }
+                    j.joints = jp, j.joints_stride = js;
+                    j.weights = (const float *)(void *)wp, j.weights_stride = ws;
+                    j.positions = (const float *)(void *)pp, j.positions_stride = ps;
+                    j.normals = (const float *)(void *)np, j.normals_stride = ps;
+                    j.tangents = (const float *)(void *)tp, j.tangents_stride = ts;
+                    j.out_positions = op, j.out_positions_stride = os;
+                    j.out_normals = on, j.out_normals_stride = os;
+                    j.out_tangents = ot, j.out_tangents_stride = ots;
+                    memset(out, 0, (size_t)DG_N * DG_TSTRIDE_IN);
+                    k->skin(&j);
+                    for (size_t v = 0; v < n; ++v) {
+                        dg_hash_floats(s, (const float *)(const void *)((const char *)op + v * os), 3);
+                        dg_hash_floats(s, (const float *)(const void *)((const char *)on + v * os), 3);
+                        dg_hash_floats(s, (const float *)(const void *)((const char *)ot + v * ots), 4);
+                    }
+                    if (i == SPAN_COUNT - 1 && ni == 4 && !interleaved) {
+                        /* in place: outputs are exactly the inputs */
+                        j.out_positions = (float *)(void *)pp;
+                        j.out_normals = (float *)(void *)np;
+                        j.out_tangents = (float *)(void *)tp;
+                        k->skin(&j);
+                        dg_hash_floats(s, (const float *)(const void *)pp, 3 * n);
+                        dg_hash_floats(s, (const float *)(const void *)np, 3 * n);
+                        dg_hash_floats(s, (const float *)(const void *)tp, 4 * n);
+                    }
+                }
+            }
+        }
+    }
+    rc = 0;
+done:
+    free(palette), free(in), free(out), free(attrs), free(idx);
+    return rc;
+}
+
 /* Morph targets over every span (×3 floats) with 0–5 targets; weights include ±0 (skipped),
  * NaN, ±inf and huge; deltas carry specials (an infinite delta under a zero weight stays out). */
 static int dg_morph(const tendon_kernels *k, dg_sink *s)
@@ -1231,6 +1331,7 @@ static const struct dg_kernel {
     {"clip_lerp", dg_clip_lerp},
     {"clip_sample", dg_clip_sample},
     {"clip_hermite", dg_clip_hermite},
+    {"skin_tangents", dg_skin_tangents},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 

@@ -288,6 +288,25 @@ static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
     *w = simde_mm512_permutex2var_ps(zw01, ihi, zw23);
 }
 
+/** One vector per component → 4·WF contiguous floats (x y z w of WF points): vfload4's inverse. */
+static const int32_t TENDON_F16_STORE4_A[16] = {0, 8, 16, 24, 1, 9, 17, 25,
+                                               2, 10, 18, 26, 3, 11, 19, 27};
+static const int32_t TENDON_F16_STORE4_B[16] = {4, 12, 20, 28, 5, 13, 21, 29,
+                                               6, 14, 22, 30, 7, 15, 23, 31};
+static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
+{
+    const simde__m512i ilo = vfidx16(TENDON_F16_QUAT_LO), ihi = vfidx16(TENDON_F16_QUAT_HI);
+    const simde__m512i ia = vfidx16(TENDON_F16_STORE4_A), ib = vfidx16(TENDON_F16_STORE4_B);
+    const simde__m512 xy_lo = simde_mm512_permutex2var_ps(x, ilo, y); /* x0..x7  | y0..y7  */
+    const simde__m512 xy_hi = simde_mm512_permutex2var_ps(x, ihi, y); /* x8..x15 | y8..y15 */
+    const simde__m512 zw_lo = simde_mm512_permutex2var_ps(z, ilo, w);
+    const simde__m512 zw_hi = simde_mm512_permutex2var_ps(z, ihi, w);
+    simde_mm512_storeu_ps(p, simde_mm512_permutex2var_ps(xy_lo, ia, zw_lo));      /* q0..q3   */
+    simde_mm512_storeu_ps(p + 16, simde_mm512_permutex2var_ps(xy_lo, ib, zw_lo)); /* q4..q7   */
+    simde_mm512_storeu_ps(p + 32, simde_mm512_permutex2var_ps(xy_hi, ia, zw_hi)); /* q8..q11  */
+    simde_mm512_storeu_ps(p + 48, simde_mm512_permutex2var_ps(xy_hi, ib, zw_hi)); /* q12..q15 */
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----

@@ -13,7 +13,7 @@
  *   ((a[r]·b[4c] + a[4+r]·b[4c+1]) + a[8+r]·b[4c+2]) + a[12+r]·b[4c+3].
  * - skinning: WF vertices per block. Each vertex's blended matrix is built across its 16 elements
  *   (whole palette rows loaded, no gathers), the WF blended matrices are transposed in registers
- *   to one vector per element, and positions and normals are computed across vertices.
+ *   to one vector per element, and positions, normals and tangents are computed across vertices.
  * - morph: elements in blocks of 4·WF floats, targets in order inside each block.
  */
 #include <string.h>
@@ -207,9 +207,99 @@ TENDON_AINLINE void vskin_store3(void *base, size_t stride, size_t v0, vf x, vf 
         memcpy((unsigned char *)base + (v0 + (size_t)i) * stride, tmp + 3 * i, 3 * sizeof(float));
 }
 
-/** Vertices [v0, v0 + WF): n influences, uint16 indices or not, normals or not (constants). */
+/** WF x y z w tangents from a byte-strided array, from vertex v0, one vector per component. */
+TENDON_AINLINE void vskin_load4(const void *base, size_t stride, size_t v0, vf *x, vf *y, vf *z,
+                                vf *w)
+{
+    if (stride == 4 * sizeof(float)) {
+        vfload4((const float *)base + 4 * v0, x, y, z, w);
+        return;
+    }
+    float tmp[4 * TENDON_WF];
+    for (int i = 0; i < TENDON_WF; ++i)
+        memcpy(tmp + 4 * i, (const unsigned char *)base + (v0 + (size_t)i) * stride,
+               4 * sizeof(float));
+    vfload4(tmp, x, y, z, w);
+}
+
+TENDON_AINLINE void vskin_store4(void *base, size_t stride, size_t v0, vf x, vf y, vf z, vf w)
+{
+    if (stride == 4 * sizeof(float)) {
+        vfstore4((float *)base + 4 * v0, x, y, z, w);
+        return;
+    }
+    float tmp[4 * TENDON_WF];
+    vfstore4(tmp, x, y, z, w);
+    for (int i = 0; i < TENDON_WF; ++i)
+        memcpy((unsigned char *)base + (v0 + (size_t)i) * stride, tmp + 4 * i, 4 * sizeof(float));
+}
+
+/*
+ * What a skinning block writes, given its blended matrices as one vector per element (e, the
+ * element index of a column-major 4×4, rows 0..2 only): tendon_ref_skin_position,
+ * tendon_ref_skin_normal and tendon_ref_skin_tangent lane-wise, in their order.
+ */
+typedef struct vskin_out {
+    vf px, py, pz;     /* position' */
+    vf nx, ny, nz;     /* normal' */
+    vf tx, ty, tz, tw; /* tangent' */
+} vskin_out;
+
+/** The position of a vertex per lane. */
+TENDON_AINLINE void vskin_position(const vf *E, vf px, vf py, vf pz, vskin_out *o)
+{
+    o->px = vfadd(vfadd(vfadd(vfmul(E[0], px), vfmul(E[4], py)), vfmul(E[8], pz)), E[12]);
+    o->py = vfadd(vfadd(vfadd(vfmul(E[1], px), vfmul(E[5], py)), vfmul(E[9], pz)), E[13]);
+    o->pz = vfadd(vfadd(vfadd(vfmul(E[2], px), vfmul(E[6], py)), vfmul(E[10], pz)), E[14]);
+}
+
+/**
+ * The normal (by the cofactors) and, when `tangents`, the tangent (by A itself, w by the sign
+ * of det A). E: the blended matrix elements; n, t: the inputs per lane.
+ */
+TENDON_AINLINE void vskin_frame(const vf *E, vf nx, vf ny, vf nz, int tangents, vf tx, vf ty,
+                                vf tz, vf tw, vskin_out *o)
+{
+    const vf c0x = vfsub(vfmul(E[5], E[10]), vfmul(E[6], E[9]));
+    const vf c0y = vfsub(vfmul(E[6], E[8]), vfmul(E[4], E[10]));
+    const vf c0z = vfsub(vfmul(E[4], E[9]), vfmul(E[5], E[8]));
+    const vf c1x = vfsub(vfmul(E[9], E[2]), vfmul(E[10], E[1]));
+    const vf c1y = vfsub(vfmul(E[10], E[0]), vfmul(E[8], E[2]));
+    const vf c1z = vfsub(vfmul(E[8], E[1]), vfmul(E[9], E[0]));
+    const vf c2x = vfsub(vfmul(E[1], E[6]), vfmul(E[2], E[5]));
+    const vf c2y = vfsub(vfmul(E[2], E[4]), vfmul(E[0], E[6]));
+    const vf c2z = vfsub(vfmul(E[0], E[5]), vfmul(E[1], E[4]));
+    const vf det = vfadd(vfadd(vfmul(E[0], c0x), vfmul(E[1], c0y)), vfmul(E[2], c0z));
+    const vf vx = vfadd(vfadd(vfmul(c0x, nx), vfmul(c1x, ny)), vfmul(c2x, nz));
+    const vf vy = vfadd(vfadd(vfmul(c0y, nx), vfmul(c1y, ny)), vfmul(c2y, nz));
+    const vf vz = vfadd(vfadd(vfmul(c0z, nx), vfmul(c1z, ny)), vfmul(c2z, nz));
+    const vf s = vfadd(vfadd(vfmul(vx, vx), vfmul(vy, vy)), vfmul(vz, vz));
+    const vf zero = vfset1(0.0f), one = vfset1(1.0f);
+    const vfmask mirrored = vflt(det, zero);
+    vf inv = vfsel(vfgt(s, zero), vfdiv(one, vfsqrt(s)), zero);
+    inv = vfsel(mirrored, vfneg(inv), inv);
+    o->nx = vfmul(vx, inv);
+    o->ny = vfmul(vy, inv);
+    o->nz = vfmul(vz, inv);
+    if (tangents) {
+        const vf ux = vfadd(vfadd(vfmul(E[0], tx), vfmul(E[4], ty)), vfmul(E[8], tz));
+        const vf uy = vfadd(vfadd(vfmul(E[1], tx), vfmul(E[5], ty)), vfmul(E[9], tz));
+        const vf uz = vfadd(vfadd(vfmul(E[2], tx), vfmul(E[6], ty)), vfmul(E[10], tz));
+        const vf su = vfadd(vfadd(vfmul(ux, ux), vfmul(uy, uy)), vfmul(uz, uz));
+        const vf invu = vfsel(vfgt(su, zero), vfdiv(one, vfsqrt(su)), zero);
+        o->tx = vfmul(ux, invu);
+        o->ty = vfmul(uy, invu);
+        o->tz = vfmul(uz, invu);
+        o->tw = vfsel(mirrored, vfneg(tw), tw);
+    }
+}
+
+/*
+ * Vertices [v0, v0 + WF): n influences, uint16 indices or not, mode 0 positions, 1 + normals,
+ * 2 + tangents (constants).
+ */
 TENDON_AINLINE void vskin_block(const tendon_skin_job *job, size_t v0, size_t n, int u16,
-                                int normals)
+                                int mode)
 {
     vf blk[TENDON_MG][TENDON_WF];
 #if defined(__GNUC__) && !defined(__clang__)
@@ -242,68 +332,53 @@ TENDON_AINLINE void vskin_block(const tendon_skin_job *job, size_t v0, size_t n,
             blk[g][i] = acc;
         }
     }
-    for (int g = 0; g < TENDON_MG; ++g)
+    vf E[16];
+    for (int g = 0; g < TENDON_MG; ++g) {
         vftranspose(blk[g]); /* blk[g][r]: element g·WF + r of every vertex */
-#define E(e) blk[(e) / TENDON_WF][(e) % TENDON_WF]
-
-    vf px, py, pz, nx, ny, nz;
-    vskin_load3(job->positions, job->positions_stride, v0, &px, &py, &pz);
-    if (normals)
-        vskin_load3(job->normals, job->normals_stride, v0, &nx, &ny, &nz);
-
-    const vf ox = vfadd(vfadd(vfadd(vfmul(E(0), px), vfmul(E(4), py)), vfmul(E(8), pz)), E(12));
-    const vf oy = vfadd(vfadd(vfadd(vfmul(E(1), px), vfmul(E(5), py)), vfmul(E(9), pz)), E(13));
-    const vf oz = vfadd(vfadd(vfadd(vfmul(E(2), px), vfmul(E(6), py)), vfmul(E(10), pz)), E(14));
-
-    if (normals) {
-        const vf c0x = vfsub(vfmul(E(5), E(10)), vfmul(E(6), E(9)));
-        const vf c0y = vfsub(vfmul(E(6), E(8)), vfmul(E(4), E(10)));
-        const vf c0z = vfsub(vfmul(E(4), E(9)), vfmul(E(5), E(8)));
-        const vf c1x = vfsub(vfmul(E(9), E(2)), vfmul(E(10), E(1)));
-        const vf c1y = vfsub(vfmul(E(10), E(0)), vfmul(E(8), E(2)));
-        const vf c1z = vfsub(vfmul(E(8), E(1)), vfmul(E(9), E(0)));
-        const vf c2x = vfsub(vfmul(E(1), E(6)), vfmul(E(2), E(5)));
-        const vf c2y = vfsub(vfmul(E(2), E(4)), vfmul(E(0), E(6)));
-        const vf c2z = vfsub(vfmul(E(0), E(5)), vfmul(E(1), E(4)));
-        const vf det = vfadd(vfadd(vfmul(E(0), c0x), vfmul(E(1), c0y)), vfmul(E(2), c0z));
-        const vf vx = vfadd(vfadd(vfmul(c0x, nx), vfmul(c1x, ny)), vfmul(c2x, nz));
-        const vf vy = vfadd(vfadd(vfmul(c0y, nx), vfmul(c1y, ny)), vfmul(c2y, nz));
-        const vf vz = vfadd(vfadd(vfmul(c0z, nx), vfmul(c1z, ny)), vfmul(c2z, nz));
-        const vf s = vfadd(vfadd(vfmul(vx, vx), vfmul(vy, vy)), vfmul(vz, vz));
-        const vf zero = vfset1(0.0f);
-        vf inv = vfsel(vfgt(s, zero), vfdiv(vfset1(1.0f), vfsqrt(s)), zero);
-        inv = vfsel(vflt(det, zero), vfneg(inv), inv);
-        vskin_store3(job->out_positions, job->out_positions_stride, v0, ox, oy, oz);
-        vskin_store3(job->out_normals, job->out_normals_stride, v0, vfmul(vx, inv),
-                     vfmul(vy, inv), vfmul(vz, inv));
-    } else {
-        vskin_store3(job->out_positions, job->out_positions_stride, v0, ox, oy, oz);
+        for (int r = 0; r < TENDON_WF; ++r)
+            E[g * TENDON_WF + r] = blk[g][r];
     }
-#undef E
+
+    vf px, py, pz, nx, ny, nz, tx, ty, tz, tw;
+    vskin_out o;
+    vskin_load3(job->positions, job->positions_stride, v0, &px, &py, &pz);
+    vskin_position(E, px, py, pz, &o);
+    if (mode >= 1) {
+        vskin_load3(job->normals, job->normals_stride, v0, &nx, &ny, &nz);
+        if (mode >= 2)
+            vskin_load4(job->tangents, job->tangents_stride, v0, &tx, &ty, &tz, &tw);
+        else
+            tx = ty = tz = tw = vfset1(0.0f);
+        vskin_frame(E, nx, ny, nz, mode >= 2, tx, ty, tz, tw, &o);
+    }
+    vskin_store3(job->out_positions, job->out_positions_stride, v0, o.px, o.py, o.pz);
+    if (mode >= 1)
+        vskin_store3(job->out_normals, job->out_normals_stride, v0, o.nx, o.ny, o.nz);
+    if (mode >= 2)
+        vskin_store4(job->out_tangents, job->out_tangents_stride, v0, o.tx, o.ty, o.tz, o.tw);
 }
 
-TENDON_AINLINE void vskin_loop(const tendon_skin_job *job, size_t n, int u16, int normals)
+TENDON_AINLINE void vskin_loop(const tendon_skin_job *job, size_t n, int u16, int mode)
 {
     const size_t count = job->vertex_count;
     size_t v = 0;
     for (; v + TENDON_WF <= count; v += TENDON_WF)
-        vskin_block(job, v, n, u16, normals);
+        vskin_block(job, v, n, u16, mode);
     tendon_skin_scalar_from(job, v, count);
 }
 
 void TENDON_FN(skin)(const tendon_skin_job *job)
 {
     const int u16 = job->joint_index_type == TENDON_JOINT_INDEX_U16;
-    const int normals = job->normals != NULL;
-    switch ((job->influence_count - 1) * 4 + (size_t)(u16 * 2 + normals)) {
+    const int mode = job->normals == NULL ? 0 : job->tangents == NULL ? 1 : 2;
+    switch ((job->influence_count - 1) * 6 + (size_t)(u16 * 3 + mode)) {
 #define TENDON_SKIN_CASE(n, u, m)                                                                  \
-    case ((n) - 1) * 4 + (u) * 2 + (m): vskin_loop(job, (n), (u), (m)); break;
-        TENDON_SKIN_CASE(1, 0, 0) TENDON_SKIN_CASE(1, 0, 1) TENDON_SKIN_CASE(1, 1, 0)
-        TENDON_SKIN_CASE(1, 1, 1) TENDON_SKIN_CASE(2, 0, 0) TENDON_SKIN_CASE(2, 0, 1)
-        TENDON_SKIN_CASE(2, 1, 0) TENDON_SKIN_CASE(2, 1, 1) TENDON_SKIN_CASE(3, 0, 0)
-        TENDON_SKIN_CASE(3, 0, 1) TENDON_SKIN_CASE(3, 1, 0) TENDON_SKIN_CASE(3, 1, 1)
-        TENDON_SKIN_CASE(4, 0, 0) TENDON_SKIN_CASE(4, 0, 1) TENDON_SKIN_CASE(4, 1, 0)
-        TENDON_SKIN_CASE(4, 1, 1)
+    case ((n) - 1) * 6 + (u) * 3 + (m): vskin_loop(job, (n), (u), (m)); break;
+#define TENDON_SKIN_CASES(n)                                                                       \
+    TENDON_SKIN_CASE(n, 0, 0) TENDON_SKIN_CASE(n, 0, 1) TENDON_SKIN_CASE(n, 0, 2)                  \
+    TENDON_SKIN_CASE(n, 1, 0) TENDON_SKIN_CASE(n, 1, 1) TENDON_SKIN_CASE(n, 1, 2)
+        TENDON_SKIN_CASES(1) TENDON_SKIN_CASES(2) TENDON_SKIN_CASES(3) TENDON_SKIN_CASES(4)
+#undef TENDON_SKIN_CASES
 #undef TENDON_SKIN_CASE
     default: tendon_skin_scalar(job); break; /* unreachable for a validated job */
     }

@@ -233,6 +233,17 @@ static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
     *w = v.val[3];
 }
 
+/** One vector per component → 4·WF contiguous floats (x y z w of WF points): vfload4's inverse. */
+static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
+{
+    simde_float32x4x4_t v;
+    v.val[0] = x;
+    v.val[1] = y;
+    v.val[2] = z;
+    v.val[3] = w;
+    simde_vst4q_f32(p, v);
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----

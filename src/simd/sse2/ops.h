@@ -228,6 +228,17 @@ static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
     *w = r[3];
 }
 
+/** One vector per component → 4·WF contiguous floats (x y z w of WF points): vfload4's inverse. */
+static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
+{
+    vf r[4] = {x, y, z, w};
+    vftranspose(r);
+    simde_mm_storeu_ps(p, r[0]);
+    simde_mm_storeu_ps(p + 4, r[1]);
+    simde_mm_storeu_ps(p + 8, r[2]);
+    simde_mm_storeu_ps(p + 12, r[3]);
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----
