@@ -10,7 +10,8 @@
  *              [0.8, 1.25];
  *   binding    every joint, in reverse skeleton order, inverse bind matrices = world rest⁻¹;
  *   vertices   4 influences (uint8 indices uniform over a 64-entry palette, weights normalised
- *              to sum 1), positions in ±1 m, unit normals, packed arrays;
+ *              to sum 1), positions in ±1 m, unit normals, unit tangents ⟂ them with w = ±1,
+ *              packed arrays; the prepared mesh made from them;
  *   morph      8 targets, weights in [0.1, 0.9] (none skipped), deltas in ±0.1 m.
  */
 #include "skin_cases.h"
@@ -218,9 +219,10 @@ void tendon_bench_run_pose_palette(const tendon_bench_fixture *fx, const tendon_
 #define SKIN_PALETTE 64
 
 typedef struct skin_data {
-    float *palette, *weights, *pos, *nrm, *out_pos, *out_nrm;
+    float *palette, *weights, *pos, *nrm, *tan, *out_pos, *out_nrm, *out_tan;
     uint8_t *joints;
     tendon_skin_job job;
+    tendon_skin_mesh *mesh; /* made from the job with normals and tangents */
 } skin_data;
 
 int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed)
@@ -238,8 +240,10 @@ int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed)
     d->nrm = alloc64(3 * n, sizeof(float));
     d->out_pos = alloc64(3 * n, sizeof(float));
     d->out_nrm = alloc64(3 * n, sizeof(float));
+    d->tan = alloc64(4 * n, sizeof(float));
+    d->out_tan = alloc64(4 * n, sizeof(float));
     if (!d->palette || !d->joints || !d->weights || !d->pos || !d->nrm || !d->out_pos ||
-        !d->out_nrm)
+        !d->out_nrm || !d->tan || !d->out_tan)
         return 1;
     for (size_t k = 0; k < SKIN_PALETTE; ++k) {
         float t[3], q[4], s[3];
@@ -265,6 +269,18 @@ int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed)
         }
         for (int c = 0; c < 3; ++c)
             d->nrm[3 * v + c] = (float)(d->nrm[3 * v + c] / sqrt(len));
+        /* a unit tangent ⟂ the normal: (n × e) normalised, e the axis least along n */
+        const float *nv = d->nrm + 3 * v;
+        const int ax = fabsf(nv[0]) < fabsf(nv[1]) ? (fabsf(nv[0]) < fabsf(nv[2]) ? 0 : 2)
+                                                   : (fabsf(nv[1]) < fabsf(nv[2]) ? 1 : 2);
+        double e[3] = {0, 0, 0}, t[3];
+        e[ax] = 1;
+        t[0] = nv[1] * e[2] - nv[2] * e[1], t[1] = nv[2] * e[0] - nv[0] * e[2];
+        t[2] = nv[0] * e[1] - nv[1] * e[0];
+        const double tl = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+        for (int c = 0; c < 3; ++c)
+            d->tan[4 * v + c] = (float)(t[c] / tl);
+        d->tan[4 * v + 3] = (srng_next(&r) & 1) ? 1.0f : -1.0f;
     }
     if (tendon_skin_weights_normalize(d->weights, 0, 4, n) != TENDON_OK)
         return 1;
@@ -276,6 +292,11 @@ int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed)
     j->positions = d->pos, j->positions_stride = 12;
     j->out_positions = d->out_pos, j->out_positions_stride = 12;
     j->normals_stride = j->out_normals_stride = 12;
+    j->tangents_stride = j->out_tangents_stride = 16;
+    tendon_skin_job mj = *j;
+    mj.normals = d->nrm, mj.tangents = d->tan;
+    if (tendon_skin_mesh_create(&mj, &d->mesh) != TENDON_OK)
+        return 1;
     fx->out = d->out_pos;
     return 0;
 }
@@ -285,7 +306,8 @@ void tendon_bench_skin_teardown(tendon_bench_fixture *fx)
     skin_data *d = fx->data;
     if (d) {
         free(d->palette), free(d->joints), free(d->weights), free(d->pos), free(d->nrm);
-        free(d->out_pos), free(d->out_nrm);
+        free(d->out_pos), free(d->out_nrm), free(d->tan), free(d->out_tan);
+        tendon_skin_mesh_destroy(d->mesh);
         free(d);
     }
     fx->data = fx->out = NULL;
@@ -305,6 +327,36 @@ void tendon_bench_run_skin_normals(const tendon_bench_fixture *fx, const tendon_
     tendon_skin_job j = d->job;
     j.normals = d->nrm, j.out_normals = d->out_nrm;
     k->skin(&j);
+}
+
+void tendon_bench_run_skin_tangents(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const skin_data *d = fx->data;
+    tendon_skin_job j = d->job;
+    j.normals = d->nrm, j.out_normals = d->out_nrm;
+    j.tangents = d->tan, j.out_tangents = d->out_tan;
+    k->skin(&j);
+}
+
+/* The prepared mesh (the same vertices), through the kernel table: positions; + normals;
+ * + tangents. */
+void tendon_bench_run_skin_mesh_positions(const tendon_bench_fixture *fx,
+                                          const tendon_kernels *k)
+{
+    const skin_data *d = fx->data;
+    k->skin_mesh(d->mesh, d->palette, 0, fx->count, d->out_pos, NULL, NULL);
+}
+
+void tendon_bench_run_skin_mesh_normals(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const skin_data *d = fx->data;
+    k->skin_mesh(d->mesh, d->palette, 0, fx->count, d->out_pos, d->out_nrm, NULL);
+}
+
+void tendon_bench_run_skin_mesh_tangents(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const skin_data *d = fx->data;
+    k->skin_mesh(d->mesh, d->palette, 0, fx->count, d->out_pos, d->out_nrm, d->out_tan);
 }
 
 /* ---- morph targets ------------------------------------------------------------------------ */

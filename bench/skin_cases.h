@@ -24,6 +24,13 @@ int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed);
 void tendon_bench_skin_teardown(tendon_bench_fixture *fx);
 void tendon_bench_run_skin_positions(const tendon_bench_fixture *fx, const tendon_kernels *k);
 void tendon_bench_run_skin_normals(const tendon_bench_fixture *fx, const tendon_kernels *k);
+/* skin_tangents (positions + normals + tangents); skin_mesh_positions, skin_mesh_normals,
+   skin_mesh_tangents: the prepared mesh of the same vertices. item = vertex */
+void tendon_bench_run_skin_tangents(const tendon_bench_fixture *fx, const tendon_kernels *k);
+void tendon_bench_run_skin_mesh_positions(const tendon_bench_fixture *fx,
+                                          const tendon_kernels *k);
+void tendon_bench_run_skin_mesh_normals(const tendon_bench_fixture *fx, const tendon_kernels *k);
+void tendon_bench_run_skin_mesh_tangents(const tendon_bench_fixture *fx, const tendon_kernels *k);
 /* morph (8 targets, positions): item = vertex */
 int tendon_bench_morph_setup(tendon_bench_fixture *fx, uint64_t seed);
 void tendon_bench_morph_teardown(tendon_bench_fixture *fx);

@@ -9,19 +9,15 @@
 #include <string.h>
 
 #include "common/kernels_internal.h"
+#include "skin_internal.h"
 
-/* One byte-strided attribute of a skin job, for the checks. */
-typedef struct attr {
-    const char *name;
-    const void *p;
-    size_t stride; /* resolved: nonzero */
-    size_t elem;   /* bytes of one element */
-    size_t extent; /* bytes from p to the end of the last element */
-} attr;
+#define check_attr tendon_skin_check_attr
+#define attrs_overlap tendon_skin_attrs_overlap
+#define find_bad_index tendon_skin_find_bad_index
 
 /* Resolve a stride (0 → packed) and check it, the pointer's alignment and the byte extent. */
-static tendon_status check_attr(const char *fn, attr *a, size_t *stride_io, size_t elem,
-                                size_t align, size_t count)
+tendon_status check_attr(const char *fn, attr *a, size_t *stride_io, size_t elem, size_t align,
+                         size_t count)
 {
     if (*stride_io == 0)
         *stride_io = elem;
@@ -60,7 +56,7 @@ static tendon_status check_attr(const char *fn, attr *a, size_t *stride_io, size
  * Whether two strided attributes share a byte. Attributes interleaved in one buffer (equal
  * strides, each element inside the other's gap) do not, even though their extents overlap.
  */
-static int attrs_overlap(const attr *a, const attr *b)
+int attrs_overlap(const attr *a, const attr *b)
 {
     if (!tendon_ranges_overlap(a->p, a->extent, b->p, b->extent))
         return 0;
@@ -76,8 +72,8 @@ static int attrs_overlap(const attr *a, const attr *b)
 }
 
 /* The first joint index ≥ palette_count, scanning vertices in order; 0 if none. */
-static int find_bad_index(const tendon_skin_job *job, size_t *vertex, size_t *influence,
-                          unsigned *value)
+int find_bad_index(const tendon_skin_job *job, size_t *vertex, size_t *influence,
+                   unsigned *value)
 {
     const size_t n = job->influence_count, count = job->vertex_count, pc = job->palette_count;
     const int u16 = job->joint_index_type == TENDON_JOINT_INDEX_U16;

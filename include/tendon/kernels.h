@@ -98,6 +98,13 @@ typedef struct tendon_kernels {
     /* blend.h tendon_pose_blend_layers_f32 on a validated job, joints [0, joint_count). */
     void (*pose_blend_layers_f32)(const tendon_blend_layers_job *job, size_t joint_count,
                                   tendon_pose *out);
+
+    /* ---- issue 12: the prepared skinning mesh (appended; keep this block contiguous) ---- */
+    /* skin.h tendon_skin_mesh_apply_range on a created mesh: vertices [first, first + count);
+       the outputs are vertex 0 of arrays with the mesh's strides, NULL ones not written. */
+    void (*skin_mesh)(const struct tendon_skin_mesh *mesh, const float *palette, size_t first,
+                      size_t count, float *out_positions, float *out_normals,
+                      float *out_tangents);
 } tendon_kernels;
 
 #ifdef __cplusplus

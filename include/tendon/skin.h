@@ -15,6 +15,7 @@
 #ifndef TENDON_SKIN_H
 #define TENDON_SKIN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "status.h"
@@ -140,6 +141,122 @@ typedef struct tendon_skin_job {
  *   TENDON_ERR_ISA
  */
 TENDON_API tendon_status tendon_skin(const tendon_skin_job *job);
+
+/* ---- the prepared mesh ---------------------------------------------------------------------- */
+
+/**
+ * A mesh prepared for skinning (docs/skinning.md, "The prepared mesh"): the vertex inputs of a
+ * tendon_skin_job copied once, checked once, and repacked into the layout that skins fastest —
+ * blocks of 16 vertices, structure of arrays, 64-byte aligned; the same layout whatever ISA
+ * creates or applies it. Opaque and immutable: any number of threads may apply one mesh at once
+ * (tendon_skin_mesh_apply_range splits it).
+ *
+ * Memory: per vertex 2·n bytes of joint indices (rounded up per 16 vertices to 64-byte lines),
+ * 4·n of weights, 12 of positions, + 12 with normals, + 16 with tangents (n = influence_count;
+ * 48 bytes for 4 influences with normals, 64 with tangents), the last block padded to 16
+ * vertices, plus one small header; tendon_skin_mesh_memory_bytes says exactly.
+ *
+ * More than 4 influences (glTF JOINTS_1 / WEIGHTS_1) are out of scope, as for tendon_skin.
+ */
+typedef struct tendon_skin_mesh tendon_skin_mesh;
+
+/** What a mesh can write (tendon_skin_mesh_outputs). */
+typedef enum tendon_skin_output {
+    TENDON_SKIN_OUTPUT_POSITIONS = 1, /**< always */
+    TENDON_SKIN_OUTPUT_NORMALS = 2,   /**< the job had normals */
+    TENDON_SKIN_OUTPUT_TANGENTS = 4   /**< the job had tangents (and so normals) */
+} tendon_skin_output;
+
+/**
+ * Prepare `job`'s mesh. Read from the job: vertex_count, influence_count, joint_index_type,
+ * palette_count (the bound every joint index is checked against: a palette given to apply must
+ * hold at least that many matrices — apply cannot check its length, only its pointer), joints,
+ * weights, positions, normals (NULL: no normals), tangents (NULL: no tangents; they need
+ * normals) with their strides, and the three **output strides** (0 = packed: 12, 12, 16 bytes),
+ * which apply writes with. Not read: palette and the output pointers (NULL is fine; given ones
+ * are ignored). Everything read is copied: changing or freeing the caller's buffers afterwards
+ * changes nothing.
+ *
+ * Checked here, once, so that apply need not: influence_count, joint_index_type, every stride,
+ * alignment and byte extent (as tendon_skin), **every joint index < palette_count** (the message
+ * names the vertex, the influence, the index and the palette size), **every weight finite**
+ * (a NaN or ±∞ weight is refused naming the vertex and the influence; other weights, negative
+ * or not summing to one, are used as given, as tendon_skin does). On error nothing is created
+ * and *out is NULL.
+ *
+ * Allocates (once): call at load time. Free with tendon_skin_mesh_destroy.
+ * Errors: TENDON_ERR_NULL (job, out; joints, weights or positions with vertex_count > 0;
+ * tangents without normals), TENDON_ERR_VALUE (influence_count, joint_index_type, a stride, a
+ * misaligned pointer, a non-finite weight), TENDON_ERR_RANGE (a joint index), TENDON_ERR_OVERFLOW
+ * (a byte extent, or the mesh's size), TENDON_ERR_NOMEM.
+ */
+TENDON_API tendon_status tendon_skin_mesh_create(const tendon_skin_job *job,
+                                                 tendon_skin_mesh **out);
+
+/** Free a mesh. NULL is a no-op. */
+TENDON_API void tendon_skin_mesh_destroy(tendon_skin_mesh *mesh);
+
+/** Vertices; 0 for NULL. */
+TENDON_API size_t tendon_skin_mesh_vertex_count(const tendon_skin_mesh *mesh);
+/** Influences per vertex (1..4); 0 for NULL. */
+TENDON_API size_t tendon_skin_mesh_influence_count(const tendon_skin_mesh *mesh);
+/** The palette size the joint indices were checked against; 0 for NULL. */
+TENDON_API size_t tendon_skin_mesh_palette_count(const tendon_skin_mesh *mesh);
+/** TENDON_SKIN_OUTPUT_* bits of what apply can write; 0 for NULL. */
+TENDON_API unsigned tendon_skin_mesh_outputs(const tendon_skin_mesh *mesh);
+/** Bytes the mesh owns (header and vertex blocks); 0 for NULL. */
+TENDON_API size_t tendon_skin_mesh_memory_bytes(const tendon_skin_mesh *mesh);
+
+/**
+ * Skin every vertex of `mesh` by `palette`: the same bits as tendon_skin on the job the mesh was
+ * made from with this palette (the formulas of tendon_skin: positions, normals, tangents), on
+ * every ISA in the default FP environment.
+ *
+ * palette: [16*palette_count] column-major matrices, rows 0..2 read (tendon_pose_palette);
+ * **its length cannot be checked here**: it must hold the mesh's palette_count matrices.
+ * out_positions / out_normals / out_tangents: vertex 0 of each output array, written with the
+ * output strides given at creation; NULL for an output not wanted. An output the mesh was not
+ * made for (normals, tangents) must be NULL: asking for it is refused by name. Outputs must not
+ * overlap each other or the palette (attributes interleaved in one buffer do not overlap); they
+ * may be the buffers the mesh was made from (it reads only its own copies).
+ *
+ * Checks: O(1) — the pointers, their alignment and extents, the overlaps; no joint index and no
+ * weight is looked at again. Allocates nothing. Alignment: floats' own; 64 bytes is a hint.
+ * Errors (nothing is written on error): TENDON_ERR_NULL (mesh; palette with vertices to skin),
+ * TENDON_ERR_VALUE (an output the mesh cannot write, a misaligned pointer), TENDON_ERR_OVERFLOW
+ * (an output's or the palette's extent runs past the end of the address space),
+ * TENDON_ERR_ALIAS, TENDON_ERR_ISA.
+ */
+TENDON_API tendon_status tendon_skin_mesh_apply(const tendon_skin_mesh *mesh, const float *palette,
+                                                float *out_positions, float *out_normals,
+                                                float *out_tangents);
+
+/**
+ * tendon_skin_mesh_apply for the vertices [first_vertex, first_vertex + vertex_count) only, so
+ * threads can split one mesh: the outputs are still the whole arrays (vertex v at byte
+ * v·stride) and only the range is written; calls on disjoint ranges may run at once. Any split
+ * gives the same bits (a vertex's result never depends on another); ranges starting at a
+ * multiple of 16 run fastest. Errors: those of tendon_skin_mesh_apply, and TENDON_ERR_RANGE
+ * (the range is not within the mesh's vertices; names both).
+ */
+TENDON_API tendon_status tendon_skin_mesh_apply_range(const tendon_skin_mesh *mesh,
+                                                      const float *palette, size_t first_vertex,
+                                                      size_t vertex_count, float *out_positions,
+                                                      float *out_normals, float *out_tangents);
+
+struct tendon_kernels;
+
+/**
+ * tendon_skin_mesh_apply_range through `kernels` (tendon_kernels_for(), emulated variants
+ * included) instead of the active table; NULL means the active table. The same checks, errors
+ * and bits. For tools, tests and benchmarks that run every ISA in one process.
+ */
+TENDON_API tendon_status tendon_skin_mesh_apply_range_on(const struct tendon_kernels *kernels,
+                                                         const tendon_skin_mesh *mesh,
+                                                         const float *palette,
+                                                         size_t first_vertex, size_t vertex_count,
+                                                         float *out_positions, float *out_normals,
+                                                         float *out_tangents);
 
 /**
  * Make each vertex's weights sum to one (**unit sum, not unit length**: the glTF loaders that

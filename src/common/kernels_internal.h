@@ -68,7 +68,11 @@
                                                  const float *joint_weights, size_t joint_count,   \
                                                  tendon_pose *out);                                \
     TENDON_HIDDEN void tendon_pose_blend_layers_f32_##sfx(const tendon_blend_layers_job *job,     \
-                                                          size_t joint_count, tendon_pose *out);
+                                                          size_t joint_count, tendon_pose *out);  \
+    TENDON_HIDDEN void tendon_skin_mesh_##sfx(const struct tendon_skin_mesh *mesh,                 \
+                                              const float *palette, size_t first, size_t count,    \
+                                              float *out_positions, float *out_normals,            \
+                                              float *out_tangents);
 
 TENDON_DECLARE_KERNELS(scalar)
 TENDON_DECLARE_KERNELS(sse2)
@@ -131,6 +135,7 @@ TENDON_HIDDEN void tendon_local_matrices_scalar_from(const float *translation,
                                                      const float *rotation, const float *scale,
                                                      size_t first, size_t end, float *out);
 TENDON_HIDDEN void tendon_skin_scalar_from(const tendon_skin_job *job, size_t first, size_t end);
+/* (the mesh kernel's scalar instance, tendon_skin_mesh_scalar, already takes a range) */
 TENDON_HIDDEN void tendon_morph_scalar_from(const float *base, const float *const *deltas,
                                             const float *weights, size_t target_count,
                                             size_t first, size_t end, float *out);

@@ -35,6 +35,7 @@
         .pose_blend_nlerp_f32 = tendon_pose_blend_nlerp_f32_##sfx,                                 \
         .pose_add_f32 = tendon_pose_add_f32_##sfx,                                                 \
         .pose_blend_layers_f32 = tendon_pose_blend_layers_f32_##sfx,                               \
+        .skin_mesh = tendon_skin_mesh_##sfx,                                                       \
     }
 
 /*

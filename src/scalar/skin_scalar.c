@@ -3,6 +3,7 @@
  * targets (float32; src/common/skin_ref.h holds the per-element arithmetic).
  */
 #include "../common/kernels_internal.h"
+#include "../common/skin_mesh.h"
 #include "../common/skin_ref.h"
 
 void tendon_local_matrices_scalar_from(const float *translation, const float *rotation,
@@ -51,6 +52,14 @@ void tendon_skin_scalar_from(const tendon_skin_job *job, size_t first, size_t en
 void tendon_skin_scalar(const tendon_skin_job *job)
 {
     tendon_skin_scalar_from(job, 0, job->vertex_count);
+}
+
+void tendon_skin_mesh_scalar(const struct tendon_skin_mesh *mesh, const float *palette,
+                             size_t first, size_t count, float *out_positions, float *out_normals,
+                             float *out_tangents)
+{
+    for (size_t v = first; v < first + count; ++v)
+        tendon_ref_mesh_vertex(mesh, palette, v, out_positions, out_normals, out_tangents);
 }
 
 void tendon_morph_scalar_from(const float *base, const float *const *deltas, const float *weights,

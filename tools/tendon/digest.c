@@ -911,6 +911,93 @@ done:
     return rc;
 }
 
+/*
+ * The prepared mesh: for each span × 1–4 influences × uint8/uint16 indices, a mesh with normals
+ * and tangents made from that span's vertices (packed outputs, or 48-byte interleaved output
+ * vertices), applied through the kernel table whole — positions only, + normals, + tangents,
+ * normals alone — and split into ranges at three points. Weights are finite (a mesh refuses
+ * NaN and ±∞); the palette and the attributes carry the other specials.
+ */
+static int dg_skin_mesh(const tendon_kernels *k, dg_sink *s)
+{
+    float *palette = dg_matrices(0x5c1e0014u, DG_PALETTE);
+    float *attrs = malloc(14 * DG_N * sizeof *attrs); /* 4 weights, 3 position, 3 normal, 4 tangent */
+    uint16_t *idx = malloc(4 * DG_N * sizeof *idx);
+    uint8_t *idx8 = malloc(4 * DG_N);
+    unsigned char *out = malloc((size_t)DG_N * DG_TSTRIDE_OUT);
+    int rc = -1;
+    if (!palette || !attrs || !idx || !idx8 || !out)
+        goto done;
+    dg_rng r = {0x5c1e0015u};
+    dg_vectors(&r, attrs + 4 * DG_N, 10 * DG_N, -2.0, 2.0);
+    for (size_t i = 0; i < 4 * DG_N; ++i) {
+        static const float special_w[] = {0.0f, -0.0f, 1.0f, 1e-40f, -0.5f, 3e38f, 1.5f, 0.25f};
+        attrs[i] = dg_below(&r, 8) == 0 ? special_w[dg_below(&r, 8)] : (float)dg_range(&r, -0.25, 1.25);
+        idx[i] = (uint16_t)dg_below(&r, DG_PALETTE);
+        idx8[i] = (uint8_t)idx[i];
+    }
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        for (size_t ni = 1; ni <= 4; ++ni) {
+            for (int u16 = 0; u16 < 2; ++u16) {
+                for (int interleaved = 0; interleaved < 2; ++interleaved) {
+                    tendon_skin_job j;
+                    memset(&j, 0, sizeof j);
+                    j.palette_count = DG_PALETTE, j.vertex_count = n, j.influence_count = ni;
+                    j.joint_index_type = u16 ? TENDON_JOINT_INDEX_U16 : TENDON_JOINT_INDEX_U8;
+                    j.joints = u16 ? (const void *)(idx + 4 * o) : (const void *)(idx8 + 4 * o);
+                    j.joints_stride = 4 * (u16 ? 2 : 1);
+                    j.weights = attrs + 4 * o, j.weights_stride = 16;
+                    j.positions = attrs + 4 * DG_N + 3 * o, j.positions_stride = 12;
+                    j.normals = attrs + 7 * DG_N + 3 * o, j.normals_stride = 12;
+                    j.tangents = attrs + 10 * DG_N + 4 * o, j.tangents_stride = 16;
+                    float *op, *on, *ot;
+                    if (interleaved) {
+                        j.out_positions_stride = j.out_normals_stride = DG_TSTRIDE_OUT;
+                        j.out_tangents_stride = DG_TSTRIDE_OUT;
+                        op = (float *)(void *)out, on = (float *)(void *)(out + 16);
+                        ot = (float *)(void *)(out + 32);
+                    } else {
+                        op = (float *)(void *)out, on = (float *)(void *)(out + 12 * DG_N);
+                        ot = (float *)(void *)(out + 24 * DG_N);
+                    }
+                    const size_t os = interleaved ? DG_TSTRIDE_OUT : 12;
+                    const size_t ots = interleaved ? DG_TSTRIDE_OUT : 16;
+                    tendon_skin_mesh *m = NULL;
+                    if (tendon_skin_mesh_create(&j, &m) != TENDON_OK)
+                        goto done;
+                    for (int want = 0; want < 5; ++want) {
+                        float *wp = want == 3 ? NULL : op, *wn = want >= 1 ? on : NULL;
+                        float *wt = want == 2 || want == 4 ? ot : NULL;
+                        memset(out, 0, (size_t)DG_N * DG_TSTRIDE_OUT);
+                        if (want < 4) {
+                            k->skin_mesh(m, palette, 0, n, wp, wn, wt);
+                        } else { /* ranges split at a third and two thirds, and one vertex */
+                            const size_t a = n / 3, b = 2 * n / 3 + (n > 2);
+                            k->skin_mesh(m, palette, 0, a, wp, wn, wt);
+                            k->skin_mesh(m, palette, a, b - a, wp, wn, wt);
+                            k->skin_mesh(m, palette, b, n - b, wp, wn, wt);
+                        }
+                        for (size_t v = 0; v < n; ++v) {
+                            if (wp)
+                                dg_hash_floats(s, (const float *)(const void *)((const char *)op + v * os), 3);
+                            if (wn)
+                                dg_hash_floats(s, (const float *)(const void *)((const char *)on + v * os), 3);
+                            if (wt)
+                                dg_hash_floats(s, (const float *)(const void *)((const char *)ot + v * ots), 4);
+                        }
+                    }
+                    tendon_skin_mesh_destroy(m);
+                }
+            }
+        }
+    }
+    rc = 0;
+done:
+    free(palette), free(attrs), free(idx), free(idx8), free(out);
+    return rc;
+}
+
 /* Morph targets over every span (×3 floats) with 0–5 targets; weights include ±0 (skipped),
  * NaN, ±inf and huge; deltas carry specials (an infinite delta under a zero weight stays out). */
 static int dg_morph(const tendon_kernels *k, dg_sink *s)
@@ -1332,6 +1419,7 @@ static const struct dg_kernel {
     {"clip_sample", dg_clip_sample},
     {"clip_hermite", dg_clip_hermite},
     {"skin_tangents", dg_skin_tangents},
+    {"skin_mesh", dg_skin_mesh},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../../common/kernels_internal.h"
+#include "../../common/skin_mesh.h"
 #include "../../common/skin_ref.h"
 
 #ifndef TENDON_FN
@@ -382,6 +383,130 @@ void TENDON_FN(skin)(const tendon_skin_job *job)
 #undef TENDON_SKIN_CASE
     default: tendon_skin_scalar(job); break; /* unreachable for a validated job */
     }
+}
+
+/* ---- the prepared mesh (src/common/skin_mesh.h) ----------------------------------------------- */
+
+/*
+ * Vertices [v0, v0 + WF) of a mesh, v0 a multiple of WF (so inside one 16-vertex block): the
+ * same blend, transpose and per-lane formulas as vskin_block, reading the block's planes —
+ * joint indices and weights per lane, positions, normals and tangents already one vector per
+ * component. n influences and mode (0 positions, 1 + normals, 2 + tangents) are constants, and
+ * so is `fast`: every output of the mode wanted and packed (the common case, compiled without
+ * the strided stores and the NULL tests, which otherwise cost registers in the whole loop);
+ * else which outputs are written is decided per call (NULL: not written).
+ */
+TENDON_AINLINE void vmesh_block(const tendon_skin_mesh *m, const float *palette, size_t v0,
+                                size_t n, int mode, int fast, float *op, float *on, float *ot)
+{
+    const size_t l0 = v0 % TENDON_MESH_LANES;
+    /* every plane at an offset that is a constant here (n and mode are): one base pointer */
+    const unsigned char *b = tendon_mesh_block(m, v0 / TENDON_MESH_LANES);
+    const uint16_t *jv = (const uint16_t *)(const void *)b + n * l0;
+    const float *wv0 = (const float *)(const void *)(b + tendon_mesh_off_w(n)) + n * l0;
+#define TENDON_PLANE(off, c)                                                                       \
+    ((const float *)(const void *)(b + (off)) + TENDON_MESH_LANES * (c) + l0)
+    vf blk[TENDON_MG][TENDON_WF];
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 16
+#endif
+    for (int i = 0; i < TENDON_WF; ++i) {
+        const float *pal[4];
+        vf wv[4];
+#if TENDON_WF == 4
+        /* one load of the vertex's weights, then in-register splats (n = 4: one line) */
+        if (n == 4) {
+            const vf w4 = vfload(wv0 + 4 * (size_t)i);
+            wv[0] = vfsplat4_0(w4), wv[1] = vfsplat4_1(w4);
+            wv[2] = vfsplat4_2(w4), wv[3] = vfsplat4_3(w4);
+        } else
+#endif
+            for (size_t k = 0; k < n; ++k)
+                wv[k] = vfset1(wv0[n * (size_t)i + k]);
+        for (size_t k = 0; k < n; ++k)
+            pal[k] = palette + 16 * (size_t)jv[n * (size_t)i + k];
+        for (int g = 0; g < TENDON_MG; ++g) {
+            vf acc = vfmul(wv[0], vfload(pal[0] + g * TENDON_WF));
+            for (size_t k = 1; k < n; ++k)
+                acc = vfadd(acc, vfmul(wv[k], vfload(pal[k] + g * TENDON_WF)));
+            blk[g][i] = acc;
+        }
+    }
+    vf E[16];
+    for (int g = 0; g < TENDON_MG; ++g) {
+        vftranspose(blk[g]);
+        for (int r = 0; r < TENDON_WF; ++r)
+            E[g * TENDON_WF + r] = blk[g][r];
+    }
+    vskin_out o;
+    const size_t off_p = tendon_mesh_off_p(n), off_n = tendon_mesh_off_n(n);
+    const size_t off_t = tendon_mesh_off_t(n, 1); /* a mesh with tangents has normals */
+    if (fast || op) {
+        vskin_position(E, vfload(TENDON_PLANE(off_p, 0)), vfload(TENDON_PLANE(off_p, 1)),
+                       vfload(TENDON_PLANE(off_p, 2)), &o);
+        if (fast)
+            vfstore3(op + 3 * v0, o.px, o.py, o.pz);
+        else
+            vskin_store3(op, m->out_stride[0], v0, o.px, o.py, o.pz);
+    }
+    if (mode >= 1) {
+        const vf zero = vfset1(0.0f);
+        vskin_frame(E, vfload(TENDON_PLANE(off_n, 0)), vfload(TENDON_PLANE(off_n, 1)),
+                    vfload(TENDON_PLANE(off_n, 2)), mode >= 2,
+                    mode >= 2 ? vfload(TENDON_PLANE(off_t, 0)) : zero,
+                    mode >= 2 ? vfload(TENDON_PLANE(off_t, 1)) : zero,
+                    mode >= 2 ? vfload(TENDON_PLANE(off_t, 2)) : zero,
+                    mode >= 2 ? vfload(TENDON_PLANE(off_t, 3)) : zero, &o);
+        if (fast) {
+            vfstore3(on + 3 * v0, o.nx, o.ny, o.nz);
+            if (mode >= 2)
+                vfstore4(ot + 4 * v0, o.tx, o.ty, o.tz, o.tw);
+        } else {
+            if (on)
+                vskin_store3(on, m->out_stride[1], v0, o.nx, o.ny, o.nz);
+            if (mode >= 2)
+                vskin_store4(ot, m->out_stride[2], v0, o.tx, o.ty, o.tz, o.tw);
+        }
+    }
+#undef TENDON_PLANE
+}
+
+TENDON_AINLINE size_t vmesh_loop(const tendon_skin_mesh *m, const float *palette, size_t v,
+                                 size_t end, size_t n, int mode, int fast, float *op, float *on,
+                                 float *ot)
+{
+    for (; v + TENDON_WF <= end; v += TENDON_WF)
+        vmesh_block(m, palette, v, n, mode, fast, op, on, ot);
+    return v;
+}
+
+void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_t first,
+                          size_t count, float *op, float *on, float *ot)
+{
+    const size_t end = first + count;
+    /* head: up to the first multiple of WF, by the scalar reference (equal by construction) */
+    size_t v = (first + TENDON_WF - 1) / TENDON_WF * TENDON_WF;
+    if (v > end)
+        v = end;
+    tendon_skin_mesh_scalar(m, palette, first, v - first, op, on, ot);
+    const int mode = ot ? 2 : on ? 1 : 0;
+    const int fast = op && m->out_stride[0] == 3 * sizeof(float) &&
+                     (mode < 1 || (on && m->out_stride[1] == 3 * sizeof(float))) &&
+                     (mode < 2 || m->out_stride[2] == 4 * sizeof(float));
+    switch ((m->influence_count - 1) * 6 + (size_t)(mode * 2 + fast)) {
+#define TENDON_MESH_CASE(n, md, f)                                                                 \
+    case ((n) - 1) * 6 + (md) * 2 + (f):                                                           \
+        v = vmesh_loop(m, palette, v, end, (n), (md), (f), op, on, ot);                            \
+        break;
+#define TENDON_MESH_CASES(n)                                                                       \
+    TENDON_MESH_CASE(n, 0, 0) TENDON_MESH_CASE(n, 0, 1) TENDON_MESH_CASE(n, 1, 0)                  \
+    TENDON_MESH_CASE(n, 1, 1) TENDON_MESH_CASE(n, 2, 0) TENDON_MESH_CASE(n, 2, 1)
+        TENDON_MESH_CASES(1) TENDON_MESH_CASES(2) TENDON_MESH_CASES(3) TENDON_MESH_CASES(4)
+#undef TENDON_MESH_CASES
+#undef TENDON_MESH_CASE
+    default: break; /* unreachable for a created mesh: the scalar tail does everything */
+    }
+    tendon_skin_mesh_scalar(m, palette, v, end - v, op, on, ot);
 }
 
 /* ---- morph targets -------------------------------------------------------------------------- */
