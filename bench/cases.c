@@ -679,6 +679,8 @@ const tendon_bench_case tendon_bench_cases[] = {
      tendon_bench_run_model_matrices_dfs, tendon_bench_rig_teardown},
     {"palette", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup, tendon_bench_run_palette,
      tendon_bench_rig_teardown},
+    {"palette_splat", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
+     tendon_bench_run_palette_splat, tendon_bench_rig_teardown},
     {"pose_palette", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
      tendon_bench_run_pose_palette, tendon_bench_rig_teardown},
     {"skin_positions", "vertex", VERTEX_COUNTS, NULL, tendon_bench_skin_setup,

@@ -67,6 +67,7 @@ typedef struct rig_data {
     int32_t *parents;
     uint32_t *joint_of, *order; /* order: the skeleton's level order */
     float *ibm, *model, *palette, *local;
+    float *ibm_splat; /* the binding's form (tendon_kernels.palette_splat) */
     float root[16];
     tendon_pose pose;
 } rig_data;
@@ -103,7 +104,9 @@ int tendon_bench_rig_setup(tendon_bench_fixture *fx, uint64_t seed)
     d->model = alloc64(16 * n, sizeof(float));
     d->local = alloc64(16 * n, sizeof(float));
     d->palette = alloc64(16 * n, sizeof(float));
+    d->ibm_splat = alloc64(48 * n, sizeof(float));
     if (!d->parents || !d->joint_of || !d->order || !d->ibm || !d->model || !d->local || !d->palette ||
+        !d->ibm_splat ||
         tendon_pose_create(n, &d->pose) != TENDON_OK)
         return 1;
     /* DFS pre-order (tendon_skeleton_create requires it): a chain of four hangs off joint j − 1
@@ -133,6 +136,11 @@ int tendon_bench_rig_setup(tendon_bench_fixture *fx, uint64_t seed)
         return 1;
     }
     memcpy(d->order, tendon_skeleton_level_order(sk), n * sizeof *d->order);
+    for (size_t j = 0; j < n; ++j)
+        for (int e = 0; e < 3; ++e)
+            for (int c = 0; c < 4; ++c)
+                for (int l = 0; l < 4; ++l)
+                    d->ibm_splat[48 * j + 16 * e + 4 * c + l] = d->ibm[16 * j + 4 * c + e];
     tendon_skeleton_destroy(sk);
     random_pose(&r, &d->pose);
     static const float root[16] = {0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 3, 0, 1, 1};
@@ -150,7 +158,7 @@ void tendon_bench_rig_teardown(tendon_bench_fixture *fx)
     rig_data *d = fx->data;
     if (d) {
         free(d->parents), free(d->joint_of), free(d->order), free(d->ibm), free(d->model), free(d->local);
-        free(d->palette);
+        free(d->palette), free(d->ibm_splat);
         tendon_pose_destroy(&d->pose);
         free(d);
     }
@@ -203,15 +211,22 @@ void tendon_bench_run_palette(const tendon_bench_fixture *fx, const tendon_kerne
     k->palette(d->model, d->joint_of, d->ibm, fx->count, d->palette);
 }
 
+/* The palette as tendon_palette runs it: the binding's splat table of the inverse binds. */
+void tendon_bench_run_palette_splat(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    rig_data *d = fx->data;
+    k->palette_splat(d->model, d->joint_of, d->ibm_splat, fx->count, d->palette);
+}
+
 /* The whole pipeline, as tendon_pose_palette runs it: pose → local → model (in place, with the
- * root matrix) → palette. */
+ * root matrix) → palette (through the splat table). */
 void tendon_bench_run_pose_palette(const tendon_bench_fixture *fx, const tendon_kernels *k)
 {
     rig_data *d = fx->data;
     const size_t n = fx->count;
     k->local_matrices(d->pose.translation, d->pose.rotation, d->pose.scale, n, d->model);
     model_pass(d, k, n, d->model, d->model);
-    k->palette(d->model, d->joint_of, d->ibm, n, d->palette);
+    k->palette_splat(d->model, d->joint_of, d->ibm_splat, n, d->palette);
 }
 
 /* ---- skinning ----------------------------------------------------------------------------- */

@@ -244,6 +244,7 @@ START_TEST(test_kernel_table_append_only)
         offsetof(tendon_kernels, pose_blend_layers_f32),
         /* issue 12 (skin-mesh): keep this block contiguous when merging */
         offsetof(tendon_kernels, skin_mesh),
+        offsetof(tendon_kernels, palette_splat),
     };
     const size_t n = sizeof in_order_added / sizeof in_order_added[0];
     for (size_t i = 1; i < n; ++i)

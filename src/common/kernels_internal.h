@@ -72,7 +72,10 @@
     TENDON_HIDDEN void tendon_skin_mesh_##sfx(const struct tendon_skin_mesh *mesh,                 \
                                               const float *palette, size_t first, size_t count,    \
                                               float *out_positions, float *out_normals,            \
-                                              float *out_tangents);
+                                              float *out_tangents);                                \
+    TENDON_HIDDEN void tendon_palette_splat_##sfx(const float *model, const uint32_t *joint_of,    \
+                                                  const float *inverse_bind_splat, size_t count,   \
+                                                  float *out);
 
 TENDON_DECLARE_KERNELS(scalar)
 TENDON_DECLARE_KERNELS(sse2)

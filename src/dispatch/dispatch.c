@@ -36,6 +36,7 @@
         .pose_add_f32 = tendon_pose_add_f32_##sfx,                                                 \
         .pose_blend_layers_f32 = tendon_pose_blend_layers_f32_##sfx,                               \
         .skin_mesh = tendon_skin_mesh_##sfx,                                                       \
+        .palette_splat = tendon_palette_splat_##sfx,                                               \
     }
 
 /*

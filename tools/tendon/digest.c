@@ -716,6 +716,36 @@ done:
     return rc;
 }
 
+/* The palette through the binding's splat table of the same inverse bind matrices (the
+ * layout tendon_kernels.palette_splat documents): the palette line's products. */
+static int dg_palette_splat(const tendon_kernels *k, dg_sink *s)
+{
+    float *model = dg_matrices(0x9a1e7000cu, DG_N), *ibm = dg_matrices(0x1b3d000du, DG_N);
+    float *splat = malloc(48 * DG_N * sizeof *splat), *out = malloc(16 * DG_N * sizeof *out);
+    uint32_t *joint_of = malloc(DG_N * sizeof *joint_of);
+    int rc = -1;
+    if (!model || !ibm || !splat || !out || !joint_of)
+        goto done;
+    dg_rng r = {0x10f0010u};
+    for (size_t i = 0; i < DG_N; ++i)
+        joint_of[i] = dg_below(&r, DG_N);
+    for (size_t j = 0; j < DG_N; ++j)
+        for (int e = 0; e < 3; ++e)
+            for (int c = 0; c < 4; ++c)
+                for (int l = 0; l < 4; ++l)
+                    splat[48 * j + 16 * e + 4 * c + l] = ibm[16 * j + 4 * c + e];
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        memset(out, 0, 16 * DG_N * sizeof *out);
+        k->palette_splat(model, joint_of + o, splat + 48 * o, n, out + 16 * o);
+        dg_hash_floats(s, out + 16 * o, 16 * n);
+    }
+    rc = 0;
+done:
+    free(model), free(ibm), free(splat), free(out), free(joint_of);
+    return rc;
+}
+
 /*
  * Skinning over every span × 1–4 influences × uint8/uint16 indices × normals or not × packed or
  * interleaved (one 56-byte input vertex, one 32-byte output vertex) buffers, then in place.
@@ -1420,6 +1450,7 @@ static const struct dg_kernel {
     {"clip_hermite", dg_clip_hermite},
     {"skin_tangents", dg_skin_tangents},
     {"skin_mesh", dg_skin_mesh},
+    {"palette_splat", dg_palette_splat},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 

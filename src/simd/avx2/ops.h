@@ -229,6 +229,35 @@ static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
     simde_mm256_storeu_ps(p + 24, simde_mm256_permute2f128_ps(r2, r3, 0x31));
 }
 
+/** vftranspose, except that outputs i with i % 4 == 3 are left as they were (a 4×4 matrix's
+ *  bottom row, which the matrix kernels never read): 20 shuffles instead of 24. */
+static inline void vftranspose_rows3(vf r[8])
+{
+    simde__m256 t[8], u[8];
+    for (int i = 0; i < 4; ++i) {
+        t[2 * i] = simde_mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = simde_mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 2; ++i) {
+        u[4 * i + 0] = simde_mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+        u[4 * i + 1] = simde_mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+        u[4 * i + 2] = simde_mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    }
+    for (int k = 0; k < 3; ++k) {
+        r[k] = simde_mm256_permute2f128_ps(u[k], u[4 + k], 0x20);
+        r[4 + k] = simde_mm256_permute2f128_ps(u[k], u[4 + k], 0x31);
+    }
+}
+
+/** The mask of the lanes i whose bit i of `bits` is set (a constant, folded where bits is). */
+static inline vfmask vfmask_bits(unsigned bits)
+{
+    return simde_mm256_castsi256_ps(simde_mm256_setr_epi32(
+        -(int32_t)(bits & 1), -(int32_t)(bits >> 1 & 1), -(int32_t)(bits >> 2 & 1),
+        -(int32_t)(bits >> 3 & 1), -(int32_t)(bits >> 4 & 1), -(int32_t)(bits >> 5 & 1),
+        -(int32_t)(bits >> 6 & 1), -(int32_t)(bits >> 7 & 1)));
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----

@@ -307,6 +307,35 @@ static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
     simde_mm512_storeu_ps(p + 48, simde_mm512_permutex2var_ps(xy_hi, ib, zw_hi)); /* q12..q15 */
 }
 
+/** vftranspose, except that outputs i with i % 4 == 3 are left as they were (a 4×4 matrix's
+ *  bottom row, which the matrix kernels never read): 52 shuffles instead of 64. */
+static inline void vftranspose_rows3(vf r[16])
+{
+    simde__m512 t[16], u[16];
+    for (int i = 0; i < 8; ++i) {
+        t[2 * i] = simde_mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = simde_mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 4; ++i) {
+        u[4 * i + 0] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+        u[4 * i + 1] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+        u[4 * i + 2] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    }
+    for (int k = 0; k < 3; ++k) {
+        const simde__m512 v0 = simde_mm512_shuffle_f32x4(u[k], u[4 + k], 0x88);
+        const simde__m512 v1 = simde_mm512_shuffle_f32x4(u[k], u[4 + k], 0xDD);
+        const simde__m512 w0 = simde_mm512_shuffle_f32x4(u[8 + k], u[12 + k], 0x88);
+        const simde__m512 w1 = simde_mm512_shuffle_f32x4(u[8 + k], u[12 + k], 0xDD);
+        r[k] = simde_mm512_shuffle_f32x4(v0, w0, 0x88);
+        r[8 + k] = simde_mm512_shuffle_f32x4(v0, w0, 0xDD);
+        r[4 + k] = simde_mm512_shuffle_f32x4(v1, w1, 0x88);
+        r[12 + k] = simde_mm512_shuffle_f32x4(v1, w1, 0xDD);
+    }
+}
+
+/** The mask of the lanes i whose bit i of `bits` is set. */
+static inline vfmask vfmask_bits(unsigned bits) { return (vfmask)bits; }
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----

@@ -7,10 +7,10 @@
  * Layouts (docs/skinning.md):
  * - local matrices: WF joints at a time in structure-of-arrays form (translation, quaternion and
  *   scale transposed in registers), the 16 elements transposed back to one matrix per joint.
- * - 4×4 product (model matrices, palette): one matrix at a time, vectorised across its 16
+ * - affine product (model matrices, palette): one matrix at a time, vectorised across its 16
  *   elements: with the columns of a repeated in every group of four lanes and b's element k of
  *   each column splatted across that column's group, lane 4c+r computes exactly
- *   ((a[r]·b[4c] + a[4+r]·b[4c+1]) + a[8+r]·b[4c+2]) + a[12+r]·b[4c+3].
+ *   (a[r]·b[4c] + a[4+r]·b[4c+1]) + a[8+r]·b[4c+2], plus a[12+r] pairwise in column 3.
  * - skinning: WF vertices per block. Each vertex's blended matrix is built across its 16 elements
  *   (whole palette rows loaded, no gathers), the WF blended matrices are transposed in registers
  *   to one vector per element, and positions, normals and tangents are computed across vertices.
@@ -38,18 +38,60 @@
 #define TENDON_AINLINE static inline
 #endif
 
-/**
- * r = a × b (tendon_ref_mat4_mul) with a's columns given repeated in every group of four lanes
- * (vfload4_dup / vfmat_cols_dup) and b read from memory; r is the product as vfload would load
- * it from c (16/WF vectors).
+/*
+ * The affine product (tendon_ref_affine_mul) across a matrix's 16 elements: vector g of the MG
+ * a matrix takes holds elements g·WF .. g·WF + WF − 1, element 4c + r in group c, lane r.
+ * Which lanes hold the translation column (c = 3) and which the bottom row (r = 3) is a
+ * constant per g, folded by the compiler.
  */
-TENDON_AINLINE void vmat4_mul_cols(const vf a[4], const float *b, vf r[TENDON_MG])
+TENDON_AINLINE unsigned vaff_lanes(int g, int translation)
+{
+    unsigned bits = 0;
+    for (int i = 0; i < TENDON_WF; ++i) {
+        const int e = g * TENDON_WF + i;
+        if (translation ? e / 4 == 3 : e % 4 == 3)
+            bits |= 1u << i;
+    }
+    return bits;
+}
+
+/* vfsel on a constant lane set: no select at all where it is empty or full */
+TENDON_AINLINE vf vaff_sel(unsigned bits, vf yes, vf no)
+{
+    const unsigned all = TENDON_WF == 32 ? 0xFFFFFFFFu : (1u << TENDON_WF) - 1u;
+    if (bits == 0)
+        return no;
+    if (bits == all)
+        return yes;
+    return vfsel(vfmask_bits(bits), yes, no);
+}
+
+/**
+ * r = a ∘ b with a's columns given repeated in every group of four lanes (vfload4_dup /
+ * vfmat_cols_dup) and b read from memory; lane 4c + r computes
+ *   (a[r]·b[4c] + a[4+r]·b[4c+1]) + a[8+r]·b[4c+2]          for c < 3,
+ *   (a[r]·b[12] + a[4+r]·b[13]) + (a[8+r]·b[14] + a[12+r])   for c = 3.
+ * The bottom-row lanes hold what they hold (a chain reads only rows 0..2); vaff_store writes
+ * them as 0 0 0 1.
+ */
+TENDON_AINLINE void vaff_mul_cols(const vf a[4], const float *b, vf r[TENDON_MG])
 {
     for (int g = 0; g < TENDON_MG; ++g) {
         const vf bg = vfload(b + g * TENDON_WF);
-        r[g] = vfadd(vfadd(vfadd(vfmul(a[0], vfsplat4_0(bg)), vfmul(a[1], vfsplat4_1(bg))),
-                           vfmul(a[2], vfsplat4_2(bg))),
-                     vfmul(a[3], vfsplat4_3(bg)));
+        const vf p0 = vfmul(a[0], vfsplat4_0(bg)), p1 = vfmul(a[1], vfsplat4_1(bg));
+        const vf p2 = vfmul(a[2], vfsplat4_2(bg));
+        const vf q = vaff_sel(vaff_lanes(g, 1), vfadd(p2, a[3]), p2);
+        r[g] = vfadd(vfadd(p0, p1), q);
+    }
+}
+
+/** Store a product with its bottom row written 0 0 0 1. */
+TENDON_AINLINE void vaff_store(float *c, const vf r[TENDON_MG])
+{
+    const vf zero = vfset1(0.0f), one = vfset1(1.0f);
+    for (int g = 0; g < TENDON_MG; ++g) {
+        const vf bottom = vaff_sel(1u << (TENDON_WF - 1) & vaff_lanes(g, 1), one, zero);
+        vfstore(c + g * TENDON_WF, vaff_sel(vaff_lanes(g, 0), bottom, r[g]));
     }
 }
 
@@ -59,14 +101,13 @@ TENDON_AINLINE void vmat4_load_cols(const float *a, vf col[4])
         col[k] = vfload4_dup(a + 4 * k);
 }
 
-/** c = a × b. c may be exactly b (b is read whole before c is written). */
-TENDON_AINLINE void vmat4_mul(const float *a, const float *b, float *c)
+/** c = a ∘ b. c may be exactly b (b is read whole before c is written). */
+TENDON_AINLINE void vaff_mul(const float *a, const float *b, float *c)
 {
     vf col[4], r[TENDON_MG];
     vmat4_load_cols(a, col);
-    vmat4_mul_cols(col, b, r);
-    for (int g = 0; g < TENDON_MG; ++g)
-        vfstore(c + g * TENDON_WF, r[g]);
+    vaff_mul_cols(col, b, r);
+    vaff_store(c, r);
 }
 
 void TENDON_FN(local_matrices)(const float *translation, const float *rotation,
@@ -138,9 +179,8 @@ TENDON_AINLINE void vmodel_joint(const float *local, const int32_t *parents, con
         }
         return;
     }
-    vmat4_mul_cols(col, local + 16 * j, r);
-    for (int g = 0; g < TENDON_MG; ++g)
-        vfstore(model + 16 * j + g * TENDON_WF, r[g]);
+    vaff_mul_cols(col, local + 16 * j, r);
+    vaff_store(model + 16 * j, r);
 }
 
 void TENDON_FN(model_matrices)(const float *local, const int32_t *parents, const float *root,
@@ -156,28 +196,47 @@ void TENDON_FN(model_matrices)(const float *local, const int32_t *parents, const
 /*
  * In a level order (tendon_skeleton_level_order: joints by depth) consecutive joints are mostly
  * independent, so the out-of-order core overlaps their products instead of waiting out each
- * parent chain in turn; on a chain the order is the chain and r still carries the parent.
+ * parent chain in turn.
  */
 void TENDON_FN(model_matrices_ordered)(const float *local, const int32_t *parents,
                                        const float *root, const uint32_t *order, size_t count,
                                        float *model)
 {
     vf r[TENDON_MG];
-    for (int g = 0; g < TENDON_MG; ++g)
-        r[g] = vfset1(0.0f); /* never read before written: prev guards it */
-    size_t prev = SIZE_MAX;
-    for (size_t i = 0; i < count; ++i) {
-        const size_t j = order[i];
-        vmodel_joint(local, parents, root, j, model, r, prev);
-        prev = j;
-    }
+    /* No register hand-off here: in a level order the parent is seldom the joint just done,
+     * and a mispredicted test costs more than the round trip it saves (measured). */
+    for (size_t i = 0; i < count; ++i)
+        vmodel_joint(local, parents, root, order[i], model, r, SIZE_MAX);
 }
 
 void TENDON_FN(palette)(const float *model, const uint32_t *joint_of, const float *inverse_bind,
                         size_t count, float *out)
 {
     for (size_t k = 0; k < count; ++k)
-        vmat4_mul(model + 16 * (size_t)joint_of[k], inverse_bind + 16 * k, out + 16 * k);
+        vaff_mul(model + 16 * (size_t)joint_of[k], inverse_bind + 16 * k, out + 16 * k);
+}
+
+/*
+ * The palette with the binding's splat table (tendon_kernels.palette_splat): b's element k of
+ * each column already repeated across that column's lanes, so a product is three multiplies by
+ * memory, no shuffle.
+ */
+void TENDON_FN(palette_splat)(const float *model, const uint32_t *joint_of, const float *splat,
+                              size_t count, float *out)
+{
+    for (size_t k = 0; k < count; ++k) {
+        vf a[4], r[TENDON_MG];
+        vmat4_load_cols(model + 16 * (size_t)joint_of[k], a);
+        const float *s = splat + 48 * k;
+        for (int g = 0; g < TENDON_MG; ++g) {
+            const vf p0 = vfmul(a[0], vfload(s + g * TENDON_WF));
+            const vf p1 = vfmul(a[1], vfload(s + 16 + g * TENDON_WF));
+            const vf p2 = vfmul(a[2], vfload(s + 32 + g * TENDON_WF));
+            const vf q = vaff_sel(vaff_lanes(g, 1), vfadd(p2, a[3]), p2);
+            r[g] = vfadd(vfadd(p0, p1), q);
+        }
+        vaff_store(out + 16 * k, r);
+    }
 }
 
 /* ---- linear-blend skinning ------------------------------------------------------------------ */
@@ -335,7 +394,7 @@ TENDON_AINLINE void vskin_block(const tendon_skin_job *job, size_t v0, size_t n,
     }
     vf E[16];
     for (int g = 0; g < TENDON_MG; ++g) {
-        vftranspose(blk[g]); /* blk[g][r]: element g·WF + r of every vertex */
+        vftranspose_rows3(blk[g]); /* blk[g][r]: element g·WF + r of every vertex (not row 3) */
         for (int r = 0; r < TENDON_WF; ++r)
             E[g * TENDON_WF + r] = blk[g][r];
     }
@@ -397,7 +456,8 @@ void TENDON_FN(skin)(const tendon_skin_job *job)
  * else which outputs are written is decided per call (NULL: not written).
  */
 TENDON_AINLINE void vmesh_block(const tendon_skin_mesh *m, const float *palette, size_t v0,
-                                size_t n, int mode, int fast, float *op, float *on, float *ot)
+                                size_t n, int mode, int fast, int rows, float *op, float *on,
+                                float *ot)
 {
     const size_t l0 = v0 % TENDON_MESH_LANES;
     /* every plane at an offset that is a constant here (n and mode are): one base pointer */
@@ -424,8 +484,8 @@ TENDON_AINLINE void vmesh_block(const tendon_skin_mesh *m, const float *palette,
             for (size_t k = 0; k < n; ++k)
                 wv[k] = vfset1(wv0[n * (size_t)i + k]);
         for (size_t k = 0; k < n; ++k)
-            pal[k] = palette + 16 * (size_t)jv[n * (size_t)i + k];
-        for (int g = 0; g < TENDON_MG; ++g) {
+            pal[k] = palette + (rows ? 12 : 16) * (size_t)jv[n * (size_t)i + k];
+        for (int g = 0; g < (rows ? 3 : TENDON_MG); ++g) {
             vf acc = vfmul(wv[0], vfload(pal[0] + g * TENDON_WF));
             for (size_t k = 1; k < n; ++k)
                 acc = vfadd(acc, vfmul(wv[k], vfload(pal[k] + g * TENDON_WF)));
@@ -433,10 +493,18 @@ TENDON_AINLINE void vmesh_block(const tendon_skin_mesh *m, const float *palette,
         }
     }
     vf E[16];
-    for (int g = 0; g < TENDON_MG; ++g) {
-        vftranspose(blk[g]);
-        for (int r = 0; r < TENDON_WF; ++r)
-            E[g * TENDON_WF + r] = blk[g][r];
+    if (rows) { /* blk[r][i]: row r of vertex i's matrix; transposed, element (r, c) = E[4c + r] */
+        for (int r = 0; r < 3; ++r) {
+            vftranspose(blk[r]);
+            for (int c = 0; c < 4; ++c)
+                E[4 * c + r] = blk[r][c];
+        }
+    } else { /* the bottom row (elements 3, 7, 11, 15) is never read */
+        for (int g = 0; g < TENDON_MG; ++g) {
+            vftranspose_rows3(blk[g]);
+            for (int r = 0; r < TENDON_WF; ++r)
+                E[g * TENDON_WF + r] = blk[g][r];
+        }
     }
     vskin_out o;
     const size_t off_p = tendon_mesh_off_p(n), off_n = tendon_mesh_off_n(n);
@@ -472,13 +540,38 @@ TENDON_AINLINE void vmesh_block(const tendon_skin_mesh *m, const float *palette,
 }
 
 TENDON_AINLINE size_t vmesh_loop(const tendon_skin_mesh *m, const float *palette, size_t v,
-                                 size_t end, size_t n, int mode, int fast, float *op, float *on,
-                                 float *ot)
+                                 size_t end, size_t n, int mode, int fast, int rows, float *op,
+                                 float *on, float *ot)
 {
     for (; v + TENDON_WF <= end; v += TENDON_WF)
-        vmesh_block(m, palette, v, n, mode, fast, op, on, ot);
+        vmesh_block(m, palette, v, n, mode, fast, rows, op, on, ot);
     return v;
 }
+
+/*
+ * Four-lane ISAs (SSE2, SSE4.1, NEON) blend a vertex's matrix one row of four at a time: rows
+ * 0..2 of a 3×4 copy of the palette made per call on the stack, 12 floats an entry, instead of
+ * four columns whose fourth lane (the bottom row) is never used — a quarter fewer products,
+ * sums and transposes, and twelve accumulators instead of sixteen (a 16-register ISA spills
+ * less). The same products in the same order: only where they are read from changes. Palettes
+ * of more than TENDON_MESH_ROWS_MAX entries, and calls too short to repay the copy, keep the
+ * columns.
+ */
+#define TENDON_MESH_ROWS_MAX 256
+
+#if TENDON_WF == 4
+static void vmesh_palette_rows(const float *palette, size_t count, float *rows)
+{
+    for (size_t j = 0; j < count; ++j) {
+        vf c[4] = {vfload(palette + 16 * j), vfload(palette + 16 * j + 4),
+                   vfload(palette + 16 * j + 8), vfload(palette + 16 * j + 12)};
+        vftranspose(c);
+        vfstore(rows + 12 * j, c[0]);
+        vfstore(rows + 12 * j + 4, c[1]);
+        vfstore(rows + 12 * j + 8, c[2]);
+    }
+}
+#endif
 
 void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_t first,
                           size_t count, float *op, float *on, float *ot)
@@ -493,10 +586,20 @@ void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_
     const int fast = op && m->out_stride[0] == 3 * sizeof(float) &&
                      (mode < 1 || (on && m->out_stride[1] == 3 * sizeof(float))) &&
                      (mode < 2 || m->out_stride[2] == 4 * sizeof(float));
+    int rows = 0;
+    const float *pal = palette;
+#if TENDON_WF == 4
+    _Alignas(64) float row_palette[12 * TENDON_MESH_ROWS_MAX];
+    if (m->palette_count <= TENDON_MESH_ROWS_MAX && end - v >= m->palette_count) {
+        vmesh_palette_rows(palette, m->palette_count, row_palette);
+        rows = 1, pal = row_palette;
+    }
+#endif
     switch ((m->influence_count - 1) * 6 + (size_t)(mode * 2 + fast)) {
 #define TENDON_MESH_CASE(n, md, f)                                                                 \
     case ((n) - 1) * 6 + (md) * 2 + (f):                                                           \
-        v = vmesh_loop(m, palette, v, end, (n), (md), (f), op, on, ot);                            \
+        v = rows ? vmesh_loop(m, pal, v, end, (n), (md), (f), 1, op, on, ot)                       \
+                 : vmesh_loop(m, pal, v, end, (n), (md), (f), 0, op, on, ot);                      \
         break;
 #define TENDON_MESH_CASES(n)                                                                       \
     TENDON_MESH_CASE(n, 0, 0) TENDON_MESH_CASE(n, 0, 1) TENDON_MESH_CASE(n, 1, 0)                  \

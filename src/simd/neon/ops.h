@@ -244,6 +244,29 @@ static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
     simde_vst4q_f32(p, v);
 }
 
+/** vftranspose, except that outputs i with i % 4 == 3 are left as they were (a 4×4 matrix's
+ *  bottom row, which the matrix kernels never read). */
+static inline void vftranspose_rows3(vf r[4])
+{
+    const simde_float32x4_t t0 = simde_vtrn1q_f32(r[0], r[1]);
+    const simde_float32x4_t t1 = simde_vtrn2q_f32(r[0], r[1]);
+    const simde_float32x4_t t2 = simde_vtrn1q_f32(r[2], r[3]);
+    const simde_float32x4_t t3 = simde_vtrn2q_f32(r[2], r[3]);
+    const simde_float64x2_t d0 = simde_vreinterpretq_f64_f32(t0), d1 = simde_vreinterpretq_f64_f32(t1);
+    const simde_float64x2_t d2 = simde_vreinterpretq_f64_f32(t2);
+    r[0] = simde_vreinterpretq_f32_f64(simde_vtrn1q_f64(d0, d2));
+    r[1] = simde_vreinterpretq_f32_f64(simde_vtrn1q_f64(d1, simde_vreinterpretq_f64_f32(t3)));
+    r[2] = simde_vreinterpretq_f32_f64(simde_vtrn2q_f64(d0, d2));
+}
+
+/** The mask of the lanes i whose bit i of `bits` is set (a constant, folded where bits is). */
+static inline vfmask vfmask_bits(unsigned bits)
+{
+    const uint32_t m[4] = {0u - (bits & 1), 0u - (bits >> 1 & 1), 0u - (bits >> 2 & 1),
+                           0u - (bits >> 3 & 1)};
+    return simde_vld1q_u32(m);
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----

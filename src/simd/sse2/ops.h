@@ -239,6 +239,27 @@ static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
     simde_mm_storeu_ps(p + 12, r[3]);
 }
 
+/** vftranspose, except that outputs i with i % 4 == 3 are left as they were (a 4×4 matrix's
+ *  bottom row, which the matrix kernels never read): fewer shuffles. */
+static inline void vftranspose_rows3(vf r[4])
+{
+    const simde__m128 t0 = simde_mm_unpacklo_ps(r[0], r[1]);
+    const simde__m128 t1 = simde_mm_unpacklo_ps(r[2], r[3]);
+    const simde__m128 t2 = simde_mm_unpackhi_ps(r[0], r[1]);
+    const simde__m128 t3 = simde_mm_unpackhi_ps(r[2], r[3]);
+    r[0] = simde_mm_movelh_ps(t0, t1);
+    r[1] = simde_mm_movehl_ps(t1, t0);
+    r[2] = simde_mm_movelh_ps(t2, t3);
+}
+
+/** The mask of the lanes i whose bit i of `bits` is set (a constant, folded where bits is). */
+static inline vfmask vfmask_bits(unsigned bits)
+{
+    return simde_mm_castsi128_ps(simde_mm_setr_epi32(-(int32_t)(bits & 1), -(int32_t)(bits >> 1 & 1),
+                                                     -(int32_t)(bits >> 2 & 1),
+                                                     -(int32_t)(bits >> 3 & 1)));
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----
