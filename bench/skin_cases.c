@@ -238,6 +238,7 @@ typedef struct skin_data {
     uint8_t *joints;
     tendon_skin_job job;
     tendon_skin_mesh *mesh; /* made from the job with normals and tangents */
+    float *rigid, *dq; /* a rigid 64-entry palette and its dual quaternions */
 } skin_data;
 
 int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed)
@@ -312,6 +313,21 @@ int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed)
     mj.normals = d->nrm, mj.tangents = d->tan;
     if (tendon_skin_mesh_create(&mj, &d->mesh) != TENDON_OK)
         return 1;
+    /* dual quaternions need rigid joints: the palette's rotations and translations, unit scale */
+    d->rigid = alloc64(16 * SKIN_PALETTE, sizeof(float));
+    d->dq = alloc64(16 * SKIN_PALETTE, sizeof(float));
+    if (!d->rigid || !d->dq)
+        return 1;
+    for (size_t k = 0; k < SKIN_PALETTE; ++k) {
+        float t[3], q[4], s[3] = {1, 1, 1};
+        for (int c = 0; c < 3; ++c)
+            t[c] = (float)srng_range(&r, -1, 1);
+        srng_quat(&r, q);
+        tendon_pose p = {t, q, s, 1};
+        tendon_local_matrices(&p, d->rigid + 16 * k);
+    }
+    if (tendon_palette_to_dual_quat(d->rigid, SKIN_PALETTE, d->dq) != TENDON_OK)
+        return 1;
     fx->out = d->out_pos;
     return 0;
 }
@@ -323,6 +339,7 @@ void tendon_bench_skin_teardown(tendon_bench_fixture *fx)
         free(d->palette), free(d->joints), free(d->weights), free(d->pos), free(d->nrm);
         free(d->out_pos), free(d->out_nrm), free(d->tan), free(d->out_tan);
         tendon_skin_mesh_destroy(d->mesh);
+        free(d->rigid), free(d->dq);
         free(d);
     }
     fx->data = fx->out = NULL;
@@ -372,6 +389,22 @@ void tendon_bench_run_skin_mesh_tangents(const tendon_bench_fixture *fx, const t
 {
     const skin_data *d = fx->data;
     k->skin_mesh(d->mesh, d->palette, 0, fx->count, d->out_pos, d->out_nrm, d->out_tan);
+}
+
+/* Dual-quaternion skinning of the same mesh (positions + normals), and linear-blend skinning of
+ * it by the same rigid palette, for the ratio; item = vertex. */
+void tendon_bench_run_skin_mesh_dq(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const skin_data *d = fx->data;
+    k->skin_mesh_dq(d->mesh, d->dq, 0, fx->count, d->out_pos, d->out_nrm, NULL);
+}
+
+/* The conversion of the 64-entry palette, per frame: item = joint (fx->count ignored). */
+void tendon_bench_run_palette_to_dual_quat(const tendon_bench_fixture *fx,
+                                           const tendon_kernels *k)
+{
+    skin_data *d = fx->data;
+    k->palette_to_dual_quat(d->rigid, SKIN_PALETTE, d->dq);
 }
 
 /* ---- morph targets ------------------------------------------------------------------------ */

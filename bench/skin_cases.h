@@ -32,6 +32,11 @@ void tendon_bench_run_skin_mesh_positions(const tendon_bench_fixture *fx,
                                           const tendon_kernels *k);
 void tendon_bench_run_skin_mesh_normals(const tendon_bench_fixture *fx, const tendon_kernels *k);
 void tendon_bench_run_skin_mesh_tangents(const tendon_bench_fixture *fx, const tendon_kernels *k);
+/* skin_mesh_dq: dual quaternions, positions + normals (item = vertex); palette_to_dual_quat:
+   the 64-entry palette (item = joint, count 64) */
+void tendon_bench_run_skin_mesh_dq(const tendon_bench_fixture *fx, const tendon_kernels *k);
+void tendon_bench_run_palette_to_dual_quat(const tendon_bench_fixture *fx,
+                                           const tendon_kernels *k);
 /* morph (8 targets, positions): item = vertex */
 int tendon_bench_morph_setup(tendon_bench_fixture *fx, uint64_t seed);
 void tendon_bench_morph_teardown(tendon_bench_fixture *fx);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/dq_ref.h"
 #include "common/kernels_internal.h"
 #include "common/skin_mesh.h"
 #include "skin_internal.h"
@@ -185,14 +186,7 @@ size_t tendon_skin_mesh_memory_bytes(const tendon_skin_mesh *m) { return m ? m->
  * The O(1) checks of an apply call (fn names it in messages): the range, the palette pointer,
  * which outputs are asked for, their pointers and extents over the written range, overlaps.
  */
-TENDON_HIDDEN tendon_status tendon_skin_mesh_check_apply(const char *fn, const mesh_t *m,
-                                                         const void *palette,
-                                                         const char *palette_name,
-                                                         size_t palette_elem_floats,
-                                                         size_t first, size_t count,
-                                                         float *const outs[3]);
-
-tendon_status tendon_skin_mesh_check_apply(const char *fn, const mesh_t *m, const void *palette,
+static tendon_status check_apply(const char *fn, const mesh_t *m, const void *palette,
                                            const char *palette_name, size_t palette_elem_floats,
                                            size_t first, size_t count, float *const outs[3])
 {
@@ -264,8 +258,8 @@ tendon_status tendon_skin_mesh_apply_range_on(const tendon_kernels *kernels,
     static const char fn[] = "tendon_skin_mesh_apply";
     const tendon_kernels *k = kernels;
     float *const outs[3] = {out_positions, out_normals, out_tangents};
-    tendon_status s = tendon_skin_mesh_check_apply(fn, mesh, palette, "palette", 16, first_vertex,
-                                                   vertex_count, outs);
+    tendon_status s =
+        check_apply(fn, mesh, palette, "palette", 16, first_vertex, vertex_count, outs);
     if (s != TENDON_OK)
         return s;
     if (!k && (s = tendon_active_kernels(&k)) != TENDON_OK)
@@ -291,4 +285,106 @@ tendon_status tendon_skin_mesh_apply(const tendon_skin_mesh *mesh, const float *
 {
     return tendon_skin_mesh_apply_range_on(NULL, mesh, palette, 0, mesh ? mesh->vertex_count : 0,
                                            out_positions, out_normals, out_tangents);
+}
+
+/* ---- dual quaternions ------------------------------------------------------------------------ */
+
+tendon_status tendon_palette_to_dual_quat(const float *palette, size_t count, float *out_dq)
+{
+    static const char fn[] = "tendon_palette_to_dual_quat";
+    const tendon_kernels *k;
+    tendon_status s;
+    if ((s = tendon_check_array(fn, "palette", palette, count, 16)) != TENDON_OK ||
+        (s = tendon_check_array(fn, "out_dq", out_dq, count, 16)) != TENDON_OK)
+        return s;
+    const size_t bytes = count * 16 * sizeof(float);
+    if ((const float *)out_dq != palette && tendon_ranges_overlap(out_dq, bytes, palette, bytes))
+        return tendon_fail(TENDON_ERR_ALIAS,
+                           "%s: out_dq partly overlaps palette; it may be exactly palette (in "
+                           "place) but not overlap it otherwise",
+                           fn);
+    if ((s = tendon_active_kernels(&k)) != TENDON_OK)
+        return s;
+    if (count == 0)
+        return TENDON_OK;
+    const size_t bad = k->palette_to_dual_quat(palette, count, out_dq);
+    if (bad == count)
+        return TENDON_OK;
+    /* say why, from the scalar reference's metrics of that matrix (the kernel's bits) */
+    const float *m = palette + 16 * bad;
+    tendon_dq_metrics o;
+    tendon_ref_dq_metrics(m, &o);
+    switch (tendon_ref_dq_check(m, &o)) {
+    case TENDON_DQ_NONFINITE:
+        for (int e = 0; e < 15; ++e)
+            if ((e & 3) != 3 && !isfinite(m[e]))
+                return tendon_fail(TENDON_ERR_VALUE,
+                                   "%s: palette entry %zu has a non-finite element (m[%d] = %g): "
+                                   "no dual quaternion",
+                                   fn, bad, e, (double)m[e]);
+        break;
+    case TENDON_DQ_MIRROR:
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: palette entry %zu has determinant %g: a mirror or a degenerate "
+                           "matrix has no dual quaternion (skin it with tendon_skin_mesh_apply)",
+                           fn, bad, (double)o.det);
+    case TENDON_DQ_SCALE:
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: palette entry %zu has a non-uniform scale (column lengths %.7g, "
+                           "%.7g, %.7g differ from their mean by more than 2^-10 of it): dual "
+                           "quaternions carry a uniform scale only (skin such joints with "
+                           "tendon_skin_mesh_apply)",
+                           fn, bad, (double)o.l0, (double)o.l1, (double)o.l2);
+    case TENDON_DQ_SHEAR: {
+        const double c01 = (double)o.d01 / ((double)o.l0 * o.l1);
+        const double c02 = (double)o.d02 / ((double)o.l0 * o.l2);
+        const double c12 = (double)o.d12 / ((double)o.l1 * o.l2);
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: palette entry %zu is sheared (the cosines between its columns "
+                           "are %.3g, %.3g, %.3g; at most 2^-10 is taken as orthogonal): dual "
+                           "quaternions carry no shear (skin such joints with "
+                           "tendon_skin_mesh_apply)",
+                           fn, bad, c01, c02, c12);
+    }
+    default: break;
+    }
+    return tendon_fail(TENDON_ERR_VALUE, "%s: palette entry %zu is not a rigid transform", fn,
+                       bad);
+}
+
+tendon_status tendon_skin_mesh_apply_dq_range_on(const tendon_kernels *kernels,
+                                                 const tendon_skin_mesh *mesh, const float *dq,
+                                                 size_t first_vertex, size_t vertex_count,
+                                                 float *out_positions, float *out_normals,
+                                                 float *out_tangents)
+{
+    static const char fn[] = "tendon_skin_mesh_apply_dq";
+    const tendon_kernels *k = kernels;
+    float *const outs[3] = {out_positions, out_normals, out_tangents};
+    tendon_status s = check_apply(fn, mesh, dq, "dq", 16, first_vertex, vertex_count, outs);
+    if (s != TENDON_OK)
+        return s;
+    if (!k && (s = tendon_active_kernels(&k)) != TENDON_OK)
+        return s;
+    if (vertex_count && (out_positions || out_normals || out_tangents))
+        k->skin_mesh_dq(mesh, dq, first_vertex, vertex_count, out_positions, out_normals,
+                        out_tangents);
+    return TENDON_OK;
+}
+
+tendon_status tendon_skin_mesh_apply_dq_range(const tendon_skin_mesh *mesh, const float *dq,
+                                              size_t first_vertex, size_t vertex_count,
+                                              float *out_positions, float *out_normals,
+                                              float *out_tangents)
+{
+    return tendon_skin_mesh_apply_dq_range_on(NULL, mesh, dq, first_vertex, vertex_count,
+                                              out_positions, out_normals, out_tangents);
+}
+
+tendon_status tendon_skin_mesh_apply_dq(const tendon_skin_mesh *mesh, const float *dq,
+                                        float *out_positions, float *out_normals,
+                                        float *out_tangents)
+{
+    return tendon_skin_mesh_apply_dq_range_on(NULL, mesh, dq, 0, mesh ? mesh->vertex_count : 0,
+                                              out_positions, out_normals, out_tangents);
 }

@@ -245,6 +245,8 @@ START_TEST(test_kernel_table_append_only)
         /* issue 12 (skin-mesh): keep this block contiguous when merging */
         offsetof(tendon_kernels, skin_mesh),
         offsetof(tendon_kernels, palette_splat),
+        offsetof(tendon_kernels, palette_to_dual_quat),
+        offsetof(tendon_kernels, skin_mesh_dq),
     };
     const size_t n = sizeof in_order_added / sizeof in_order_added[0];
     for (size_t i = 1; i < n; ++i)

@@ -112,6 +112,15 @@ typedef struct tendon_kernels {
        floats holding inverse_bind[k][4c + k] in lanes 4c..4c+3 (c = 0..3). */
     void (*palette_splat)(const float *model, const uint32_t *joint_of,
                           const float *inverse_bind_splat, size_t count, float *out);
+    /* skin.h tendon_palette_to_dual_quat's arithmetic: returns the first matrix that is not a
+       rotation, translation and uniform scale (then nothing is written), or count after
+       writing out[16*count]. out may equal palette. */
+    size_t (*palette_to_dual_quat)(const float *palette, size_t count, float *out);
+    /* skin.h tendon_skin_mesh_apply_dq_range on a created mesh, dq as tendon_palette_to_dual_quat
+       writes it (palette_count entries); outputs as skin_mesh. */
+    void (*skin_mesh_dq)(const struct tendon_skin_mesh *mesh, const float *dq, size_t first,
+                         size_t count, float *out_positions, float *out_normals,
+                         float *out_tangents);
 } tendon_kernels;
 
 #ifdef __cplusplus

@@ -258,6 +258,77 @@ TENDON_API tendon_status tendon_skin_mesh_apply_range_on(const struct tendon_ker
                                                          float *out_positions, float *out_normals,
                                                          float *out_tangents);
 
+/* ---- dual-quaternion skinning --------------------------------------------------------------- */
+
+/**
+ * The rigid part of each palette matrix as a unit dual quaternion, and its uniform scale, for
+ * tendon_skin_mesh_apply_dq (docs/skinning.md, "Dual-quaternion skinning").
+ *
+ * palette: [16*count] column-major matrices, rows 0..2 read (tendon_pose_palette's output).
+ * out_dq: [16*count] floats, 16 per entry (the size of a matrix, so it may be exactly palette:
+ * converted in place): [0..3] the real part x y z w (unit, w ≥ 0), [4..7] the dual part
+ * x y z w (= ½·(t, 0) ⊗ real), [8] the uniform scale s, [9..15] zero.
+ *
+ * The method, deterministic and the same bits on every ISA (float32, src/common/dq_ref.h):
+ * column lengths l_c = √((a.x² + a.y²) + a.z²); s = ((l0 + l1) + l2) / 3, set to exactly 1
+ * when within 2⁻²⁰ of it (model × inverse bind of a rig that carries a scale rounds near 1);
+ * R = A · (1/s); the quaternion of R by Shepperd's method (the largest of trace, R00, R11, R22
+ * picks which component is √ — ties to the first), normalised, with w ≥ 0; the translation t
+ * is column 3. A matrix is refused unless every element of rows 0..2 is finite, det A > 0 (no
+ * mirror), every |l_c − s| ≤ 2⁻¹⁰·s (a uniform scale) and every pair of columns has
+ * |a·b| ≤ 2⁻¹⁰·s² (no shear): dual quaternions carry none of those, so skin such joints with
+ * tendon_skin_mesh_apply. Per frame: allocates nothing.
+ *
+ * Errors (nothing is written on error): TENDON_ERR_NULL (palette or out_dq with count > 0),
+ * TENDON_ERR_VALUE (a misaligned pointer; a refused matrix — the message names the first such
+ * entry and why: its column lengths, the cosine between two columns, its determinant or the
+ * element that is not finite), TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS (out_dq partly overlaps
+ * palette), TENDON_ERR_ISA.
+ */
+TENDON_API tendon_status tendon_palette_to_dual_quat(const float *palette, size_t count,
+                                                     float *out_dq);
+
+/**
+ * Dual-quaternion skinning of every vertex of `mesh` by `dq` (tendon_palette_to_dual_quat's
+ * output, the mesh's palette_count entries — its length cannot be checked here). Per vertex,
+ * with influences (jᵢ, wᵢ) and rᵢ the real part of dq[jᵢ] (src/common/dq_ref.h):
+ *
+ *   w'ᵢ = −wᵢ where (r₀·rᵢ) < 0 (the antipodality fix against the first influence; the dot
+ *         summed ((x + y) + z) + w), else wᵢ; w'₀ = w₀
+ *   b = ((w'₀·dq₀ + w'₁·dq₁) + w'₂·dq₂) + w'₃·dq₃   (eight components; the first n terms)
+ *   s = ((w₀·s₀ + w₁·s₁) + w₂·s₂) + w₃·s₃          (the scales, unsigned weights)
+ *   inv = |b.real|² > 0 ? 1/√|b.real|² : 0,  q = b.real·inv,  d = b.dual·inv
+ *   t = 2·((q.w·d.xyz − d.w·q.xyz) + q.xyz × d.xyz)
+ *   position' = rotate(q, s·p) + t,   normal' = rotate(q, n),   tangent' = (rotate(q, t.xyz), t.w)
+ *
+ * with rotate(q, v) = (v + q.w·u) + q.xyz × u, u = 2·(q.xyz × v). Normals and tangents are
+ * rotated, not renormalised (a unit q keeps them unit to rounding), and tangent w is kept (no
+ * mirror survives tendon_palette_to_dual_quat). All-zero weights give q = 0: the position goes
+ * to the origin, normals and tangents are passed through. Outputs, strides, checks, ranges,
+ * threads and errors are tendon_skin_mesh_apply's. Every ISA computes the same bits in the
+ * default FP environment.
+ */
+TENDON_API tendon_status tendon_skin_mesh_apply_dq(const tendon_skin_mesh *mesh, const float *dq,
+                                                   float *out_positions, float *out_normals,
+                                                   float *out_tangents);
+
+/** tendon_skin_mesh_apply_dq for vertices [first_vertex, first_vertex + vertex_count) (as
+ *  tendon_skin_mesh_apply_range). */
+TENDON_API tendon_status tendon_skin_mesh_apply_dq_range(const tendon_skin_mesh *mesh,
+                                                         const float *dq, size_t first_vertex,
+                                                         size_t vertex_count,
+                                                         float *out_positions,
+                                                         float *out_normals, float *out_tangents);
+
+/** tendon_skin_mesh_apply_dq_range through `kernels` (NULL: the active table). */
+TENDON_API tendon_status tendon_skin_mesh_apply_dq_range_on(const struct tendon_kernels *kernels,
+                                                            const tendon_skin_mesh *mesh,
+                                                            const float *dq, size_t first_vertex,
+                                                            size_t vertex_count,
+                                                            float *out_positions,
+                                                            float *out_normals,
+                                                            float *out_tangents);
+
 /**
  * Make each vertex's weights sum to one (**unit sum, not unit length**: the glTF loaders that
  * normalised to unit L2 length broke skins — bug case anim-bug-18), in place:

@@ -37,6 +37,8 @@
         .pose_blend_layers_f32 = tendon_pose_blend_layers_f32_##sfx,                               \
         .skin_mesh = tendon_skin_mesh_##sfx,                                                       \
         .palette_splat = tendon_palette_splat_##sfx,                                               \
+        .palette_to_dual_quat = tendon_palette_to_dual_quat_##sfx,                                 \
+        .skin_mesh_dq = tendon_skin_mesh_dq_##sfx,                                                 \
     }
 
 /*

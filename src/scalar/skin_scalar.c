@@ -2,6 +2,7 @@
  * Scalar reference: local matrices, model matrices, palette, linear-blend skinning, morph
  * targets (float32; src/common/skin_ref.h holds the per-element arithmetic).
  */
+#include "../common/dq_ref.h"
 #include "../common/kernels_internal.h"
 #include "../common/skin_mesh.h"
 #include "../common/skin_ref.h"
@@ -75,6 +76,36 @@ void tendon_skin_mesh_scalar(const struct tendon_skin_mesh *mesh, const float *p
 {
     for (size_t v = first; v < first + count; ++v)
         tendon_ref_mesh_vertex(mesh, palette, v, out_positions, out_normals, out_tangents);
+}
+
+void tendon_palette_to_dual_quat_scalar_from(const float *palette, size_t first, size_t end,
+                                             float *out)
+{
+    for (size_t j = first; j < end; ++j) {
+        tendon_dq_metrics o;
+        tendon_ref_dq_metrics(palette + 16 * j, &o);
+        tendon_ref_dq_convert(palette + 16 * j, &o, out + 16 * j);
+    }
+}
+
+size_t tendon_palette_to_dual_quat_scalar(const float *palette, size_t count, float *out)
+{
+    for (size_t j = 0; j < count; ++j) {
+        tendon_dq_metrics o;
+        tendon_ref_dq_metrics(palette + 16 * j, &o);
+        if (tendon_ref_dq_check(palette + 16 * j, &o) != TENDON_DQ_OK)
+            return j;
+    }
+    tendon_palette_to_dual_quat_scalar_from(palette, 0, count, out);
+    return count;
+}
+
+void tendon_skin_mesh_dq_scalar(const struct tendon_skin_mesh *mesh, const float *dq,
+                                size_t first, size_t count, float *out_positions,
+                                float *out_normals, float *out_tangents)
+{
+    for (size_t v = first; v < first + count; ++v)
+        tendon_ref_mesh_vertex_dq(mesh, dq, v, out_positions, out_normals, out_tangents);
 }
 
 void tendon_morph_scalar_from(const float *base, const float *const *deltas, const float *weights,

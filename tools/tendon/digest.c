@@ -1028,6 +1028,157 @@ done:
     return rc;
 }
 
+/*
+ * A random rigid transform with a uniform scale into m (column-major): a unit quaternion from
+ * dg_random_unit, a translation in ±3, the scale 1 (one in three), within 2⁻²² of 1 (one in
+ * six: snapped) or in [0.5, 2].
+ */
+static void dg_rigid(dg_rng *r, float *m)
+{
+    double q[4];
+    dg_random_unit(r, q);
+    const unsigned pick = dg_below(r, 6);
+    const double s = pick < 2 ? 1.0 : pick == 2 ? 1.0 + 0x1p-22 : dg_range(r, 0.5, 2.0);
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    const double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+                         2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                         2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+    for (int c = 0; c < 3; ++c) {
+        for (int e = 0; e < 3; ++e)
+            m[4 * c + e] = (float)(R[3 * c + e] * s);
+        m[4 * c + 3] = 0.0f;
+        m[12 + c] = (float)dg_range(r, -3.0, 3.0);
+    }
+    m[15] = 1.0f;
+}
+
+/* Palette → dual quaternions over every span (rigid matrices), in place for the last span,
+ * and with one refused matrix (the index returned, hashed; nothing written). */
+static int dg_palette_to_dual_quat(const tendon_kernels *k, dg_sink *s)
+{
+    float *pal = malloc(16 * DG_N * sizeof *pal), *out = malloc(16 * DG_N * sizeof *out);
+    int rc = -1;
+    if (!pal || !out)
+        goto done;
+    dg_rng r = {0xd0a10016u};
+    for (size_t j = 0; j < DG_N; ++j)
+        dg_rigid(&r, pal + 16 * j);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        memset(out, 0, 16 * DG_N * sizeof *out);
+        const size_t got = k->palette_to_dual_quat(pal + 16 * o, n, out + 16 * o);
+        const float fg = (float)got;
+        dg_hash_floats(s, &fg, 1);
+        dg_hash_floats(s, out + 16 * o, 16 * n);
+    }
+    float *bad = malloc(16 * 40 * sizeof *bad);
+    if (!bad)
+        goto done;
+    memcpy(bad, pal, 16 * 40 * sizeof *bad);
+    bad[16 * 29 + 5] *= 1.5f; /* a non-uniform scale at entry 29 */
+    const float fb = (float)k->palette_to_dual_quat(bad, 40, out);
+    dg_hash_floats(s, &fb, 1);
+    free(bad);
+    k->palette_to_dual_quat(pal, 1003, pal);
+    dg_hash_floats(s, pal, 16 * 1003);
+    rc = 0;
+done:
+    free(pal), free(out);
+    return rc;
+}
+
+/* Dual-quaternion skinning of the skin_mesh workload's meshes (every span × 1–4 influences ×
+ * u8/u16, packed and interleaved outputs, whole / + normals / + tangents / split in three), the
+ * palette a rigid one's dual quaternions: once with unit scales, once with other scales. */
+static int dg_skin_mesh_dq(const tendon_kernels *k, dg_sink *s)
+{
+    float *pal = malloc(16 * DG_PALETTE * sizeof *pal), *dq = malloc(32 * DG_PALETTE * sizeof *dq);
+    float *attrs = malloc(14 * DG_N * sizeof *attrs);
+    uint16_t *idx = malloc(4 * DG_N * sizeof *idx);
+    unsigned char *out = malloc((size_t)DG_N * DG_TSTRIDE_OUT);
+    int rc = -1;
+    if (!pal || !dq || !attrs || !idx || !out)
+        goto done;
+    dg_rng r = {0xd0a10017u};
+    for (int unit = 0; unit < 2; ++unit) {
+        for (size_t j = 0; j < DG_PALETTE; ++j) {
+            dg_rigid(&r, pal + 16 * j);
+            if (unit) /* the rotation alone */
+                for (int c = 0; c < 3; ++c) {
+                    double l = 0;
+                    for (int e = 0; e < 3; ++e)
+                        l += (double)pal[16 * j + 4 * c + e] * pal[16 * j + 4 * c + e];
+                    l = dg_sqrt(l);
+                    for (int e = 0; e < 3; ++e)
+                        pal[16 * j + 4 * c + e] = (float)(pal[16 * j + 4 * c + e] / l);
+                }
+        }
+        if (k->palette_to_dual_quat(pal, DG_PALETTE, dq + 16 * DG_PALETTE * unit) != DG_PALETTE)
+            memset(dq + 16 * DG_PALETTE * unit, 0, 16 * DG_PALETTE * sizeof *dq);
+    }
+    dg_vectors(&r, attrs + 4 * DG_N, 10 * DG_N, -2.0, 2.0);
+    for (size_t i = 0; i < 4 * DG_N; ++i) {
+        attrs[i] = (float)dg_range(&r, -0.25, 1.25);
+        idx[i] = (uint16_t)dg_below(&r, DG_PALETTE);
+    }
+    for (int i = 0; i < SPAN_COUNT; i += 2) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        for (size_t ni = 1; ni <= 4; ++ni) {
+            for (int interleaved = 0; interleaved < 2; ++interleaved) {
+                tendon_skin_job j;
+                memset(&j, 0, sizeof j);
+                j.palette_count = DG_PALETTE, j.vertex_count = n, j.influence_count = ni;
+                j.joint_index_type = TENDON_JOINT_INDEX_U16;
+                j.joints = idx + 4 * o, j.joints_stride = 8;
+                j.weights = attrs + 4 * o, j.weights_stride = 16;
+                j.positions = attrs + 4 * DG_N + 3 * o;
+                j.normals = attrs + 7 * DG_N + 3 * o;
+                j.tangents = attrs + 10 * DG_N + 4 * o;
+                float *op = (float *)(void *)out, *on, *ot;
+                if (interleaved) {
+                    j.out_positions_stride = j.out_normals_stride = DG_TSTRIDE_OUT;
+                    j.out_tangents_stride = DG_TSTRIDE_OUT;
+                    on = (float *)(void *)(out + 16), ot = (float *)(void *)(out + 32);
+                } else {
+                    on = (float *)(void *)(out + 12 * DG_N), ot = (float *)(void *)(out + 24 * DG_N);
+                }
+                const size_t os = interleaved ? DG_TSTRIDE_OUT : 12;
+                const size_t ots = interleaved ? DG_TSTRIDE_OUT : 16;
+                tendon_skin_mesh *m = NULL;
+                if (tendon_skin_mesh_create(&j, &m) != TENDON_OK)
+                    goto done;
+                for (int unit = 0; unit < 2; ++unit) {
+                    const float *d = dq + 16 * DG_PALETTE * unit;
+                    for (int want = 0; want < 4; ++want) {
+                        float *wn = want >= 1 ? on : NULL, *wt = want >= 2 ? ot : NULL;
+                        memset(out, 0, (size_t)DG_N * DG_TSTRIDE_OUT);
+                        if (want < 3) {
+                            k->skin_mesh_dq(m, d, 0, n, op, wn, wt);
+                        } else {
+                            const size_t a = n / 3, b = 2 * n / 3 + (n > 2);
+                            k->skin_mesh_dq(m, d, 0, a, op, wn, wt);
+                            k->skin_mesh_dq(m, d, a, b - a, op, wn, wt);
+                            k->skin_mesh_dq(m, d, b, n - b, op, wn, wt);
+                        }
+                        for (size_t v = 0; v < n; ++v) {
+                            dg_hash_floats(s, (const float *)(const void *)((const char *)op + v * os), 3);
+                            if (wn)
+                                dg_hash_floats(s, (const float *)(const void *)((const char *)on + v * os), 3);
+                            if (wt)
+                                dg_hash_floats(s, (const float *)(const void *)((const char *)ot + v * ots), 4);
+                        }
+                    }
+                }
+                tendon_skin_mesh_destroy(m);
+            }
+        }
+    }
+    rc = 0;
+done:
+    free(pal), free(dq), free(attrs), free(idx), free(out);
+    return rc;
+}
+
 /* Morph targets over every span (×3 floats) with 0–5 targets; weights include ±0 (skipped),
  * NaN, ±inf and huge; deltas carry specials (an infinite delta under a zero weight stays out). */
 static int dg_morph(const tendon_kernels *k, dg_sink *s)
@@ -1451,6 +1602,8 @@ static const struct dg_kernel {
     {"skin_tangents", dg_skin_tangents},
     {"skin_mesh", dg_skin_mesh},
     {"palette_splat", dg_palette_splat},
+    {"palette_to_dual_quat", dg_palette_to_dual_quat},
+    {"skin_mesh_dq", dg_skin_mesh_dq},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 

@@ -258,6 +258,14 @@ static inline vfmask vfmask_bits(unsigned bits)
         -(int32_t)(bits >> 6 & 1), -(int32_t)(bits >> 7 & 1)));
 }
 
+/** Components 0..7 of WF records: out[c] lane i = p[i][c] (each p[i] 8 floats, no alignment). */
+static inline void vfgather8(const float *const p[8], vf out[8])
+{
+    for (int i = 0; i < 8; ++i)
+        out[i] = simde_mm256_loadu_ps(p[i]);
+    vftranspose(out);
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----

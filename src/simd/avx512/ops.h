@@ -336,6 +336,38 @@ static inline void vftranspose_rows3(vf r[16])
 /** The mask of the lanes i whose bit i of `bits` is set. */
 static inline vfmask vfmask_bits(unsigned bits) { return (vfmask)bits; }
 
+/*
+ * Components 0..7 of WF records: out[c] lane i = p[i][c] (each p[i] 8 floats, no alignment).
+ * Records i and i + 8 share a vector (one per 256-bit half); the 8×8 transpose runs in each half,
+ * its last stage as one two-source permutation.
+ */
+static const int32_t TENDON_F16_G8_LO[16] = {0, 1, 2, 3, 16, 17, 18, 19,
+                                            8, 9, 10, 11, 24, 25, 26, 27};
+static const int32_t TENDON_F16_G8_HI[16] = {4, 5, 6, 7, 20, 21, 22, 23,
+                                            12, 13, 14, 15, 28, 29, 30, 31};
+static inline void vfgather8(const float *const p[16], vf out[8])
+{
+    simde__m512 r[8], t[8], u[8];
+    for (int i = 0; i < 8; ++i)
+        r[i] = simde_mm512_insertf32x8(simde_mm512_castps256_ps512(simde_mm256_loadu_ps(p[i])),
+                                       simde_mm256_loadu_ps(p[i + 8]), 1);
+    for (int i = 0; i < 4; ++i) {
+        t[2 * i] = simde_mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = simde_mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 2; ++i) {
+        u[4 * i + 0] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+        u[4 * i + 1] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+        u[4 * i + 2] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+        u[4 * i + 3] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+    }
+    const simde__m512i lo = vfidx16(TENDON_F16_G8_LO), hi = vfidx16(TENDON_F16_G8_HI);
+    for (int k = 0; k < 4; ++k) {
+        out[k] = simde_mm512_permutex2var_ps(u[k], lo, u[4 + k]);
+        out[4 + k] = simde_mm512_permutex2var_ps(u[k], hi, u[4 + k]);
+    }
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----

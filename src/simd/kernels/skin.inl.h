@@ -18,6 +18,7 @@
  */
 #include <string.h>
 
+#include "../../common/dq_ref.h"
 #include "../../common/kernels_internal.h"
 #include "../../common/skin_mesh.h"
 #include "../../common/skin_ref.h"
@@ -610,6 +611,332 @@ void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_
     default: break; /* unreachable for a created mesh: the scalar tail does everything */
     }
     tendon_skin_mesh_scalar(m, palette, v, end - v, op, on, ot);
+}
+
+/* ---- dual quaternions (src/common/dq_ref.h) ----------------------------------------------------- */
+
+/* WF palette matrices from p (16 floats each) as one vector per element: E[e] lane i = p[16i+e]. */
+TENDON_AINLINE void vdq_load_matrices(const float *p, vf E[16])
+{
+    vf blk[TENDON_MG][TENDON_WF];
+    for (int i = 0; i < TENDON_WF; ++i)
+        for (int g = 0; g < TENDON_MG; ++g)
+            blk[g][i] = vfload(p + 16 * (size_t)i + g * TENDON_WF);
+    for (int g = 0; g < TENDON_MG; ++g) {
+        vftranspose(blk[g]);
+        for (int r = 0; r < TENDON_WF; ++r)
+            E[g * TENDON_WF + r] = blk[g][r];
+    }
+}
+
+TENDON_AINLINE vf vdq_dot3(vf ax, vf ay, vf az, vf bx, vf by, vf bz)
+{
+    return vfadd(vfadd(vfmul(ax, bx), vfmul(ay, by)), vfmul(az, bz));
+}
+
+/* |v| ≤ t, false for NaN */
+TENDON_AINLINE vfmask vdq_within(vf v, vf t) { return vfmand(vfle(v, t), vfle(vfneg(t), v)); }
+
+/* tendon_ref_dq_metrics lane-wise: s (snapped) and the lanes that tendon_ref_dq_check refuses. */
+TENDON_AINLINE vfmask vdq_metrics(const vf *E, vf *s_out)
+{
+    const vf l0 = vfsqrt(vdq_dot3(E[0], E[1], E[2], E[0], E[1], E[2]));
+    const vf l1 = vfsqrt(vdq_dot3(E[4], E[5], E[6], E[4], E[5], E[6]));
+    const vf l2 = vfsqrt(vdq_dot3(E[8], E[9], E[10], E[8], E[9], E[10]));
+    const vf one = vfset1(1.0f);
+    vf s = vfdiv(vfadd(vfadd(l0, l1), l2), vfset1(3.0f));
+    s = vfsel(vdq_within(vfsub(s, one), vfset1(TENDON_DQ_SCALE_SNAP)), one, s);
+    *s_out = s;
+    const vf d01 = vdq_dot3(E[0], E[1], E[2], E[4], E[5], E[6]);
+    const vf d02 = vdq_dot3(E[0], E[1], E[2], E[8], E[9], E[10]);
+    const vf d12 = vdq_dot3(E[4], E[5], E[6], E[8], E[9], E[10]);
+    const vf kx = vfsub(vfmul(E[5], E[10]), vfmul(E[6], E[9]));
+    const vf ky = vfsub(vfmul(E[6], E[8]), vfmul(E[4], E[10]));
+    const vf kz = vfsub(vfmul(E[4], E[9]), vfmul(E[5], E[8]));
+    const vf det = vfadd(vfadd(vfmul(E[0], kx), vfmul(E[1], ky)), vfmul(E[2], kz));
+    const vf big = vfset1(3.40282347e38f);
+    vfmask ok = vfgt(det, vfset1(0.0f));
+    for (int e = 0; e < 15; ++e)
+        if ((e & 3) != 3)
+            ok = vfmand(ok, vdq_within(E[e], big));
+    const vf tl = vfmul(vfset1(TENDON_DQ_RIGID_TOL), s), tl2 = vfmul(tl, s);
+    ok = vfmand(ok, vfmand(vdq_within(vfsub(l0, s), tl),
+                           vfmand(vdq_within(vfsub(l1, s), tl), vdq_within(vfsub(l2, s), tl))));
+    ok = vfmand(ok, vfmand(vdq_within(d01, tl2), vfmand(vdq_within(d02, tl2),
+                                                         vdq_within(d12, tl2))));
+    return ok;
+}
+
+/* tendon_ref_dq_convert lane-wise: q[0..7] the dual quaternion's components. */
+TENDON_AINLINE void vdq_convert(const vf *E, vf s, vf q[8])
+{
+    const vf is = vfdiv(vfset1(1.0f), s);
+    const vf r00 = vfmul(E[0], is), r10 = vfmul(E[1], is), r20 = vfmul(E[2], is);
+    const vf r01 = vfmul(E[4], is), r11 = vfmul(E[5], is), r21 = vfmul(E[6], is);
+    const vf r02 = vfmul(E[8], is), r12 = vfmul(E[9], is), r22 = vfmul(E[10], is);
+    const vf t0 = vfadd(vfadd(r00, r11), r22), t1 = vfsub(vfsub(r00, r11), r22);
+    const vf t2 = vfsub(vfsub(r11, r00), r22), t3 = vfsub(vfsub(r22, r00), r11);
+    /* the case: 0, then 1, 2, 3 where strictly larger, as the reference's ifs */
+    const vfmask c1 = vfgt(t1, t0);
+    vf t = vfsel(c1, t1, t0);
+    const vfmask c2 = vfgt(t2, t);
+    t = vfsel(c2, t2, t);
+    const vfmask c3 = vfgt(t3, t);
+    t = vfsel(c3, t3, t);
+    const vf root = vfmul(vfset1(0.5f), vfsqrt(vfadd(vfset1(1.0f), t)));
+    const vf f = vfdiv(vfset1(0.25f), root);
+    const vf dwx = vfmul(vfsub(r21, r12), f), dwy = vfmul(vfsub(r02, r20), f);
+    const vf dwz = vfmul(vfsub(r10, r01), f), sxy = vfmul(vfadd(r01, r10), f);
+    const vf sxz = vfmul(vfadd(r02, r20), f), syz = vfmul(vfadd(r12, r21), f);
+    /* case 0: (dwx dwy dwz root); 1: (root sxy sxz dwx); 2: (sxy root syz dwy);
+       3: (sxz syz root dwz) — the later case wins, as the reference's last if */
+    vf x = dwx, y = dwy, z = dwz, w = root;
+    x = vfsel(c1, root, x), y = vfsel(c1, sxy, y), z = vfsel(c1, sxz, z), w = vfsel(c1, dwx, w);
+    /* c2 and c3 were taken against the running maximum, so the last true one is the case */
+    x = vfsel(c2, sxy, x), y = vfsel(c2, root, y), z = vfsel(c2, syz, z), w = vfsel(c2, dwy, w);
+    x = vfsel(c3, sxz, x), y = vfsel(c3, syz, y), z = vfsel(c3, root, z), w = vfsel(c3, dwz, w);
+    const vf n2 = vfadd(vfadd(vfadd(vfmul(x, x), vfmul(y, y)), vfmul(z, z)), vfmul(w, w));
+    vf inv = vfdiv(vfset1(1.0f), vfsqrt(n2));
+    inv = vfsel(vflt(w, vfset1(0.0f)), vfneg(inv), inv);
+    x = vfmul(x, inv), y = vfmul(y, inv), z = vfmul(z, inv), w = vfmul(w, inv);
+    const vf tx = E[12], ty = E[13], tz = E[14], half = vfset1(0.5f);
+    q[0] = x, q[1] = y, q[2] = z, q[3] = w;
+    q[4] = vfmul(vfsub(vfadd(vfmul(tx, w), vfmul(ty, z)), vfmul(tz, y)), half);
+    q[5] = vfmul(vfsub(vfadd(vfmul(ty, w), vfmul(tz, x)), vfmul(tx, z)), half);
+    q[6] = vfmul(vfsub(vfadd(vfmul(tz, w), vfmul(tx, y)), vfmul(ty, x)), half);
+    q[7] = vfmul(vfneg(vdq_dot3(tx, ty, tz, x, y, z)), half);
+}
+
+/*
+ * tendon_kernels.palette_to_dual_quat: WF matrices at a time in structure of arrays. Every
+ * matrix is checked first (a refused one stops the call before anything is written: its
+ * index is found by the scalar check, which computes the same bits); then converted.
+ */
+size_t TENDON_FN(palette_to_dual_quat)(const float *palette, size_t count, float *out)
+{
+    size_t j = 0;
+    for (; j + TENDON_WF <= count; j += TENDON_WF) {
+        vf E[16], s;
+        vdq_load_matrices(palette + 16 * j, E);
+        if (!vfmask_all(vdq_metrics(E, &s)))
+            break;
+    }
+    for (; j < count; ++j) {
+        tendon_dq_metrics o;
+        tendon_ref_dq_metrics(palette + 16 * j, &o);
+        if (tendon_ref_dq_check(palette + 16 * j, &o) != TENDON_DQ_OK)
+            return j;
+    }
+    for (j = 0; j + TENDON_WF <= count; j += TENDON_WF) {
+        vf E[16], s, q[8];
+        vdq_load_matrices(palette + 16 * j, E);
+        vdq_metrics(E, &s);
+        vdq_convert(E, s, q);
+        _Alignas(64) float rec[8][TENDON_WF], sc[TENDON_WF];
+        for (int c = 0; c < 8; ++c)
+            vfstore(rec[c], q[c]);
+        vfstore(sc, s);
+        for (int i = 0; i < TENDON_WF; ++i) {
+            float *o = out + 16 * (j + (size_t)i);
+            for (int c = 0; c < 8; ++c)
+                o[c] = rec[c][i];
+            o[8] = sc[i];
+            for (int c = 9; c < 16; ++c)
+                o[c] = 0.0f;
+        }
+    }
+    tendon_palette_to_dual_quat_scalar_from(palette, j, count, out);
+    return count;
+}
+
+/* v rotated by the unit quaternion (x y z w): tendon_ref_dq_rotate lane-wise */
+TENDON_AINLINE void vdq_rotate(vf x, vf y, vf z, vf w, vf vx, vf vy, vf vz, vf *ox, vf *oy, vf *oz)
+{
+    const vf cx = vfsub(vfmul(y, vz), vfmul(z, vy));
+    const vf cy = vfsub(vfmul(z, vx), vfmul(x, vz));
+    const vf cz = vfsub(vfmul(x, vy), vfmul(y, vx));
+    const vf ux = vfadd(cx, cx), uy = vfadd(cy, cy), uz = vfadd(cz, cz);
+    *ox = vfadd(vfadd(vx, vfmul(w, ux)), vfsub(vfmul(y, uz), vfmul(z, uy)));
+    *oy = vfadd(vfadd(vy, vfmul(w, uy)), vfsub(vfmul(z, ux), vfmul(x, uz)));
+    *oz = vfadd(vfadd(vz, vfmul(w, uz)), vfsub(vfmul(x, uy), vfmul(y, ux)));
+}
+
+/*
+ * Vertices [v0, v0 + WF) of a mesh by dual quaternions (tendon_ref_mesh_vertex_dq lane-wise):
+ * each influence's eight components gathered across the lanes (vfgather8), the antipodality
+ * sign from the dot with the first influence's real part, the blend, normalisation, rotation.
+ * unit_scales: every palette scale is exactly 1 (checked per call), so s is the weights' sum —
+ * the same bits as Σ wk·1 — and no scale is gathered.
+ */
+TENDON_AINLINE void vmesh_block_dq(const tendon_skin_mesh *m, const float *dq, size_t v0,
+                                   size_t n, int mode, int fast, int unit_scales, float *op,
+                                   float *on, float *ot)
+{
+    const size_t l0 = v0 % TENDON_MESH_LANES;
+    const unsigned char *b = tendon_mesh_block(m, v0 / TENDON_MESH_LANES);
+    const uint16_t *jv = (const uint16_t *)(const void *)b + n * l0;
+    const float *wv0 = (const float *)(const void *)(b + tendon_mesh_off_w(n)) + n * l0;
+    /* the weights of influence k across the lanes (four: one de-interleave) */
+    vf wkv[4];
+    if (n == 4) {
+        vfload4(wv0, &wkv[0], &wkv[1], &wkv[2], &wkv[3]);
+    } else {
+        _Alignas(64) float wt[4][TENDON_WF];
+        for (int i = 0; i < TENDON_WF; ++i)
+            for (size_t k = 0; k < n; ++k)
+                wt[k][i] = wv0[n * (size_t)i + k];
+        for (size_t k = 0; k < n; ++k)
+            wkv[k] = vfload(wt[k]);
+    }
+    vf acc[8], r0[4], sacc = vfset1(0.0f);
+    for (int e = 0; e < 8; ++e)
+        acc[e] = sacc; /* (k = 0 overwrites: n ≥ 1) */
+    for (int e = 0; e < 4; ++e)
+        r0[e] = sacc;
+    for (size_t k = 0; k < n; ++k) {
+        const float *pk[TENDON_WF];
+        for (int i = 0; i < TENDON_WF; ++i)
+            pk[i] = dq + 16 * (size_t)jv[n * (size_t)i + k];
+        const vf wk = wkv[k];
+        vf ws = wk, c[8];
+#if TENDON_WF == 4
+        /* four lanes: the real parts first (the sign needs only them), then the dual parts —
+           sixteen vectors live at most, what the 128-bit ISAs have */
+        {
+            vf rr[4] = {vfload(pk[0]), vfload(pk[1]), vfload(pk[2]), vfload(pk[3])};
+            vftranspose(rr);
+            for (int e = 0; e < 4; ++e)
+                c[e] = rr[e];
+        }
+#else
+        vfgather8(pk, c);
+#endif
+        if (k == 0) {
+            for (int e = 0; e < 4; ++e)
+                r0[e] = c[e];
+        } else {
+            const vf d = vfadd(vfadd(vfadd(vfmul(r0[0], c[0]), vfmul(r0[1], c[1])),
+                                     vfmul(r0[2], c[2])),
+                               vfmul(r0[3], c[3]));
+            ws = vfsel(vflt(d, vfset1(0.0f)), vfneg(wk), wk);
+        }
+#if TENDON_WF == 4
+        for (int e = 0; e < 4; ++e)
+            acc[e] = k == 0 ? vfmul(ws, c[e]) : vfadd(acc[e], vfmul(ws, c[e]));
+        {
+            vf dd[4] = {vfload(pk[0] + 4), vfload(pk[1] + 4), vfload(pk[2] + 4),
+                        vfload(pk[3] + 4)};
+            vftranspose(dd);
+            for (int e = 0; e < 4; ++e)
+                acc[4 + e] = k == 0 ? vfmul(ws, dd[e]) : vfadd(acc[4 + e], vfmul(ws, dd[e]));
+        }
+#else
+        for (int e = 0; e < 8; ++e)
+            acc[e] = k == 0 ? vfmul(ws, c[e]) : vfadd(acc[e], vfmul(ws, c[e]));
+#endif
+        if (fast || op) {
+            vf sk;
+            if (unit_scales) {
+                sk = wk; /* wk·1 */
+            } else {
+                _Alignas(64) float sv[TENDON_WF];
+                for (int i = 0; i < TENDON_WF; ++i)
+                    sv[i] = pk[i][8];
+                sk = vfmul(wk, vfload(sv));
+            }
+            sacc = k == 0 ? sk : vfadd(sacc, sk);
+        }
+    }
+    const vf zero = vfset1(0.0f);
+    const vf n2 = vfadd(vfadd(vfadd(vfmul(acc[0], acc[0]), vfmul(acc[1], acc[1])),
+                              vfmul(acc[2], acc[2])),
+                        vfmul(acc[3], acc[3]));
+    const vf inv = vfsel(vfgt(n2, zero), vfdiv(vfset1(1.0f), vfsqrt(n2)), zero);
+    const vf x = vfmul(acc[0], inv), y = vfmul(acc[1], inv), z = vfmul(acc[2], inv);
+    const vf w = vfmul(acc[3], inv);
+#define TENDON_PLANE(off, c)                                                                       \
+    ((const float *)(const void *)(b + (off)) + TENDON_MESH_LANES * (c) + l0)
+    const size_t off_p = tendon_mesh_off_p(n), off_n = tendon_mesh_off_n(n);
+    const size_t off_t = tendon_mesh_off_t(n, 1);
+    if (fast || op) {
+        const vf dx = vfmul(acc[4], inv), dy = vfmul(acc[5], inv), dz = vfmul(acc[6], inv);
+        const vf dw = vfmul(acc[7], inv);
+        const vf tx = vfadd(vfsub(vfmul(w, dx), vfmul(dw, x)), vfsub(vfmul(y, dz), vfmul(z, dy)));
+        const vf ty = vfadd(vfsub(vfmul(w, dy), vfmul(dw, y)), vfsub(vfmul(z, dx), vfmul(x, dz)));
+        const vf tz = vfadd(vfsub(vfmul(w, dz), vfmul(dw, z)), vfsub(vfmul(x, dy), vfmul(y, dx)));
+        vf px, py, pz;
+        vdq_rotate(x, y, z, w, vfmul(vfload(TENDON_PLANE(off_p, 0)), sacc),
+                   vfmul(vfload(TENDON_PLANE(off_p, 1)), sacc),
+                   vfmul(vfload(TENDON_PLANE(off_p, 2)), sacc), &px, &py, &pz);
+        px = vfadd(px, vfadd(tx, tx)), py = vfadd(py, vfadd(ty, ty)), pz = vfadd(pz, vfadd(tz, tz));
+        if (fast)
+            vfstore3(op + 3 * v0, px, py, pz);
+        else
+            vskin_store3(op, m->out_stride[0], v0, px, py, pz);
+    }
+    if (mode >= 1) {
+        vf nx, ny, nz;
+        if (fast || on) {
+            vdq_rotate(x, y, z, w, vfload(TENDON_PLANE(off_n, 0)), vfload(TENDON_PLANE(off_n, 1)),
+                       vfload(TENDON_PLANE(off_n, 2)), &nx, &ny, &nz);
+            if (fast)
+                vfstore3(on + 3 * v0, nx, ny, nz);
+            else
+                vskin_store3(on, m->out_stride[1], v0, nx, ny, nz);
+        }
+        if (mode >= 2) {
+            vf tx, ty, tz;
+            vdq_rotate(x, y, z, w, vfload(TENDON_PLANE(off_t, 0)), vfload(TENDON_PLANE(off_t, 1)),
+                       vfload(TENDON_PLANE(off_t, 2)), &tx, &ty, &tz);
+            const vf tw = vfload(TENDON_PLANE(off_t, 3));
+            if (fast)
+                vfstore4(ot + 4 * v0, tx, ty, tz, tw);
+            else
+                vskin_store4(ot, m->out_stride[2], v0, tx, ty, tz, tw);
+        }
+    }
+#undef TENDON_PLANE
+}
+
+TENDON_AINLINE size_t vmesh_loop_dq(const tendon_skin_mesh *m, const float *dq, size_t v,
+                                    size_t end, size_t n, int mode, int fast, int unit,
+                                    float *op, float *on, float *ot)
+{
+    for (; v + TENDON_WF <= end; v += TENDON_WF)
+        vmesh_block_dq(m, dq, v, n, mode, fast, unit, op, on, ot);
+    return v;
+}
+
+void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq, size_t first,
+                             size_t count, float *op, float *on, float *ot)
+{
+    const size_t end = first + count;
+    size_t v = (first + TENDON_WF - 1) / TENDON_WF * TENDON_WF;
+    if (v > end)
+        v = end;
+    tendon_skin_mesh_dq_scalar(m, dq, first, v - first, op, on, ot);
+    const int mode = ot ? 2 : on ? 1 : 0;
+    const int fast = op && m->out_stride[0] == 3 * sizeof(float) &&
+                     (mode < 1 || (on && m->out_stride[1] == 3 * sizeof(float))) &&
+                     (mode < 2 || m->out_stride[2] == 4 * sizeof(float));
+    int unit = 1; /* every scale exactly 1: O(palette_count) reads, no gather per vertex */
+    for (size_t j = 0; j < m->palette_count && unit; ++j)
+        unit = dq[16 * j + 8] == 1.0f;
+    switch ((m->influence_count - 1) * 6 + (size_t)(mode * 2 + fast)) {
+#define TENDON_DQ_CASE(n, md, f)                                                                   \
+    case ((n) - 1) * 6 + (md) * 2 + (f):                                                           \
+        v = unit ? vmesh_loop_dq(m, dq, v, end, (n), (md), (f), 1, op, on, ot)                     \
+                 : vmesh_loop_dq(m, dq, v, end, (n), (md), (f), 0, op, on, ot);                    \
+        break;
+#define TENDON_DQ_CASES(n)                                                                         \
+    TENDON_DQ_CASE(n, 0, 0) TENDON_DQ_CASE(n, 0, 1) TENDON_DQ_CASE(n, 1, 0)                        \
+    TENDON_DQ_CASE(n, 1, 1) TENDON_DQ_CASE(n, 2, 0) TENDON_DQ_CASE(n, 2, 1)
+        TENDON_DQ_CASES(1) TENDON_DQ_CASES(2) TENDON_DQ_CASES(3) TENDON_DQ_CASES(4)
+#undef TENDON_DQ_CASES
+#undef TENDON_DQ_CASE
+    default: break;
+    }
+    tendon_skin_mesh_dq_scalar(m, dq, v, end - v, op, on, ot);
 }
 
 /* ---- morph targets -------------------------------------------------------------------------- */

@@ -267,6 +267,18 @@ static inline vfmask vfmask_bits(unsigned bits)
     return simde_vld1q_u32(m);
 }
 
+/** Components 0..7 of WF records: out[c] lane i = p[i][c] (each p[i] 8 floats, no alignment). */
+static inline void vfgather8(const float *const p[4], vf out[8])
+{
+    for (int h = 0; h < 2; ++h) {
+        vf r[4] = {simde_vld1q_f32(p[0] + 4 * h), simde_vld1q_f32(p[1] + 4 * h),
+                   simde_vld1q_f32(p[2] + 4 * h), simde_vld1q_f32(p[3] + 4 * h)};
+        vftranspose(r);
+        for (int k = 0; k < 4; ++k)
+            out[4 * h + k] = r[k];
+    }
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----
