@@ -182,6 +182,33 @@ size_t tendon_skin_mesh_palette_count(const tendon_skin_mesh *m) { return m ? m-
 unsigned tendon_skin_mesh_outputs(const tendon_skin_mesh *m) { return m ? m->outputs : 0u; }
 size_t tendon_skin_mesh_memory_bytes(const tendon_skin_mesh *m) { return m ? m->bytes : 0; }
 
+tendon_status tendon_skin_mesh_set_positions(tendon_skin_mesh *m, const float *positions,
+                                             size_t stride, size_t first, size_t count)
+{
+    static const char fn[] = "tendon_skin_mesh_set_positions";
+    if (!m)
+        return tendon_fail(TENDON_ERR_NULL, "%s: mesh is NULL", fn);
+    if (first > m->vertex_count || count > m->vertex_count - first)
+        return tendon_fail(TENDON_ERR_RANGE,
+                           "%s: vertices [%zu, %zu + %zu) are not all within the mesh's %zu "
+                           "vertices",
+                           fn, first, first, count, m->vertex_count);
+    attr a = {.name = "positions", .p = positions};
+    tendon_status s = tendon_skin_check_attr(fn, &a, &stride, 3 * sizeof(float), sizeof(float),
+                                             count);
+    if (s != TENDON_OK)
+        return s;
+    const size_t L = TENDON_MESH_LANES;
+    for (size_t i = 0; i < count; ++i) {
+        const size_t v = first + i;
+        unsigned char *b = m->blocks + (v / L) * m->block_bytes + m->off_p;
+        const unsigned char *pp = (const unsigned char *)positions + i * stride;
+        for (size_t c = 0; c < 3; ++c)
+            memcpy(b + 4 * (L * c + v % L), pp + 4 * c, 4);
+    }
+    return TENDON_OK;
+}
+
 /*
  * The O(1) checks of an apply call (fn names it in messages): the range, the palette pointer,
  * which outputs are asked for, their pointers and extents over the written range, overlaps.

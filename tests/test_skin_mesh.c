@@ -179,6 +179,46 @@ START_TEST(test_mesh_owns_copies)
 }
 END_TEST
 
+/* Morph targets: new positions for a range, then apply, equal tendon_skin on those positions. */
+START_TEST(test_mesh_set_positions)
+{
+    test_rng r;
+    rng_seed(&r, 0x5E7);
+    float *pal = random_palette(&r, 70);
+    const skin_case c = {205, 4, 2, 1, 1};
+    skin_bufs a, b;
+    skin_bufs_make(&a, &c, pal, 70, 8);
+    skin_bufs_make(&b, &c, pal, 70, 8);
+    tendon_skin_mesh *m = mesh_of(&a.job);
+    /* move vertices [17, 17 + 100) in b's (interleaved) input, and tell the mesh */
+    for (size_t v = 17; v < 117; ++v) {
+        float *p = (float *)(void *)((char *)b.job.positions + v * b.job.positions_stride);
+        p[0] += 0.5f, p[1] -= 0.25f, p[2] *= 1.5f;
+    }
+    const float *moved = (const float *)(const void *)((const char *)b.job.positions +
+                                                       17 * b.job.positions_stride);
+    ck_assert_int_eq(tendon_skin_mesh_set_positions(m, moved, b.job.positions_stride, 17, 100),
+                     TENDON_OK);
+    ck_assert_int_eq(tendon_skin(&b.job), TENDON_OK);
+    ck_assert_int_eq(tendon_skin_mesh_apply(m, pal, a.job.out_positions, a.job.out_normals, NULL),
+                     TENDON_OK);
+    compare_outputs(&a, &b, "after set_positions", &c);
+    /* errors: nothing changed */
+    ck_assert_int_eq(tendon_skin_mesh_set_positions(NULL, moved, 0, 0, 1), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_skin_mesh_set_positions(m, NULL, 0, 0, 1), TENDON_ERR_NULL);
+    ck_assert_int_eq(tendon_skin_mesh_set_positions(m, moved, 0, 200, 6), TENDON_ERR_RANGE);
+    ck_assert_int_eq(tendon_skin_mesh_set_positions(m, moved, 8, 0, 2), TENDON_ERR_VALUE);
+    ck_assert_int_eq(tendon_skin_mesh_set_positions(m, NULL, 0, 205, 0), TENDON_OK);
+    ck_assert_int_eq(tendon_skin_mesh_apply(m, pal, a.job.out_positions, a.job.out_normals, NULL),
+                     TENDON_OK);
+    compare_outputs(&a, &b, "after refused updates", &c);
+    tendon_skin_mesh_destroy(m);
+    skin_bufs_free(&a);
+    skin_bufs_free(&b);
+    free(pal);
+}
+END_TEST
+
 /* Queries, and the memory the header documents. */
 START_TEST(test_mesh_queries)
 {
@@ -405,6 +445,7 @@ static Suite *mesh_suite(void)
     tcase_set_timeout(api, 60);
     tcase_add_test(api, test_mesh_hand);
     tcase_add_test(api, test_mesh_owns_copies);
+    tcase_add_test(api, test_mesh_set_positions);
     tcase_add_test(api, test_mesh_queries);
     tcase_add_test(api, test_mesh_create_errors);
     tcase_add_test(api, test_mesh_apply_errors);

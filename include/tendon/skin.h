@@ -148,8 +148,9 @@ TENDON_API tendon_status tendon_skin(const tendon_skin_job *job);
  * A mesh prepared for skinning (docs/skinning.md, "The prepared mesh"): the vertex inputs of a
  * tendon_skin_job copied once, checked once, and repacked into the layout that skins fastest —
  * blocks of 16 vertices, structure of arrays, 64-byte aligned; the same layout whatever ISA
- * creates or applies it. Opaque and immutable: any number of threads may apply one mesh at once
- * (tendon_skin_mesh_apply_range splits it).
+ * creates or applies it. Opaque; immutable but for tendon_skin_mesh_set_positions (morph
+ * targets): any number of threads may apply one mesh at once (tendon_skin_mesh_apply_range
+ * splits it).
  *
  * Memory: per vertex 2·n bytes of joint indices (rounded up per 16 vertices to 64-byte lines),
  * 4·n of weights, 12 of positions, + 12 with normals, + 16 with tangents (n = influence_count;
@@ -243,6 +244,21 @@ TENDON_API tendon_status tendon_skin_mesh_apply_range(const tendon_skin_mesh *me
                                                       const float *palette, size_t first_vertex,
                                                       size_t vertex_count, float *out_positions,
                                                       float *out_normals, float *out_tangents);
+
+/**
+ * Replace the bind-space positions of vertices [first_vertex, first_vertex + vertex_count) in
+ * the mesh's copy — what morph targets need (tendon_morph, then this, then apply: the same bits
+ * as tendon_skin on the morphed positions). positions: that range's x y z, `stride` bytes
+ * apart (0: 12), vertex first_vertex first. Copies only (O(vertex_count), no allocation, no
+ * other check repeated). The one call that changes a mesh: it must not run while an apply of
+ * the same mesh runs on another thread.
+ * Errors (nothing is changed on error): TENDON_ERR_NULL (mesh; positions with vertices),
+ * TENDON_ERR_RANGE (the range; names both), TENDON_ERR_VALUE (a bad stride, a misaligned
+ * pointer), TENDON_ERR_OVERFLOW.
+ */
+TENDON_API tendon_status tendon_skin_mesh_set_positions(tendon_skin_mesh *mesh,
+                                                        const float *positions, size_t stride,
+                                                        size_t first_vertex, size_t vertex_count);
 
 struct tendon_kernels;
 
