@@ -104,7 +104,7 @@ int tendon_bench_rig_setup(tendon_bench_fixture *fx, uint64_t seed)
     d->model = alloc64(16 * n, sizeof(float));
     d->local = alloc64(16 * n, sizeof(float));
     d->palette = alloc64(16 * n, sizeof(float));
-    d->ibm_splat = alloc64(48 * n, sizeof(float));
+    d->ibm_splat = alloc64(64 * n, sizeof(float));
     if (!d->parents || !d->joint_of || !d->order || !d->ibm || !d->model || !d->local || !d->palette ||
         !d->ibm_splat ||
         tendon_pose_create(n, &d->pose) != TENDON_OK)
@@ -137,10 +137,10 @@ int tendon_bench_rig_setup(tendon_bench_fixture *fx, uint64_t seed)
     }
     memcpy(d->order, tendon_skeleton_level_order(sk), n * sizeof *d->order);
     for (size_t j = 0; j < n; ++j)
-        for (int e = 0; e < 3; ++e)
+        for (int e = 0; e < 4; ++e)
             for (int c = 0; c < 4; ++c)
                 for (int l = 0; l < 4; ++l)
-                    d->ibm_splat[48 * j + 16 * e + 4 * c + l] = d->ibm[16 * j + 4 * c + e];
+                    d->ibm_splat[64 * j + 16 * e + 4 * c + l] = d->ibm[16 * j + 4 * c + e];
     tendon_skeleton_destroy(sk);
     random_pose(&r, &d->pose);
     static const float root[16] = {0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 3, 0, 1, 1};
@@ -219,14 +219,17 @@ void tendon_bench_run_palette_splat(const tendon_bench_fixture *fx, const tendon
 }
 
 /* The whole pipeline, as tendon_pose_palette runs it: pose → local → model (in place, with the
- * root matrix) → palette (through the splat table). */
+ * root matrix) → palette (through the splat table where k->palette_splat_pays). */
 void tendon_bench_run_pose_palette(const tendon_bench_fixture *fx, const tendon_kernels *k)
 {
     rig_data *d = fx->data;
     const size_t n = fx->count;
     k->local_matrices(d->pose.translation, d->pose.rotation, d->pose.scale, n, d->model);
     model_pass(d, k, n, d->model, d->model);
-    k->palette_splat(d->model, d->joint_of, d->ibm_splat, n, d->palette);
+    if (k->palette_splat_pays)
+        k->palette_splat(d->model, d->joint_of, d->ibm_splat, n, d->palette);
+    else
+        k->palette(d->model, d->joint_of, d->ibm, n, d->palette);
 }
 
 /* ---- skinning ----------------------------------------------------------------------------- */

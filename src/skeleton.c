@@ -24,8 +24,8 @@ struct tendon_skin_binding {
     size_t joint_count; /* of the skeleton it was made for */
     uint32_t *joint_of; /* [palette_count] */
     float *inverse_bind; /* [16*palette_count], 64-byte aligned */
-    /* [48*palette_count], 64-byte aligned: the inverse bind matrices as the palette kernel
-     * multiplies by them (tendon_kernels.palette_splat): per entry, for k = 0, 1, 2, sixteen
+    /* [64*palette_count], 64-byte aligned: the inverse bind matrices as the palette kernel
+     * multiplies by them (tendon_kernels.palette_splat): per entry, for k = 0..3, sixteen
      * floats with element k of column c in lanes 4c..4c+3 — made once here so the per-frame
      * product needs no shuffle (ISA-independent: every vector width reads its slice). */
     float *inverse_bind_splat;
@@ -35,10 +35,10 @@ struct tendon_skin_binding {
 static void make_inverse_bind_splat(const float *ibm, size_t n, float *out)
 {
     for (size_t j = 0; j < n; ++j)
-        for (int k = 0; k < 3; ++k)
+        for (int k = 0; k < 4; ++k)
             for (int c = 0; c < 4; ++c)
                 for (int r = 0; r < 4; ++r)
-                    out[48 * j + 16 * k + 4 * c + r] = ibm[16 * j + 4 * c + k];
+                    out[64 * j + 16 * k + 4 * c + r] = ibm[16 * j + 4 * c + k];
 }
 
 /* Bytes of a matrix. */
@@ -59,30 +59,10 @@ static tendon_status check_matrices(const char *fn, const char *what, const void
     return tendon_check_array(fn, what, p, count, 16);
 }
 
-/*
- * An optional root matrix: NULL, or 16 floats, aligned to float and inside the address space,
- * and affine: the matrix products are (docs/determinism.md), so a bottom row other than
- * 0 0 0 1 — a projective matrix, or more often a row-major one, whose translation sits there —
- * is refused rather than ignored.
- */
+/* An optional root matrix: NULL, or 16 floats, aligned to float and inside the address space. */
 static tendon_status check_root(const char *fn, const float *root_matrix)
 {
     return check_matrices(fn, "root_matrix", root_matrix, root_matrix ? 1 : 0);
-}
-
-/* After the pointer and overlap checks: the root matrix's bottom row (it is read here). */
-static tendon_status check_root_affine(const char *fn, const float *root_matrix)
-{
-    if (!root_matrix)
-        return TENDON_OK;
-    const float *m = root_matrix;
-    if (m[3] != 0.0f || m[7] != 0.0f || m[11] != 0.0f || m[15] != 1.0f)
-        return tendon_fail(TENDON_ERR_VALUE,
-                           "%s: root_matrix is not affine: its bottom row is (%g %g %g %g), "
-                           "expected (0 0 0 1) — matrices are column-major (the translation is "
-                           "m[12..14]) and the skeleton's products are affine",
-                           fn, (double)m[3], (double)m[7], (double)m[11], (double)m[15]);
-    return TENDON_OK;
 }
 
 /* ---- skeleton ------------------------------------------------------------------------------- */
@@ -449,8 +429,6 @@ tendon_status tendon_model_matrices_on(const tendon_kernels *kernels,
                                                  count * MAT_BYTES))
             return tendon_fail(TENDON_ERR_ALIAS, "%s: root_matrix overlaps the model matrices "
                                                  "being written", fn);
-        if ((s = check_root_affine(fn, root_matrix)) != TENDON_OK)
-            return s;
     }
     if (!k && (s = tendon_active_kernels(&k)) != TENDON_OK)
         return s;
@@ -492,7 +470,6 @@ tendon_status tendon_pose_model_matrices(const tendon_skeleton *skeleton, const 
     const tendon_kernels *k;
     tendon_status s;
     if ((s = check_pose_model(fn, skeleton, pose, root_matrix, out_model)) != TENDON_OK ||
-        (s = check_root_affine(fn, root_matrix)) != TENDON_OK ||
         (s = tendon_active_kernels(&k)) != TENDON_OK)
         return s;
     const size_t n = skeleton->joint_count;
@@ -639,8 +616,6 @@ tendon_status tendon_inverse_bind_from_rest(const tendon_skeleton *skeleton,
         (root_matrix && tendon_ranges_overlap(out_inverse_bind, bytes, root_matrix, MAT_BYTES)))
         return tendon_fail(TENDON_ERR_ALIAS, "%s: out_inverse_bind overlaps joint_of or "
                                              "root_matrix", fn);
-    if ((s = check_root_affine(fn, root_matrix)) != TENDON_OK)
-        return s;
     return inverse_bind_from_rest(fn, skeleton, root_matrix, joint_of, palette_count,
                                   out_inverse_bind);
 }
@@ -680,8 +655,8 @@ tendon_status tendon_skin_binding_create(const tendon_skeleton *skeleton, const 
     b->joint_count = skeleton->joint_count;
     b->joint_of = malloc((n ? n : 1) * sizeof *b->joint_of);
     b->inverse_bind = aligned_alloc(64, n ? (n * MAT_BYTES + 63) & ~(size_t)63 : 64);
-    b->inverse_bind_splat = n <= SIZE_MAX / (3 * MAT_BYTES)
-                                ? aligned_alloc(64, n ? 3 * n * MAT_BYTES : 64)
+    b->inverse_bind_splat = n <= SIZE_MAX / (4 * MAT_BYTES)
+                                ? aligned_alloc(64, n ? 4 * n * MAT_BYTES : 64)
                                 : NULL;
     if (!b->joint_of || !b->inverse_bind || !b->inverse_bind_splat) {
         tendon_skin_binding_destroy(b);
@@ -724,6 +699,16 @@ const float *tendon_skin_binding_inverse_bind(const tendon_skin_binding *binding
 
 /* ---- palette -------------------------------------------------------------------------------- */
 
+/* The palette products on k, through the binding's splat table where that pays on k. */
+static void palette_on(const tendon_kernels *k, const tendon_skin_binding *b, const float *model,
+                       float *out)
+{
+    if (k->palette_splat_pays)
+        k->palette_splat(model, b->joint_of, b->inverse_bind_splat, b->palette_count, out);
+    else
+        k->palette(model, b->joint_of, b->inverse_bind, b->palette_count, out);
+}
+
 static tendon_status check_palette_out(const char *fn, const tendon_skin_binding *binding,
                                        const float *model, size_t joint_count, float *out_palette)
 {
@@ -754,8 +739,7 @@ tendon_status tendon_palette(const tendon_skin_binding *binding, const float *mo
         (s = tendon_active_kernels(&k)) != TENDON_OK)
         return s;
     if (binding->palette_count)
-        k->palette_splat(model, binding->joint_of, binding->inverse_bind_splat,
-                         binding->palette_count, out_palette);
+        palette_on(k, binding, model, out_palette);
     return TENDON_OK;
 }
 
@@ -779,8 +763,7 @@ tendon_status tendon_pose_palette(const tendon_skeleton *skeleton,
         (root_matrix && tendon_ranges_overlap(out_palette, pb, root_matrix, MAT_BYTES)))
         return tendon_fail(TENDON_ERR_ALIAS, "%s: out_palette overlaps the pose or root_matrix",
                            fn);
-    if ((s = check_root_affine(fn, root_matrix)) != TENDON_OK ||
-        (s = tendon_active_kernels(&k)) != TENDON_OK)
+    if ((s = tendon_active_kernels(&k)) != TENDON_OK)
         return s;
     const size_t n = skeleton->joint_count;
     if (n) {
@@ -788,7 +771,6 @@ tendon_status tendon_pose_palette(const tendon_skeleton *skeleton,
         model_pass_all(k, skeleton, model, root_matrix, model);
     }
     if (binding->palette_count)
-        k->palette_splat(model, binding->joint_of, binding->inverse_bind_splat,
-                         binding->palette_count, out_palette);
+        palette_on(k, binding, model, out_palette);
     return TENDON_OK;
 }

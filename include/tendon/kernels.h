@@ -42,12 +42,11 @@ typedef struct tendon_kernels {
     void (*local_matrices)(const float *translation, const float *rotation, const float *scale,
                            size_t count, float *out);
     /* joints [first, end): model[j] = (parents[j] < 0 ? root (NULL: copy) : model[parents[j]])
-       ∘ local[j], the affine product of skeleton.h (bottom rows not read, written 0 0 0 1);
-       local and model are whole arrays indexed by joint; local may equal model. */
+       × local[j] (skeleton.h's pairwise 4×4 product); local and model are whole arrays indexed
+       by joint; local may equal model. */
     void (*model_matrices)(const float *local, const int32_t *parents, const float *root,
                            size_t first, size_t end, float *model);
-    /* out[k] = model[joint_of[k]] ∘ inverse_bind[k] (affine), k < count. out must not overlap
-       inputs. */
+    /* out[k] = model[joint_of[k]] × inverse_bind[k], k < count. out must not overlap inputs. */
     void (*palette)(const float *model, const uint32_t *joint_of, const float *inverse_bind,
                     size_t count, float *out);
     /* skin.h: a validated job with every stride resolved (nonzero) and every index in range. */
@@ -108,7 +107,7 @@ typedef struct tendon_kernels {
                       size_t count, float *out_positions, float *out_normals,
                       float *out_tangents);
     /* skeleton.h: palette's products (the same bits) with the inverse bind matrices given as
-       the binding keeps them: inverse_bind_splat [48*count], per entry for k = 0, 1, 2 sixteen
+       the binding keeps them: inverse_bind_splat [64*count], per entry for k = 0..3 sixteen
        floats holding inverse_bind[k][4c + k] in lanes 4c..4c+3 (c = 0..3). */
     void (*palette_splat)(const float *model, const uint32_t *joint_of,
                           const float *inverse_bind_splat, size_t count, float *out);
@@ -121,6 +120,11 @@ typedef struct tendon_kernels {
     void (*skin_mesh_dq)(const struct tendon_skin_mesh *mesh, const float *dq, size_t first,
                          size_t count, float *out_positions, float *out_normals,
                          float *out_tangents);
+    /* Nonzero when palette_splat is faster on this table than palette (the 128-bit ISAs, whose
+       splats are shuffles; on AVX2 and AVX-512 the four-times-larger table costs more than
+       the in-lane splats it saves: measured, docs/skinning.md); tendon_palette and
+       tendon_pose_palette follow it. The bits are the same either way. */
+    int palette_splat_pays;
 } tendon_kernels;
 
 #ifdef __cplusplus

@@ -10,11 +10,9 @@
  * matrices are `[16*count]` floats, matrix j at `16*j`. Quaternions are x y z w.
  *
  * Arithmetic (docs/skinning.md, DESIGN.md §4): the matrix kernels compute in float32, as a GPU
- * would, with every sum in one written order and no fused multiply-add. Model matrices and the
- * palette are **affine products** a ∘ b (docs/determinism.md, "Affine products"): the bottom
- * rows of a and b are not read, the result's is written 0 0 0 1, and for r = 0..2
- *   (a∘b)[4c+r] = (a[r]·b[4c] + a[4+r]·b[4c+1]) + a[8+r]·b[4c+2]              (c = 0, 1, 2)
- *   (a∘b)[12+r] = (a[r]·b[12] + a[4+r]·b[13]) + (a[8+r]·b[14] + a[12+r])      (translation).
+ * would, with every sum in one written order and no fused multiply-add. A 4×4 product element is
+ * summed pairwise (issue 12, docs/determinism.md "Pairwise products"):
+ *   (a×b)[4c+r] = (a[r]·b[4c] + a[4+r]·b[4c+1]) + (a[8+r]·b[4c+2] + a[12+r]·b[4c+3]).
  * Every ISA variant (scalar, SSE2, SSE4.1, AVX2, AVX-512, NEON) is bitwise identical to the
  * scalar reference in the default FP environment; NaN outputs are NaN on every ISA (sign and
  * payload not promised).
@@ -143,16 +141,15 @@ TENDON_API tendon_status tendon_local_matrices(const tendon_pose *pose, float *o
 /**
  * Model (skeleton-space) matrices through the parents, for the joints [first, first + count):
  *
- *   parents[j] < 0:   model[j] = root_matrix ∘ local[j]   (root_matrix NULL: model[j] = local[j],
+ *   parents[j] < 0:   model[j] = root_matrix × local[j]   (root_matrix NULL: model[j] = local[j],
  *                                                          copied bit for bit)
- *   otherwise:        model[j] = model[parents[j]] ∘ local[j]
+ *   otherwise:        model[j] = model[parents[j]] × local[j]
  *
  * each parent final before its children read it (joint order; a call covering the whole
  * skeleton walks tendon_skeleton_level_order instead on the ISAs where that is faster — the
  * same products, the same bits, with fewer stalls on parent chains). root_matrix is the
  * transform of the skeleton's non-joint ancestors (a glTF node above the skeleton root, or the
- * character's placement in the world); **affine**: its bottom row must be exactly 0 0 0 1 (a
- * row-major matrix, the usual mistake, is refused). A **partial update** (like ozz's from/to): with
+ * character's placement in the world); any 4×4. A **partial update** (like ozz's from/to): with
  * first > 0, the matrices of joints before `first` are read from `model` as they are (they must
  * hold model matrices from an earlier call); because joints are in DFS pre-order, a joint's
  * subtree is the contiguous range that follows it. This is also how a rig is driven without
@@ -164,9 +161,8 @@ TENDON_API tendon_status tendon_local_matrices(const tendon_pose *pose, float *o
  * the written range.
  * Errors: TENDON_ERR_NULL (skeleton, local, model when the range is not empty), TENDON_ERR_RANGE
  * (first + count > joint_count; the message names both), TENDON_ERR_VALUE (local, model or
- * root_matrix misaligned, or root_matrix not affine — its bottom row is quoted —, when the
- * range is not empty), TENDON_ERR_OVERFLOW (an array runs past the end of the address space),
- * TENDON_ERR_ALIAS, TENDON_ERR_ISA.
+ * root_matrix misaligned, when the range is not empty), TENDON_ERR_OVERFLOW (an array runs past
+ * the end of the address space), TENDON_ERR_ALIAS, TENDON_ERR_ISA.
  */
 TENDON_API tendon_status tendon_model_matrices(const tendon_skeleton *skeleton, const float *local,
                                                const float *root_matrix, size_t first,
@@ -190,8 +186,8 @@ TENDON_API tendon_status tendon_model_matrices_on(const struct tendon_kernels *k
  * tendon_model_matrices in place (bitwise the same as the two calls).
  * pose: skeleton's joint_count joints. out_model: [16*joint_count], must not overlap the pose.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (pose and skeleton joint counts differ),
- * TENDON_ERR_VALUE (a misaligned pose array, out_model or root_matrix; a root_matrix that is
- * not affine), TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS, TENDON_ERR_ISA.
+ * TENDON_ERR_VALUE (a misaligned pose array, out_model or root_matrix), TENDON_ERR_OVERFLOW,
+ * TENDON_ERR_ALIAS, TENDON_ERR_ISA.
  */
 TENDON_API tendon_status tendon_pose_model_matrices(const tendon_skeleton *skeleton,
                                                     const tendon_pose *pose,
@@ -205,13 +201,12 @@ TENDON_API tendon_status tendon_pose_model_matrices(const tendon_skeleton *skele
  * translation −A⁻¹·t, computed in double and rounded to float once; non-uniform and negative
  * scale work. Set-up time: allocates a scratch of 16·joint_count floats.
  *
- * root_matrix: NULL (identity) or [16], affine (the mesh's bind-time placement of the
- * skeleton's non-joint ancestors). joint_of: [palette_count] skeleton joint indices (any order, repeats
+ * root_matrix: NULL (identity) or [16] (the mesh's bind-time placement of the skeleton's
+ * non-joint ancestors). joint_of: [palette_count] skeleton joint indices (any order, repeats
  * allowed). out_inverse_bind: [16*palette_count].
  * Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE (joint_of[k] ≥ joint_count: names k and the value),
- * TENDON_ERR_VALUE (a root_matrix that is not affine — its bottom row is quoted —; a world rest
- * matrix with a non-finite element — the message names it and its value —, not affine — its
- * bottom row, quoted, is not (0, 0, 0, 1) —, singular — its 3×3
+ * TENDON_ERR_VALUE (a world rest matrix with a non-finite element — the message names it and its
+ * value —, not affine — its bottom row, quoted, is not (0, 0, 0, 1) —, singular — its 3×3
  * determinant is 0 —, or whose inverse overflows float — the determinant is quoted; the message
  * names the joint; or a misaligned joint_of, root_matrix or out_inverse_bind),
  * TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM.
@@ -263,8 +258,8 @@ TENDON_API const uint32_t *tendon_skin_binding_joints(const tendon_skin_binding 
 TENDON_API const float *tendon_skin_binding_inverse_bind(const tendon_skin_binding *binding);
 
 /**
- * The skinning palette: out_palette[k] = model[joint_of[k]] ∘ inverse_bind[k] (float32, the
- * affine product above), for every entry of the binding.
+ * The skinning palette: out_palette[k] = model[joint_of[k]] × inverse_bind[k] (float32, the
+ * product order above), for every entry of the binding.
  * model: [16*joint_count], joint_count equal to the binding's skeleton joint count.
  * out_palette: [16*palette_count], must not overlap model.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (joint_count differs from the binding's skeleton),

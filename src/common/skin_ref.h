@@ -1,7 +1,7 @@
 /*
  * The scalar reference of the matrix kernels, in float32, one element at a time.
  *
- * This is the meaning of local matrices, the affine product, linear-blend skinning (positions,
+ * This is the meaning of local matrices, the 4×4 product, linear-blend skinning (positions,
  * normals, tangents) and morph
  * targets in tendon: every SIMD body (src/simd/kernels/skin.inl.h) performs these operations in
  * this order, lane-wise, so its bits equal these. Compiled with -ffp-contract=off and
@@ -45,40 +45,33 @@ static inline void tendon_ref_local_matrix(const float t[3], const float q[4], c
 }
 
 /**
- * c = a ∘ b, the **affine** product of the skeleton pipeline (model matrices, palette): the
- * bottom rows of a and b are not read (taken as 0 0 0 1) and c's is written 0 0 0 1; for
- * r = 0..2,
- *   c[4j+r]  = (a[r]·b[4j] + a[4+r]·b[4j+1]) + a[8+r]·b[4j+2]            (j = 0, 1, 2)
- *   c[12+r]  = (a[r]·b[12] + a[4+r]·b[13]) + (a[8+r]·b[14] + a[12+r])    (the translation)
- * — the translation summed pairwise, so a chain of products waits on two dependent additions,
- * not three (docs/determinism.md, "Affine products"). c may be exactly a or b.
+ * c = a × b, the 4×4 product of the skeleton pipeline (model matrices, palette), column-major,
+ * each element's four products **summed pairwise** (issue 12; docs/determinism.md, "Pairwise
+ * products"):
+ *   c[4j+r] = (a[r]·b[4j] + a[4+r]·b[4j+1]) + (a[8+r]·b[4j+2] + a[12+r]·b[4j+3])
+ * so a chain of products waits on two dependent additions, not three. c may be exactly a or b.
  */
-static inline void tendon_ref_affine_mul(const float *a, const float *b, float *c)
+static inline void tendon_ref_mat4_mul(const float *a, const float *b, float *c)
 {
     /* every element into a local first (c may be a or b), then the stores */
-#define TENDON_AFF(j, i) ((a[i] * b[4 * (j)] + a[4 + (i)] * b[4 * (j) + 1]) + a[8 + (i)] * b[4 * (j) + 2])
-#define TENDON_AFT(i) ((a[i] * b[12] + a[4 + (i)] * b[13]) + (a[8 + (i)] * b[14] + a[12 + (i)]))
-    const float c0 = TENDON_AFF(0, 0), c1 = TENDON_AFF(0, 1), c2 = TENDON_AFF(0, 2);
-    const float c4 = TENDON_AFF(1, 0), c5 = TENDON_AFF(1, 1), c6 = TENDON_AFF(1, 2);
-    const float c8 = TENDON_AFF(2, 0), c9 = TENDON_AFF(2, 1), c10 = TENDON_AFF(2, 2);
-    const float c12 = TENDON_AFT(0), c13 = TENDON_AFT(1), c14 = TENDON_AFT(2);
-#undef TENDON_AFF
-#undef TENDON_AFT
-    c[0] = c0, c[1] = c1, c[2] = c2, c[3] = 0.0f;
-    c[4] = c4, c[5] = c5, c[6] = c6, c[7] = 0.0f;
-    c[8] = c8, c[9] = c9, c[10] = c10, c[11] = 0.0f;
-    c[12] = c12, c[13] = c13, c[14] = c14, c[15] = 1.0f;
+    float r[16];
+    for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 4; ++i)
+            r[4 * j + i] = (a[i] * b[4 * j] + a[4 + i] * b[4 * j + 1]) +
+                           (a[8 + i] * b[4 * j + 2] + a[12 + i] * b[4 * j + 3]);
+    for (int e = 0; e < 16; ++e)
+        c[e] = r[e];
 }
 
-/** One joint of the model-matrix pass (see tendon_model_matrices): affine products. */
+/** One joint of the model-matrix pass (see tendon_model_matrices). */
 static inline void tendon_ref_model_joint(const float *local, const int32_t *parents,
                                           const float *root, size_t j, float *model)
 {
     const int32_t p = parents[j];
     if (p >= 0)
-        tendon_ref_affine_mul(model + 16 * (size_t)p, local + 16 * j, model + 16 * j);
+        tendon_ref_mat4_mul(model + 16 * (size_t)p, local + 16 * j, model + 16 * j);
     else if (root)
-        tendon_ref_affine_mul(root, local + 16 * j, model + 16 * j);
+        tendon_ref_mat4_mul(root, local + 16 * j, model + 16 * j);
     else if (model != local)
         memcpy(model + 16 * j, local + 16 * j, 16 * sizeof(float));
 }

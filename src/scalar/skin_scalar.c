@@ -40,22 +40,20 @@ void tendon_palette_scalar(const float *model, const uint32_t *joint_of,
                            const float *inverse_bind, size_t count, float *out)
 {
     for (size_t k = 0; k < count; ++k)
-        tendon_ref_affine_mul(model + 16 * (size_t)joint_of[k], inverse_bind + 16 * k,
-                              out + 16 * k);
+        tendon_ref_mat4_mul(model + 16 * (size_t)joint_of[k], inverse_bind + 16 * k,
+                            out + 16 * k);
 }
 
 void tendon_palette_splat_scalar(const float *model, const uint32_t *joint_of,
                                  const float *inverse_bind_splat, size_t count, float *out)
 {
     for (size_t k = 0; k < count; ++k) {
-        const float *s = inverse_bind_splat + 48 * k;
+        const float *s = inverse_bind_splat + 64 * k;
         float b[16];
-        for (int c = 0; c < 4; ++c) {
-            for (int e = 0; e < 3; ++e)
+        for (int c = 0; c < 4; ++c)
+            for (int e = 0; e < 4; ++e)
                 b[4 * c + e] = s[16 * e + 4 * c];
-            b[4 * c + 3] = 0.0f; /* not read */
-        }
-        tendon_ref_affine_mul(model + 16 * (size_t)joint_of[k], b, out + 16 * k);
+        tendon_ref_mat4_mul(model + 16 * (size_t)joint_of[k], b, out + 16 * k);
     }
 }
 

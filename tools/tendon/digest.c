@@ -721,7 +721,7 @@ done:
 static int dg_palette_splat(const tendon_kernels *k, dg_sink *s)
 {
     float *model = dg_matrices(0x9a1e7000cu, DG_N), *ibm = dg_matrices(0x1b3d000du, DG_N);
-    float *splat = malloc(48 * DG_N * sizeof *splat), *out = malloc(16 * DG_N * sizeof *out);
+    float *splat = malloc(64 * DG_N * sizeof *splat), *out = malloc(16 * DG_N * sizeof *out);
     uint32_t *joint_of = malloc(DG_N * sizeof *joint_of);
     int rc = -1;
     if (!model || !ibm || !splat || !out || !joint_of)
@@ -730,14 +730,14 @@ static int dg_palette_splat(const tendon_kernels *k, dg_sink *s)
     for (size_t i = 0; i < DG_N; ++i)
         joint_of[i] = dg_below(&r, DG_N);
     for (size_t j = 0; j < DG_N; ++j)
-        for (int e = 0; e < 3; ++e)
+        for (int e = 0; e < 4; ++e)
             for (int c = 0; c < 4; ++c)
                 for (int l = 0; l < 4; ++l)
-                    splat[48 * j + 16 * e + 4 * c + l] = ibm[16 * j + 4 * c + e];
+                    splat[64 * j + 16 * e + 4 * c + l] = ibm[16 * j + 4 * c + e];
     for (int i = 0; i < SPAN_COUNT; ++i) {
         const size_t n = SPANS[i].count, o = SPANS[i].offset;
         memset(out, 0, 16 * DG_N * sizeof *out);
-        k->palette_splat(model, joint_of + o, splat + 48 * o, n, out + 16 * o);
+        k->palette_splat(model, joint_of + o, splat + 64 * o, n, out + 16 * o);
         dg_hash_floats(s, out + 16 * o, 16 * n);
     }
     rc = 0;

@@ -249,14 +249,6 @@ static inline void vftranspose_rows3(vf r[8])
     }
 }
 
-/** The mask of the lanes i whose bit i of `bits` is set (a constant, folded where bits is). */
-static inline vfmask vfmask_bits(unsigned bits)
-{
-    return simde_mm256_castsi256_ps(simde_mm256_setr_epi32(
-        -(int32_t)(bits & 1), -(int32_t)(bits >> 1 & 1), -(int32_t)(bits >> 2 & 1),
-        -(int32_t)(bits >> 3 & 1), -(int32_t)(bits >> 4 & 1), -(int32_t)(bits >> 5 & 1),
-        -(int32_t)(bits >> 6 & 1), -(int32_t)(bits >> 7 & 1)));
-}
 
 /** Components 0..7 of WF records: out[c] lane i = p[i][c] (each p[i] 8 floats, no alignment). */
 static inline void vfgather8(const float *const p[8], vf out[8])

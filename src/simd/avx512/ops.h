@@ -333,8 +333,6 @@ static inline void vftranspose_rows3(vf r[16])
     }
 }
 
-/** The mask of the lanes i whose bit i of `bits` is set. */
-static inline vfmask vfmask_bits(unsigned bits) { return (vfmask)bits; }
 
 /*
  * Components 0..7 of WF records: out[c] lane i = p[i][c] (each p[i] 8 floats, no alignment).

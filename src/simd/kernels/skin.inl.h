@@ -7,10 +7,10 @@
  * Layouts (docs/skinning.md):
  * - local matrices: WF joints at a time in structure-of-arrays form (translation, quaternion and
  *   scale transposed in registers), the 16 elements transposed back to one matrix per joint.
- * - affine product (model matrices, palette): one matrix at a time, vectorised across its 16
+ * - 4×4 product (model matrices, palette): one matrix at a time, vectorised across its 16
  *   elements: with the columns of a repeated in every group of four lanes and b's element k of
  *   each column splatted across that column's group, lane 4c+r computes exactly
- *   (a[r]·b[4c] + a[4+r]·b[4c+1]) + a[8+r]·b[4c+2], plus a[12+r] pairwise in column 3.
+ *   (a[r]·b[4c] + a[4+r]·b[4c+1]) + (a[8+r]·b[4c+2] + a[12+r]·b[4c+3]).
  * - skinning: WF vertices per block. Each vertex's blended matrix is built across its 16 elements
  *   (whole palette rows loaded, no gathers), the WF blended matrices are transposed in registers
  *   to one vector per element, and positions, normals and tangents are computed across vertices.
@@ -39,60 +39,17 @@
 #define TENDON_AINLINE static inline
 #endif
 
-/*
- * The affine product (tendon_ref_affine_mul) across a matrix's 16 elements: vector g of the MG
- * a matrix takes holds elements g·WF .. g·WF + WF − 1, element 4c + r in group c, lane r.
- * Which lanes hold the translation column (c = 3) and which the bottom row (r = 3) is a
- * constant per g, folded by the compiler.
- */
-TENDON_AINLINE unsigned vaff_lanes(int g, int translation)
-{
-    unsigned bits = 0;
-    for (int i = 0; i < TENDON_WF; ++i) {
-        const int e = g * TENDON_WF + i;
-        if (translation ? e / 4 == 3 : e % 4 == 3)
-            bits |= 1u << i;
-    }
-    return bits;
-}
-
-/* vfsel on a constant lane set: no select at all where it is empty or full */
-TENDON_AINLINE vf vaff_sel(unsigned bits, vf yes, vf no)
-{
-    const unsigned all = TENDON_WF == 32 ? 0xFFFFFFFFu : (1u << TENDON_WF) - 1u;
-    if (bits == 0)
-        return no;
-    if (bits == all)
-        return yes;
-    return vfsel(vfmask_bits(bits), yes, no);
-}
-
 /**
- * r = a ∘ b with a's columns given repeated in every group of four lanes (vfload4_dup /
- * vfmat_cols_dup) and b read from memory; lane 4c + r computes
- *   (a[r]·b[4c] + a[4+r]·b[4c+1]) + a[8+r]·b[4c+2]          for c < 3,
- *   (a[r]·b[12] + a[4+r]·b[13]) + (a[8+r]·b[14] + a[12+r])   for c = 3.
- * The bottom-row lanes hold what they hold (a chain reads only rows 0..2); vaff_store writes
- * them as 0 0 0 1.
+ * r = a × b (tendon_ref_mat4_mul) with a's columns given repeated in every group of four lanes
+ * (vfload4_dup / vfmat_cols_dup) and b read from memory; lane 4c+r computes exactly
+ * (a[r]·b[4c] + a[4+r]·b[4c+1]) + (a[8+r]·b[4c+2] + a[12+r]·b[4c+3]).
  */
-TENDON_AINLINE void vaff_mul_cols(const vf a[4], const float *b, vf r[TENDON_MG])
+TENDON_AINLINE void vmat4_mul_cols(const vf a[4], const float *b, vf r[TENDON_MG])
 {
     for (int g = 0; g < TENDON_MG; ++g) {
         const vf bg = vfload(b + g * TENDON_WF);
-        const vf p0 = vfmul(a[0], vfsplat4_0(bg)), p1 = vfmul(a[1], vfsplat4_1(bg));
-        const vf p2 = vfmul(a[2], vfsplat4_2(bg));
-        const vf q = vaff_sel(vaff_lanes(g, 1), vfadd(p2, a[3]), p2);
-        r[g] = vfadd(vfadd(p0, p1), q);
-    }
-}
-
-/** Store a product with its bottom row written 0 0 0 1. */
-TENDON_AINLINE void vaff_store(float *c, const vf r[TENDON_MG])
-{
-    const vf zero = vfset1(0.0f), one = vfset1(1.0f);
-    for (int g = 0; g < TENDON_MG; ++g) {
-        const vf bottom = vaff_sel(1u << (TENDON_WF - 1) & vaff_lanes(g, 1), one, zero);
-        vfstore(c + g * TENDON_WF, vaff_sel(vaff_lanes(g, 0), bottom, r[g]));
+        r[g] = vfadd(vfadd(vfmul(a[0], vfsplat4_0(bg)), vfmul(a[1], vfsplat4_1(bg))),
+                     vfadd(vfmul(a[2], vfsplat4_2(bg)), vfmul(a[3], vfsplat4_3(bg))));
     }
 }
 
@@ -102,13 +59,14 @@ TENDON_AINLINE void vmat4_load_cols(const float *a, vf col[4])
         col[k] = vfload4_dup(a + 4 * k);
 }
 
-/** c = a ∘ b. c may be exactly b (b is read whole before c is written). */
-TENDON_AINLINE void vaff_mul(const float *a, const float *b, float *c)
+/** c = a × b. c may be exactly b (b is read whole before c is written). */
+TENDON_AINLINE void vmat4_mul(const float *a, const float *b, float *c)
 {
     vf col[4], r[TENDON_MG];
     vmat4_load_cols(a, col);
-    vaff_mul_cols(col, b, r);
-    vaff_store(c, r);
+    vmat4_mul_cols(col, b, r);
+    for (int g = 0; g < TENDON_MG; ++g)
+        vfstore(c + g * TENDON_WF, r[g]);
 }
 
 void TENDON_FN(local_matrices)(const float *translation, const float *rotation,
@@ -180,8 +138,9 @@ TENDON_AINLINE void vmodel_joint(const float *local, const int32_t *parents, con
         }
         return;
     }
-    vaff_mul_cols(col, local + 16 * j, r);
-    vaff_store(model + 16 * j, r);
+    vmat4_mul_cols(col, local + 16 * j, r);
+    for (int g = 0; g < TENDON_MG; ++g)
+        vfstore(model + 16 * j + g * TENDON_WF, r[g]);
 }
 
 void TENDON_FN(model_matrices)(const float *local, const int32_t *parents, const float *root,
@@ -214,29 +173,28 @@ void TENDON_FN(palette)(const float *model, const uint32_t *joint_of, const floa
                         size_t count, float *out)
 {
     for (size_t k = 0; k < count; ++k)
-        vaff_mul(model + 16 * (size_t)joint_of[k], inverse_bind + 16 * k, out + 16 * k);
+        vmat4_mul(model + 16 * (size_t)joint_of[k], inverse_bind + 16 * k, out + 16 * k);
 }
 
 /*
  * The palette with the binding's splat table (tendon_kernels.palette_splat): b's element k of
- * each column already repeated across that column's lanes, so a product is three multiplies by
+ * each column already repeated across that column's lanes, so a product is four multiplies by
  * memory, no shuffle.
  */
 void TENDON_FN(palette_splat)(const float *model, const uint32_t *joint_of, const float *splat,
                               size_t count, float *out)
 {
     for (size_t k = 0; k < count; ++k) {
-        vf a[4], r[TENDON_MG];
+        vf a[4];
         vmat4_load_cols(model + 16 * (size_t)joint_of[k], a);
-        const float *s = splat + 48 * k;
+        const float *s = splat + 64 * k;
         for (int g = 0; g < TENDON_MG; ++g) {
             const vf p0 = vfmul(a[0], vfload(s + g * TENDON_WF));
             const vf p1 = vfmul(a[1], vfload(s + 16 + g * TENDON_WF));
             const vf p2 = vfmul(a[2], vfload(s + 32 + g * TENDON_WF));
-            const vf q = vaff_sel(vaff_lanes(g, 1), vfadd(p2, a[3]), p2);
-            r[g] = vfadd(vfadd(p0, p1), q);
+            const vf p3 = vfmul(a[3], vfload(s + 48 + g * TENDON_WF));
+            vfstore(out + 16 * k + g * TENDON_WF, vfadd(vfadd(p0, p1), vfadd(p2, p3)));
         }
-        vaff_store(out + 16 * k, r);
     }
 }
 

@@ -259,13 +259,6 @@ static inline void vftranspose_rows3(vf r[4])
     r[2] = simde_vreinterpretq_f32_f64(simde_vtrn2q_f64(d0, d2));
 }
 
-/** The mask of the lanes i whose bit i of `bits` is set (a constant, folded where bits is). */
-static inline vfmask vfmask_bits(unsigned bits)
-{
-    const uint32_t m[4] = {0u - (bits & 1), 0u - (bits >> 1 & 1), 0u - (bits >> 2 & 1),
-                           0u - (bits >> 3 & 1)};
-    return simde_vld1q_u32(m);
-}
 
 /** Components 0..7 of WF records: out[c] lane i = p[i][c] (each p[i] 8 floats, no alignment). */
 static inline void vfgather8(const float *const p[4], vf out[8])

@@ -252,13 +252,6 @@ static inline void vftranspose_rows3(vf r[4])
     r[2] = simde_mm_movelh_ps(t2, t3);
 }
 
-/** The mask of the lanes i whose bit i of `bits` is set (a constant, folded where bits is). */
-static inline vfmask vfmask_bits(unsigned bits)
-{
-    return simde_mm_castsi128_ps(simde_mm_setr_epi32(-(int32_t)(bits & 1), -(int32_t)(bits >> 1 & 1),
-                                                     -(int32_t)(bits >> 2 & 1),
-                                                     -(int32_t)(bits >> 3 & 1)));
-}
 
 /** Components 0..7 of WF records: out[c] lane i = p[i][c] (each p[i] 8 floats, no alignment). */
 static inline void vfgather8(const float *const p[4], vf out[8])
