@@ -53,14 +53,12 @@ static inline void tendon_ref_local_matrix(const float t[3], const float q[4], c
  */
 static inline void tendon_ref_mat4_mul(const float *a, const float *b, float *c)
 {
-    /* every element into a local first (c may be a or b), then the stores */
     float r[16];
     for (int j = 0; j < 4; ++j)
         for (int i = 0; i < 4; ++i)
             r[4 * j + i] = (a[i] * b[4 * j] + a[4 + i] * b[4 * j + 1]) +
                            (a[8 + i] * b[4 * j + 2] + a[12 + i] * b[4 * j + 3]);
-    for (int e = 0; e < 16; ++e)
-        c[e] = r[e];
+    memcpy(c, r, sizeof r);
 }
 
 /** One joint of the model-matrix pass (see tendon_model_matrices). */
