@@ -641,6 +641,7 @@ static const size_t CLIP_COUNTS[] = {64, 1024, 0};
 static const size_t RIG_COUNTS[] = {19, 64, 256, 0};
 static const size_t VERTEX_COUNTS[] = {10000, 100000, 0};
 static const size_t ONE[] = {1, 0};
+static const size_t DQ_PALETTE_COUNT[] = {64, 0}; /* the skin cases' palette; 64 vertices set up */
 static const size_t SPRING_COUNTS[] = {16, 256, 0};
 
 const tendon_bench_case tendon_bench_cases[] = {
@@ -679,12 +680,26 @@ const tendon_bench_case tendon_bench_cases[] = {
      tendon_bench_run_model_matrices_dfs, tendon_bench_rig_teardown},
     {"palette", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup, tendon_bench_run_palette,
      tendon_bench_rig_teardown},
+    {"palette_splat", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
+     tendon_bench_run_palette_splat, tendon_bench_rig_teardown},
     {"pose_palette", "joint", RIG_COUNTS, NULL, tendon_bench_rig_setup,
      tendon_bench_run_pose_palette, tendon_bench_rig_teardown},
     {"skin_positions", "vertex", VERTEX_COUNTS, NULL, tendon_bench_skin_setup,
      tendon_bench_run_skin_positions, tendon_bench_skin_teardown},
     {"skin_normals", "vertex", VERTEX_COUNTS, NULL, tendon_bench_skin_setup,
      tendon_bench_run_skin_normals, tendon_bench_skin_teardown},
+    {"skin_tangents", "vertex", VERTEX_COUNTS, NULL, tendon_bench_skin_setup,
+     tendon_bench_run_skin_tangents, tendon_bench_skin_teardown},
+    {"skin_mesh_positions", "vertex", VERTEX_COUNTS, NULL, tendon_bench_skin_setup,
+     tendon_bench_run_skin_mesh_positions, tendon_bench_skin_teardown},
+    {"skin_mesh_normals", "vertex", VERTEX_COUNTS, NULL, tendon_bench_skin_setup,
+     tendon_bench_run_skin_mesh_normals, tendon_bench_skin_teardown},
+    {"skin_mesh_tangents", "vertex", VERTEX_COUNTS, NULL, tendon_bench_skin_setup,
+     tendon_bench_run_skin_mesh_tangents, tendon_bench_skin_teardown},
+    {"skin_mesh_dq", "vertex", VERTEX_COUNTS, NULL, tendon_bench_skin_setup,
+     tendon_bench_run_skin_mesh_dq, tendon_bench_skin_teardown},
+    {"palette_to_dual_quat", "joint", DQ_PALETTE_COUNT, NULL, tendon_bench_skin_setup,
+     tendon_bench_run_palette_to_dual_quat, tendon_bench_skin_teardown},
     {"morph", "vertex", VERTEX_COUNTS, NULL, tendon_bench_morph_setup, tendon_bench_run_morph,
      tendon_bench_morph_teardown},
     {"spring_single", "spring", ONE, NULL, spring_setup, run_spring_single, spring_teardown},

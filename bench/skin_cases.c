@@ -10,7 +10,8 @@
  *              [0.8, 1.25];
  *   binding    every joint, in reverse skeleton order, inverse bind matrices = world rest⁻¹;
  *   vertices   4 influences (uint8 indices uniform over a 64-entry palette, weights normalised
- *              to sum 1), positions in ±1 m, unit normals, packed arrays;
+ *              to sum 1), positions in ±1 m, unit normals, unit tangents ⟂ them with w = ±1,
+ *              packed arrays; the prepared mesh made from them;
  *   morph      8 targets, weights in [0.1, 0.9] (none skipped), deltas in ±0.1 m.
  */
 #include "skin_cases.h"
@@ -66,6 +67,7 @@ typedef struct rig_data {
     int32_t *parents;
     uint32_t *joint_of, *order; /* order: the skeleton's level order */
     float *ibm, *model, *palette, *local;
+    float *ibm_splat; /* the binding's form (tendon_kernels.palette_splat) */
     float root[16];
     tendon_pose pose;
 } rig_data;
@@ -102,7 +104,9 @@ int tendon_bench_rig_setup(tendon_bench_fixture *fx, uint64_t seed)
     d->model = alloc64(16 * n, sizeof(float));
     d->local = alloc64(16 * n, sizeof(float));
     d->palette = alloc64(16 * n, sizeof(float));
+    d->ibm_splat = alloc64(64 * n, sizeof(float));
     if (!d->parents || !d->joint_of || !d->order || !d->ibm || !d->model || !d->local || !d->palette ||
+        !d->ibm_splat ||
         tendon_pose_create(n, &d->pose) != TENDON_OK)
         return 1;
     /* DFS pre-order (tendon_skeleton_create requires it): a chain of four hangs off joint j − 1
@@ -132,6 +136,11 @@ int tendon_bench_rig_setup(tendon_bench_fixture *fx, uint64_t seed)
         return 1;
     }
     memcpy(d->order, tendon_skeleton_level_order(sk), n * sizeof *d->order);
+    for (size_t j = 0; j < n; ++j)
+        for (int e = 0; e < 4; ++e)
+            for (int c = 0; c < 4; ++c)
+                for (int l = 0; l < 4; ++l)
+                    d->ibm_splat[64 * j + 16 * e + 4 * c + l] = d->ibm[16 * j + 4 * c + e];
     tendon_skeleton_destroy(sk);
     random_pose(&r, &d->pose);
     static const float root[16] = {0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 3, 0, 1, 1};
@@ -149,7 +158,7 @@ void tendon_bench_rig_teardown(tendon_bench_fixture *fx)
     rig_data *d = fx->data;
     if (d) {
         free(d->parents), free(d->joint_of), free(d->order), free(d->ibm), free(d->model), free(d->local);
-        free(d->palette);
+        free(d->palette), free(d->ibm_splat);
         tendon_pose_destroy(&d->pose);
         free(d);
     }
@@ -202,15 +211,25 @@ void tendon_bench_run_palette(const tendon_bench_fixture *fx, const tendon_kerne
     k->palette(d->model, d->joint_of, d->ibm, fx->count, d->palette);
 }
 
+/* The palette as tendon_palette runs it: the binding's splat table of the inverse binds. */
+void tendon_bench_run_palette_splat(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    rig_data *d = fx->data;
+    k->palette_splat(d->model, d->joint_of, d->ibm_splat, fx->count, d->palette);
+}
+
 /* The whole pipeline, as tendon_pose_palette runs it: pose → local → model (in place, with the
- * root matrix) → palette. */
+ * root matrix) → palette (through the splat table where k->palette_splat_pays). */
 void tendon_bench_run_pose_palette(const tendon_bench_fixture *fx, const tendon_kernels *k)
 {
     rig_data *d = fx->data;
     const size_t n = fx->count;
     k->local_matrices(d->pose.translation, d->pose.rotation, d->pose.scale, n, d->model);
     model_pass(d, k, n, d->model, d->model);
-    k->palette(d->model, d->joint_of, d->ibm, n, d->palette);
+    if (k->palette_splat_pays)
+        k->palette_splat(d->model, d->joint_of, d->ibm_splat, n, d->palette);
+    else
+        k->palette(d->model, d->joint_of, d->ibm, n, d->palette);
 }
 
 /* ---- skinning ----------------------------------------------------------------------------- */
@@ -218,9 +237,11 @@ void tendon_bench_run_pose_palette(const tendon_bench_fixture *fx, const tendon_
 #define SKIN_PALETTE 64
 
 typedef struct skin_data {
-    float *palette, *weights, *pos, *nrm, *out_pos, *out_nrm;
+    float *palette, *weights, *pos, *nrm, *tan, *out_pos, *out_nrm, *out_tan;
     uint8_t *joints;
     tendon_skin_job job;
+    tendon_skin_mesh *mesh; /* made from the job with normals and tangents */
+    float *rigid, *dq; /* a rigid 64-entry palette and its dual quaternions */
 } skin_data;
 
 int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed)
@@ -238,8 +259,10 @@ int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed)
     d->nrm = alloc64(3 * n, sizeof(float));
     d->out_pos = alloc64(3 * n, sizeof(float));
     d->out_nrm = alloc64(3 * n, sizeof(float));
+    d->tan = alloc64(4 * n, sizeof(float));
+    d->out_tan = alloc64(4 * n, sizeof(float));
     if (!d->palette || !d->joints || !d->weights || !d->pos || !d->nrm || !d->out_pos ||
-        !d->out_nrm)
+        !d->out_nrm || !d->tan || !d->out_tan)
         return 1;
     for (size_t k = 0; k < SKIN_PALETTE; ++k) {
         float t[3], q[4], s[3];
@@ -265,6 +288,18 @@ int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed)
         }
         for (int c = 0; c < 3; ++c)
             d->nrm[3 * v + c] = (float)(d->nrm[3 * v + c] / sqrt(len));
+        /* a unit tangent ⟂ the normal: (n × e) normalised, e the axis least along n */
+        const float *nv = d->nrm + 3 * v;
+        const int ax = fabsf(nv[0]) < fabsf(nv[1]) ? (fabsf(nv[0]) < fabsf(nv[2]) ? 0 : 2)
+                                                   : (fabsf(nv[1]) < fabsf(nv[2]) ? 1 : 2);
+        double e[3] = {0, 0, 0}, t[3];
+        e[ax] = 1;
+        t[0] = nv[1] * e[2] - nv[2] * e[1], t[1] = nv[2] * e[0] - nv[0] * e[2];
+        t[2] = nv[0] * e[1] - nv[1] * e[0];
+        const double tl = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+        for (int c = 0; c < 3; ++c)
+            d->tan[4 * v + c] = (float)(t[c] / tl);
+        d->tan[4 * v + 3] = (srng_next(&r) & 1) ? 1.0f : -1.0f;
     }
     if (tendon_skin_weights_normalize(d->weights, 0, 4, n) != TENDON_OK)
         return 1;
@@ -276,6 +311,26 @@ int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed)
     j->positions = d->pos, j->positions_stride = 12;
     j->out_positions = d->out_pos, j->out_positions_stride = 12;
     j->normals_stride = j->out_normals_stride = 12;
+    j->tangents_stride = j->out_tangents_stride = 16;
+    tendon_skin_job mj = *j;
+    mj.normals = d->nrm, mj.tangents = d->tan;
+    if (tendon_skin_mesh_create(&mj, &d->mesh) != TENDON_OK)
+        return 1;
+    /* dual quaternions need rigid joints: the palette's rotations and translations, unit scale */
+    d->rigid = alloc64(16 * SKIN_PALETTE, sizeof(float));
+    d->dq = alloc64(16 * SKIN_PALETTE, sizeof(float));
+    if (!d->rigid || !d->dq)
+        return 1;
+    for (size_t k = 0; k < SKIN_PALETTE; ++k) {
+        float t[3], q[4], s[3] = {1, 1, 1};
+        for (int c = 0; c < 3; ++c)
+            t[c] = (float)srng_range(&r, -1, 1);
+        srng_quat(&r, q);
+        tendon_pose p = {t, q, s, 1};
+        tendon_local_matrices(&p, d->rigid + 16 * k);
+    }
+    if (tendon_palette_to_dual_quat(d->rigid, SKIN_PALETTE, d->dq) != TENDON_OK)
+        return 1;
     fx->out = d->out_pos;
     return 0;
 }
@@ -285,7 +340,9 @@ void tendon_bench_skin_teardown(tendon_bench_fixture *fx)
     skin_data *d = fx->data;
     if (d) {
         free(d->palette), free(d->joints), free(d->weights), free(d->pos), free(d->nrm);
-        free(d->out_pos), free(d->out_nrm);
+        free(d->out_pos), free(d->out_nrm), free(d->tan), free(d->out_tan);
+        tendon_skin_mesh_destroy(d->mesh);
+        free(d->rigid), free(d->dq);
         free(d);
     }
     fx->data = fx->out = NULL;
@@ -305,6 +362,52 @@ void tendon_bench_run_skin_normals(const tendon_bench_fixture *fx, const tendon_
     tendon_skin_job j = d->job;
     j.normals = d->nrm, j.out_normals = d->out_nrm;
     k->skin(&j);
+}
+
+void tendon_bench_run_skin_tangents(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const skin_data *d = fx->data;
+    tendon_skin_job j = d->job;
+    j.normals = d->nrm, j.out_normals = d->out_nrm;
+    j.tangents = d->tan, j.out_tangents = d->out_tan;
+    k->skin(&j);
+}
+
+/* The prepared mesh (the same vertices), through the kernel table: positions; + normals;
+ * + tangents. */
+void tendon_bench_run_skin_mesh_positions(const tendon_bench_fixture *fx,
+                                          const tendon_kernels *k)
+{
+    const skin_data *d = fx->data;
+    k->skin_mesh(d->mesh, d->palette, 0, fx->count, d->out_pos, NULL, NULL);
+}
+
+void tendon_bench_run_skin_mesh_normals(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const skin_data *d = fx->data;
+    k->skin_mesh(d->mesh, d->palette, 0, fx->count, d->out_pos, d->out_nrm, NULL);
+}
+
+void tendon_bench_run_skin_mesh_tangents(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const skin_data *d = fx->data;
+    k->skin_mesh(d->mesh, d->palette, 0, fx->count, d->out_pos, d->out_nrm, d->out_tan);
+}
+
+/* Dual-quaternion skinning of the same mesh (positions + normals), and linear-blend skinning of
+ * it by the same rigid palette, for the ratio; item = vertex. */
+void tendon_bench_run_skin_mesh_dq(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    const skin_data *d = fx->data;
+    k->skin_mesh_dq(d->mesh, d->dq, 0, fx->count, d->out_pos, d->out_nrm, NULL);
+}
+
+/* The conversion of the 64-entry palette, per frame: item = joint (fx->count ignored). */
+void tendon_bench_run_palette_to_dual_quat(const tendon_bench_fixture *fx,
+                                           const tendon_kernels *k)
+{
+    skin_data *d = fx->data;
+    k->palette_to_dual_quat(d->rigid, SKIN_PALETTE, d->dq);
 }
 
 /* ---- morph targets ------------------------------------------------------------------------ */

@@ -24,7 +24,22 @@ struct tendon_skin_binding {
     size_t joint_count; /* of the skeleton it was made for */
     uint32_t *joint_of; /* [palette_count] */
     float *inverse_bind; /* [16*palette_count], 64-byte aligned */
+    /* [64*palette_count], 64-byte aligned: the inverse bind matrices as the palette kernel
+     * multiplies by them (tendon_kernels.palette_splat): per entry, for k = 0..3, sixteen
+     * floats with element k of column c in lanes 4c..4c+3 — made once here so the per-frame
+     * product needs no shuffle (ISA-independent: every vector width reads its slice). */
+    float *inverse_bind_splat;
 };
+
+/* The splat table of n inverse bind matrices (struct tendon_skin_binding). */
+static void make_inverse_bind_splat(const float *ibm, size_t n, float *out)
+{
+    for (size_t j = 0; j < n; ++j)
+        for (int k = 0; k < 4; ++k)
+            for (int c = 0; c < 4; ++c)
+                for (int r = 0; r < 4; ++r)
+                    out[64 * j + 16 * k + 4 * c + r] = ibm[16 * j + 4 * c + k];
+}
 
 /* Bytes of a matrix. */
 #define MAT_BYTES (16 * sizeof(float))
@@ -618,6 +633,7 @@ void tendon_skin_binding_destroy(tendon_skin_binding *binding)
         return;
     free(binding->joint_of);
     free(binding->inverse_bind);
+    free(binding->inverse_bind_splat);
     free(binding);
 }
 
@@ -644,7 +660,10 @@ tendon_status tendon_skin_binding_create(const tendon_skeleton *skeleton, const 
     b->joint_count = skeleton->joint_count;
     b->joint_of = malloc((n ? n : 1) * sizeof *b->joint_of);
     b->inverse_bind = aligned_alloc(64, n ? (n * MAT_BYTES + 63) & ~(size_t)63 : 64);
-    if (!b->joint_of || !b->inverse_bind) {
+    b->inverse_bind_splat = n <= SIZE_MAX / (4 * MAT_BYTES)
+                                ? aligned_alloc(64, n ? 4 * n * MAT_BYTES : 64)
+                                : NULL;
+    if (!b->joint_of || !b->inverse_bind || !b->inverse_bind_splat) {
         tendon_skin_binding_destroy(b);
         return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory for %zu palette entries", fn, n);
     }
@@ -658,6 +677,7 @@ tendon_status tendon_skin_binding_create(const tendon_skeleton *skeleton, const 
         tendon_skin_binding_destroy(b);
         return s;
     }
+    make_inverse_bind_splat(b->inverse_bind, n, b->inverse_bind_splat);
     *out = b;
     return TENDON_OK;
 }
@@ -683,6 +703,16 @@ const float *tendon_skin_binding_inverse_bind(const tendon_skin_binding *binding
 }
 
 /* ---- palette -------------------------------------------------------------------------------- */
+
+/* The palette products on k, through the binding's splat table where that pays on k. */
+static void palette_on(const tendon_kernels *k, const tendon_skin_binding *b, const float *model,
+                       float *out)
+{
+    if (k->palette_splat_pays)
+        k->palette_splat(model, b->joint_of, b->inverse_bind_splat, b->palette_count, out);
+    else
+        k->palette(model, b->joint_of, b->inverse_bind, b->palette_count, out);
+}
 
 static tendon_status check_palette_out(const char *fn, const tendon_skin_binding *binding,
                                        const float *model, size_t joint_count, float *out_palette)
@@ -714,8 +744,7 @@ tendon_status tendon_palette(const tendon_skin_binding *binding, const float *mo
         (s = tendon_active_kernels(&k)) != TENDON_OK)
         return s;
     if (binding->palette_count)
-        k->palette(model, binding->joint_of, binding->inverse_bind, binding->palette_count,
-                   out_palette);
+        palette_on(k, binding, model, out_palette);
     return TENDON_OK;
 }
 
@@ -747,7 +776,6 @@ tendon_status tendon_pose_palette(const tendon_skeleton *skeleton,
         model_pass_all(k, skeleton, model, root_matrix, model);
     }
     if (binding->palette_count)
-        k->palette(model, binding->joint_of, binding->inverse_bind, binding->palette_count,
-                   out_palette);
+        palette_on(k, binding, model, out_palette);
     return TENDON_OK;
 }

@@ -1,6 +1,7 @@
 /*
  * Public entry points of tendon/skin.h: validate everything (NULLs, counts, strides, byte
- * extents, overlaps, every joint index), then one call through the active table.
+ * extents, overlaps, every joint index), then one call through the active table. (The prepared
+ * mesh, which validates once at creation, is src/skin_mesh.c.)
  */
 #include <math.h> /* isfinite: a macro, no libm call */
 #include <stdint.h>
@@ -8,19 +9,15 @@
 #include <string.h>
 
 #include "common/kernels_internal.h"
+#include "skin_internal.h"
 
-/* One byte-strided attribute of a skin job, for the checks. */
-typedef struct attr {
-    const char *name;
-    const void *p;
-    size_t stride; /* resolved: nonzero */
-    size_t elem;   /* bytes of one element */
-    size_t extent; /* bytes from p to the end of the last element */
-} attr;
+#define check_attr tendon_skin_check_attr
+#define attrs_overlap tendon_skin_attrs_overlap
+#define find_bad_index tendon_skin_find_bad_index
 
 /* Resolve a stride (0 → packed) and check it, the pointer's alignment and the byte extent. */
-static tendon_status check_attr(const char *fn, attr *a, size_t *stride_io, size_t elem,
-                                size_t align, size_t count)
+tendon_status check_attr(const char *fn, attr *a, size_t *stride_io, size_t elem, size_t align,
+                         size_t count)
 {
     if (*stride_io == 0)
         *stride_io = elem;
@@ -59,7 +56,7 @@ static tendon_status check_attr(const char *fn, attr *a, size_t *stride_io, size
  * Whether two strided attributes share a byte. Attributes interleaved in one buffer (equal
  * strides, each element inside the other's gap) do not, even though their extents overlap.
  */
-static int attrs_overlap(const attr *a, const attr *b)
+int attrs_overlap(const attr *a, const attr *b)
 {
     if (!tendon_ranges_overlap(a->p, a->extent, b->p, b->extent))
         return 0;
@@ -75,8 +72,8 @@ static int attrs_overlap(const attr *a, const attr *b)
 }
 
 /* The first joint index ≥ palette_count, scanning vertices in order; 0 if none. */
-static int find_bad_index(const tendon_skin_job *job, size_t *vertex, size_t *influence,
-                          unsigned *value)
+int find_bad_index(const tendon_skin_job *job, size_t *vertex, size_t *influence,
+                   unsigned *value)
 {
     const size_t n = job->influence_count, count = job->vertex_count, pc = job->palette_count;
     const int u16 = job->joint_index_type == TENDON_JOINT_INDEX_U16;
@@ -146,6 +143,16 @@ tendon_status tendon_skin(const tendon_skin_job *in)
                            "%s: %s is NULL but %s is not: give both to skin normals, or neither",
                            fn, job.normals ? "out_normals" : "normals",
                            job.normals ? "normals" : "out_normals");
+    if (!job.tangents != !job.out_tangents)
+        return tendon_fail(TENDON_ERR_NULL,
+                           "%s: %s is NULL but %s is not: give both to skin tangents, or neither",
+                           fn, job.tangents ? "out_tangents" : "tangents",
+                           job.tangents ? "tangents" : "out_tangents");
+    if (job.tangents && !job.normals)
+        return tendon_fail(TENDON_ERR_NULL,
+                           "%s: tangents are given but normals is NULL: tangents are skinned "
+                           "with normals (they share the blended matrix's determinant)",
+                           fn);
     if (job.palette_count > SIZE_MAX / (16 * sizeof(float)))
         return tendon_fail(TENDON_ERR_OVERFLOW,
                            "%s: palette_count %zu: its byte size overflows size_t", fn,
@@ -154,27 +161,32 @@ tendon_status tendon_skin(const tendon_skin_job *in)
         return tendon_fail(TENDON_ERR_NULL, "%s: palette is NULL with %zu vertices", fn, n);
 
     const size_t isz = (size_t)job.joint_index_type, ni = job.influence_count;
-    attr a[7] = {{.name = "joints", .p = job.joints},
-                 {.name = "weights", .p = job.weights},
-                 {.name = "positions", .p = job.positions},
-                 {.name = "normals", .p = job.normals},
-                 {.name = "out_positions", .p = job.out_positions},
-                 {.name = "out_normals", .p = job.out_normals},
-                 {.name = "palette", .p = job.palette}};
-    const int with_normals = job.normals != NULL;
-    if ((s = check_attr(fn, &a[0], &job.joints_stride, ni * isz, isz, n)) != TENDON_OK ||
-        (s = check_attr(fn, &a[1], &job.weights_stride, ni * sizeof(float), sizeof(float), n)) !=
-            TENDON_OK ||
-        (s = check_attr(fn, &a[2], &job.positions_stride, 3 * sizeof(float), sizeof(float), n)) !=
-            TENDON_OK ||
-        (s = check_attr(fn, &a[4], &job.out_positions_stride, 3 * sizeof(float), sizeof(float),
-                        n)) != TENDON_OK)
+    enum { A_JOINTS, A_WEIGHTS, A_POS, A_NRM, A_TAN, A_OUT_POS, A_OUT_NRM, A_OUT_TAN, A_PALETTE,
+           A_COUNT };
+    attr a[A_COUNT] = {{.name = "joints", .p = job.joints},
+                       {.name = "weights", .p = job.weights},
+                       {.name = "positions", .p = job.positions},
+                       {.name = "normals", .p = job.normals},
+                       {.name = "tangents", .p = job.tangents},
+                       {.name = "out_positions", .p = job.out_positions},
+                       {.name = "out_normals", .p = job.out_normals},
+                       {.name = "out_tangents", .p = job.out_tangents},
+                       {.name = "palette", .p = job.palette}};
+    const int with_normals = job.normals != NULL, with_tangents = job.tangents != NULL;
+    const size_t f = sizeof(float);
+    if ((s = check_attr(fn, &a[A_JOINTS], &job.joints_stride, ni * isz, isz, n)) != TENDON_OK ||
+        (s = check_attr(fn, &a[A_WEIGHTS], &job.weights_stride, ni * f, f, n)) != TENDON_OK ||
+        (s = check_attr(fn, &a[A_POS], &job.positions_stride, 3 * f, f, n)) != TENDON_OK ||
+        (s = check_attr(fn, &a[A_OUT_POS], &job.out_positions_stride, 3 * f, f, n)) != TENDON_OK)
         return s;
     if (with_normals &&
-        ((s = check_attr(fn, &a[3], &job.normals_stride, 3 * sizeof(float), sizeof(float), n)) !=
-             TENDON_OK ||
-         (s = check_attr(fn, &a[5], &job.out_normals_stride, 3 * sizeof(float), sizeof(float),
-                         n)) != TENDON_OK))
+        ((s = check_attr(fn, &a[A_NRM], &job.normals_stride, 3 * f, f, n)) != TENDON_OK ||
+         (s = check_attr(fn, &a[A_OUT_NRM], &job.out_normals_stride, 3 * f, f, n)) != TENDON_OK))
+        return s;
+    if (with_tangents &&
+        ((s = check_attr(fn, &a[A_TAN], &job.tangents_stride, 4 * f, f, n)) != TENDON_OK ||
+         (s = check_attr(fn, &a[A_OUT_TAN], &job.out_tangents_stride, 4 * f, f, n)) !=
+             TENDON_OK))
         return s;
     if (n == 0) {
         if ((s = tendon_active_kernels(&k)) != TENDON_OK)
@@ -184,17 +196,22 @@ tendon_status tendon_skin(const tendon_skin_job *in)
     /* aligned to float, and its byte extent inside the address space (src/check.c) */
     if ((s = tendon_check_array(fn, "palette", job.palette, job.palette_count, 16)) != TENDON_OK)
         return s;
-    a[6].stride = a[6].elem = a[6].extent = job.palette_count * 16 * sizeof(float);
+    a[A_PALETTE].stride = a[A_PALETTE].elem = a[A_PALETTE].extent =
+        job.palette_count * 16 * sizeof(float);
 
     /* Outputs against inputs and each other: exact aliasing in place, else disjoint bytes. */
-    const int outs[2] = {4, 5};
-    for (int o = 0; o < 1 + with_normals; ++o) {
+    const int outs[3] = {A_OUT_POS, A_OUT_NRM, A_OUT_TAN};
+    const int used[A_COUNT] = {1, 1, 1, with_normals, with_tangents, 1, with_normals,
+                               with_tangents, 1};
+    for (int o = 0; o < 3; ++o) {
+        if (!used[outs[o]])
+            continue;
         const attr *out = &a[outs[o]];
-        for (int i = 0; i < 7; ++i) {
-            if (i == outs[o] || (i == 3 && !with_normals) || (i == 5 && !with_normals))
+        for (int i = 0; i < A_COUNT; ++i) {
+            if (i == outs[o] || !used[i])
                 continue;
             const attr *other = &a[i];
-            if ((outs[o] == 4 && i == 2) || (outs[o] == 5 && i == 3)) {
+            if (i == outs[o] - (A_OUT_POS - A_POS)) { /* the output's own input */
                 if (out->p == other->p && out->stride == other->stride)
                     continue; /* in place */
             }
@@ -202,7 +219,7 @@ tendon_status tendon_skin(const tendon_skin_job *in)
                 return tendon_fail(TENDON_ERR_ALIAS,
                                    "%s: %s overlaps %s; an output may be exactly its own input "
                                    "(same pointer, same stride) but must not otherwise share a "
-                                   "byte with an input or the other output",
+                                   "byte with an input or another output",
                                    fn, out->name, other->name);
         }
     }

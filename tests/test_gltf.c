@@ -620,6 +620,63 @@ START_TEST(test_malformed)
 }
 END_TEST
 
+/* TANGENT: imported as stored (VEC4 float); a file without it has none; wrong types refused. */
+START_TEST(test_tangents)
+{
+    size_t size;
+    unsigned char *glb = (unsigned char *)read_test_file(
+        "gltf/khronos-sample-assets/AnimatedMorphCube/AnimatedMorphCube.glb", &size);
+    tendon_gltf *g;
+    ck_assert_int_eq(tendon_gltf_load_memory(glb, size, "AnimatedMorphCube.glb", NULL, &g),
+                     TENDON_OK);
+    free(glb);
+    tendon_gltf_primitive p;
+    ck_assert_int_eq(tendon_gltf_get_primitive(g, 0, 0, &p), TENDON_OK);
+    ck_assert_ptr_nonnull(p.tangents);
+    ck_assert_uint_gt(p.vertex_count, 0);
+    for (size_t v = 0; v < p.vertex_count; ++v) {
+        const float *t = p.tangents + 4 * v;
+        const double len = sqrt((double)t[0] * t[0] + (double)t[1] * t[1] + (double)t[2] * t[2]);
+        ck_assert_msg(fabs(len - 1.0) < 1e-3 && (t[3] == 1.0f || t[3] == -1.0f),
+                      "vertex %zu: tangent (%g, %g, %g, %g)", v, (double)t[0], (double)t[1],
+                      (double)t[2], (double)t[3]);
+    }
+    tendon_gltf_destroy(g);
+
+    json_t *j = simple_skin();
+    {
+        char *text = json_dumps(j, JSON_COMPACT);
+        ck_assert_int_eq(tendon_gltf_load_memory(text, strlen(text), "ok.gltf", NULL, &g),
+                         TENDON_OK);
+        ck_assert_int_eq(tendon_gltf_get_primitive(g, 0, 0, &p), TENDON_OK);
+        ck_assert_ptr_null(p.tangents);
+        tendon_gltf_destroy(g);
+        free(text);
+        /* accessors[3] (WEIGHTS_0, VEC4 float, 10 elements) read as tangents: as stored */
+        json_t *attrs = json_object_get(json_array_get(json_object_get(at(j, "meshes", 0),
+                                                                       "primitives"), 0),
+                                        "attributes");
+        json_object_set_new(attrs, "TANGENT", json_real(3));
+        text = json_dumps(j, JSON_COMPACT);
+        ck_assert_int_eq(tendon_gltf_load_memory(text, strlen(text), "ok.gltf", NULL, &g),
+                         TENDON_OK);
+        ck_assert_int_eq(tendon_gltf_get_primitive(g, 0, 0, &p), TENDON_OK);
+        ck_assert_ptr_nonnull(p.tangents);
+        for (size_t e = 0; e < 40; ++e)
+            ck_assert(p.tangents[e] == p.weights[e]);
+        tendon_gltf_destroy(g);
+        free(text);
+        json_object_set_new(attrs, "TANGENT", json_real(1)); /* VEC3 */
+        expect_error(json_deep_copy(j), TENDON_ERR_FORMAT, "TANGENT needs 4 components", NULL);
+        json_object_set_new(attrs, "TANGENT", json_real(2)); /* VEC4 unsigned short */
+        expect_error(json_deep_copy(j), TENDON_ERR_FORMAT, "TANGENT must be float", NULL);
+        json_object_set_new(attrs, "TANGENT", json_real(6)); /* VEC4 float, 12 elements */
+        expect_error(json_deep_copy(j), TENDON_ERR_FORMAT, "TANGENT", "10");
+    }
+    json_decref(j);
+}
+END_TEST
+
 START_TEST(test_truncated_glb)
 {
     size_t size;
@@ -798,6 +855,7 @@ static Suite *gltf_suite(void)
     tcase_add_test(tc, test_joint_names);
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_truncated_glb);
+    tcase_add_test(tc, test_tangents);
     tcase_add_test(tc, test_counts_before_allocation);
     suite_add_tcase(s, tc);
     return s;

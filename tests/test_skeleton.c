@@ -1031,6 +1031,17 @@ START_TEST(test_isa_model_and_palette)
             k->palette(TBUF_F(m2), joint_of, TBUF_F(ibm), n, TBUF_F(p1));
             ref->palette(TBUF_F(m2), joint_of, TBUF_F(ibm), n, TBUF_F(p2));
             assert_same_floats(TBUF_F(p1), TBUF_F(p2), 16 * n, isa, "palette", n);
+            /* the binding's form of the inverse bind matrices (kernels.h palette_splat) */
+            float *splat = malloc(256 * n + 4);
+            for (size_t j = 0; j < n; ++j)
+                for (int e = 0; e < 4; ++e)
+                    for (int c = 0; c < 4; ++c)
+                        for (int l = 0; l < 4; ++l)
+                            splat[64 * j + 16 * e + 4 * c + l] = TBUF_F(ibm)[16 * j + 4 * c + e];
+            memset(TBUF_F(p1), 0xA5, 64 * n);
+            k->palette_splat(TBUF_F(m2), joint_of, splat, n, TBUF_F(p1));
+            assert_same_floats(TBUF_F(p1), TBUF_F(p2), 16 * n, isa, "palette_splat", n);
+            free(splat);
         }
         tendon_pose_destroy(&pose);
         tbuf_free(&local), tbuf_free(&m1), tbuf_free(&m2);

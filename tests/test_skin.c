@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skin_support.h"
+#include "skin_bufs.h"
 
 static void set_translate_scale(float *m, float tx, float ty, float tz, float sx, float sy,
                                 float sz)
@@ -101,6 +101,141 @@ START_TEST(test_skin_hand)
     ck_assert_int_eq(tendon_skin(&job), TENDON_OK);
     const double up[3] = {0.75 * 2, 0.75 * 3, 0.75 * 4};
     assert_vec3_near(op, up, 0.0, "unnormalised weights");
+}
+END_TEST
+
+/* Tangents: by the blended 3×3, renormalised; w flips exactly where det A < 0 (skin.h). */
+START_TEST(test_skin_tangent_hand)
+{
+    float pal[4 * 16];
+    set_translate_scale(pal, 1, 2, 3, 2, 1, 1);       /* 0: scale (2,1,1), translate */
+    set_translate_scale(pal + 16, 0, 0, 0, -1, 1, 1); /* 1: mirror in x */
+    set_translate_scale(pal + 32, 0, 0, 0, 1, 1, 1);  /* 2: 90° about z (exact) */
+    pal[32 + 0] = 0, pal[32 + 1] = 1, pal[32 + 4] = -1, pal[32 + 5] = 0;
+    set_translate_scale(pal + 48, 0, 0, 0, 1, 1, 1); /* 3: identity */
+    enum { V = 6 };
+    /* vertex: joints, weights */
+    const uint8_t j[2 * V] = {0, 0, 1, 1, 1, 1, 2, 2, 1, 3, 1, 3};
+    const float w[2 * V] = {1, 0, 1, 0, 1, 0, 1, 0, 0.75f, 0.25f, 0.25f, 0.75f};
+    const float p[3 * V] = {0};
+    const float n[3 * V] = {1, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 1, 0};
+    const float t[4 * V] = {1, 1, 0, 1,  1, 0, 0, 1,  1, 0, 0, -1,
+                            1, 0, 0, -1, 1, 0, 0, 1,  1, 0, 0, 1};
+    float op[3 * V], on[3 * V], ot[4 * V];
+    tendon_skin_job job = packed_job(pal, 4, V, 2, TENDON_JOINT_INDEX_U8, j, w, p, op, n, on);
+    job.tangents = t, job.out_tangents = ot;
+    ck_assert_int_eq(tendon_skin(&job), TENDON_OK);
+    const double r5 = 1.0 / sqrt(5.0);
+    const double want[4 * V] = {
+        2 * r5, r5, 0, 1,  /* scaled (2,1,1): (2,1,0)/√5, w kept */
+        -1, 0, 0, -1,      /* mirrored: (−1,0,0), w flips */
+        -1, 0, 0, 1,       /* mirrored, w = −1 flips to +1 */
+        0, 1, 0, -1,       /* rotated 90° about z: w kept */
+        -1, 0, 0, -1,      /* 0.75 mirror + 0.25 identity = diag(−0.5, 1, 1): det < 0 */
+        1, 0, 0, 1,        /* 0.25 mirror + 0.75 identity = diag(0.5, 1, 1): det > 0 */
+    };
+    for (int v = 0; v < V; ++v) {
+        for (int c = 0; c < 4; ++c)
+            ck_assert_msg(fabs((double)ot[4 * v + c] - want[4 * v + c]) <= 1e-7,
+                          "vertex %d tangent[%d] = %.9g, expected %.9g", v, c,
+                          (double)ot[4 * v + c], want[4 * v + c]);
+        const double dot = (double)on[3 * v] * ot[4 * v] + (double)on[3 * v + 1] * ot[4 * v + 1] +
+                           (double)on[3 * v + 2] * ot[4 * v + 2];
+        ck_assert_msg(fabs(dot) <= 1e-7, "vertex %d: normal·tangent = %g", v, dot);
+    }
+    /* a zero blended 3×3 (all-zero weights): a zero tangent, w kept (det = 0 is not < 0) */
+    const float wz[2] = {0, 0}, tz[4] = {1, 0, 0, -1};
+    float otz[4];
+    job = packed_job(pal, 4, 1, 2, TENDON_JOINT_INDEX_U8, j, wz, p, op, n, on);
+    job.tangents = tz, job.out_tangents = otz;
+    ck_assert_int_eq(tendon_skin(&job), TENDON_OK);
+    ck_assert(otz[0] == 0.0f && otz[1] == 0.0f && otz[2] == 0.0f && otz[3] == -1.0f);
+}
+END_TEST
+
+/*
+ * Tangent ⟂ normal: for any invertible A, (A⁻ᵀn)·(A t) = n·t, so a tangent perpendicular to its
+ * normal stays so; what is left is rounding. On a rigid palette (rotations within 90° of the
+ * identity, translations in ±3 m) with 1–4 influences, unit n and unit t ⟂ n:
+ * |n'·t'| ≤ 2e-6 (the bound docs/skinning.md states), on every ISA.
+ */
+START_TEST(test_skin_tangent_perpendicular)
+{
+    ISA_TABLE_OR_RETURN(k);
+    test_rng r;
+    rng_seed(&r, 0x7A9 + (uint64_t)_i);
+    enum { PC = 24, NV = 4000 };
+    float pal[16 * PC];
+    for (size_t q = 0; q < PC; ++q) {
+        double axis[3], len = 0;
+        for (int c = 0; c < 3; ++c) {
+            axis[c] = rng_range(&r, -1, 1);
+            len += axis[c] * axis[c];
+        }
+        len = sqrt(len);
+        const double half = rng_range(&r, -0.785398163, 0.785398163); /* angle up to 90° */
+        const float quat[4] = {(float)(axis[0] / len * sin(half)), (float)(axis[1] / len * sin(half)),
+                               (float)(axis[2] / len * sin(half)), (float)cos(half)};
+        const float tr[3] = {(float)rng_range(&r, -3, 3), (float)rng_range(&r, -3, 3),
+                             (float)rng_range(&r, -3, 3)};
+        const float one[3] = {1, 1, 1};
+        cglm_trs(tr, quat, one, pal + 16 * q);
+    }
+    uint8_t *jn = malloc(4 * NV);
+    float *w = malloc(16 * NV), *p = malloc(12 * NV), *n = malloc(12 * NV), *t = malloc(16 * NV);
+    float *op = malloc(12 * NV), *on = malloc(12 * NV), *ot = malloc(16 * NV);
+    double worst = 0;
+    for (size_t ni = 1; ni <= 4; ++ni) {
+        for (size_t v = 0; v < NV; ++v) {
+            double sum = 0;
+            for (size_t i = 0; i < ni; ++i) {
+                jn[ni * v + i] = (uint8_t)(rng_u64(&r) % PC);
+                w[ni * v + i] = (float)rng_range(&r, 0.05, 1);
+                sum += w[ni * v + i];
+            }
+            for (size_t i = 0; i < ni; ++i)
+                w[ni * v + i] = (float)(w[ni * v + i] / sum);
+            double a[3], b[3], c3[3], la = 0, lc = 0;
+            for (int c = 0; c < 3; ++c) {
+                p[3 * v + c] = (float)rng_range(&r, -1, 1);
+                a[c] = rng_range(&r, -1, 1);
+                b[c] = rng_range(&r, -1, 1);
+            }
+            c3[0] = a[1] * b[2] - a[2] * b[1], c3[1] = a[2] * b[0] - a[0] * b[2];
+            c3[2] = a[0] * b[1] - a[1] * b[0];
+            for (int c = 0; c < 3; ++c)
+                la += a[c] * a[c], lc += c3[c] * c3[c];
+            for (int c = 0; c < 3; ++c) {
+                n[3 * v + c] = (float)(a[c] / sqrt(la));
+                t[4 * v + c] = (float)(c3[c] / sqrt(lc));
+            }
+            t[4 * v + 3] = 1.0f;
+        }
+        tendon_skin_job job = {.palette = pal, .palette_count = PC, .vertex_count = NV,
+                               .influence_count = ni, .joint_index_type = TENDON_JOINT_INDEX_U8,
+                               .joints = jn, .joints_stride = ni, .weights = w,
+                               .weights_stride = 4 * ni, .positions = p, .positions_stride = 12,
+                               .out_positions = op, .out_positions_stride = 12, .normals = n,
+                               .normals_stride = 12, .out_normals = on, .out_normals_stride = 12,
+                               .tangents = t, .tangents_stride = 16, .out_tangents = ot,
+                               .out_tangents_stride = 16};
+        k->skin(&job);
+        for (size_t v = 0; v < NV; ++v) {
+            const double in_dot = (double)n[3 * v] * t[4 * v] + (double)n[3 * v + 1] * t[4 * v + 1] +
+                                  (double)n[3 * v + 2] * t[4 * v + 2];
+            const double dot = (double)on[3 * v] * ot[4 * v] + (double)on[3 * v + 1] * ot[4 * v + 1] +
+                               (double)on[3 * v + 2] * ot[4 * v + 2];
+            const double e = fabs(dot) - fabs(in_dot);
+            worst = e > worst ? e : worst;
+            ck_assert_msg(fabs(dot) <= 2e-6 + fabs(in_dot),
+                          "%s influences=%zu vertex %zu: n'·t' = %g (n·t = %g)",
+                          tendon_isa_name((tendon_isa)_i), ni, v, dot, in_dot);
+            ck_assert(ot[4 * v + 3] == 1.0f);
+        }
+    }
+    printf("test_skin_tangent_perpendicular %s: max |n'·t'| − |n·t| = %.3g\n",
+           tendon_isa_name((tendon_isa)_i), worst);
+    free(jn), free(w), free(p), free(n), free(t), free(op), free(on), free(ot);
 }
 END_TEST
 
@@ -446,6 +581,32 @@ START_TEST(test_skin_errors)
     ck_assert_int_eq(tendon_skin(&job), TENDON_OK);
     job.out_normals = p + 2; /* straddles the position slot */
     ck_assert_int_eq(tendon_skin(&job), TENDON_ERR_ALIAS);
+
+    /* tangents: both or neither, and only with normals; 16-byte elements; no overlaps */
+    float t[8] = {0}, ot[12] = {0};
+    job = ok, job.tangents = t;
+    ck_assert_int_eq(tendon_skin(&job), TENDON_ERR_NULL);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "out_tangents"));
+    job = ok, job.out_tangents = ot;
+    ck_assert_int_eq(tendon_skin(&job), TENDON_ERR_NULL);
+    job = ok, job.tangents = t, job.out_tangents = ot, job.normals = NULL, job.out_normals = NULL;
+    ck_assert_int_eq(tendon_skin(&job), TENDON_ERR_NULL);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "normals is NULL"));
+    job = ok, job.tangents = t, job.out_tangents = ot;
+    ck_assert_int_eq(tendon_skin(&job), TENDON_OK);
+    job.tangents_stride = 12;
+    ck_assert_int_eq(tendon_skin(&job), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "tangents stride"));
+    job = ok, job.tangents = t, job.out_tangents = ot + 1;
+    ck_assert_int_eq(tendon_skin(&job), TENDON_OK);
+    job.out_tangents = (float *)n; /* writes over the normals input */
+    ck_assert_int_eq(tendon_skin(&job), TENDON_ERR_ALIAS);
+    job.out_tangents = on; /* over the normals output */
+    ck_assert_int_eq(tendon_skin(&job), TENDON_ERR_ALIAS);
+    job.out_tangents = t + 1; /* shifted from its own input */
+    ck_assert_int_eq(tendon_skin(&job), TENDON_ERR_ALIAS);
+    job.out_tangents = t; /* in place */
+    ck_assert_int_eq(tendon_skin(&job), TENDON_OK);
 }
 END_TEST
 
@@ -612,125 +773,6 @@ END_TEST
 
 /* ---- every ISA against the scalar table, bit for bit ------------------------------------------ */
 
-typedef struct skin_case {
-    size_t n, n_inf, isz;
-    int normals, layout; /* layout 0 packed, 1 interleaved, 2 unaligned, 3 in place */
-} skin_case;
-
-/* One vertex-buffer set for a case, filled from r; the job's strides are resolved. */
-typedef struct skin_bufs {
-    tbuf in, out, jb, wb, pb, nb;
-    tendon_skin_job job;
-} skin_bufs;
-
-enum { ISTRIDE = 56, OSTRIDE = 32 };
-
-static void skin_bufs_make(skin_bufs *b, const skin_case *c, const float *palette, size_t pc,
-                           uint64_t seed)
-{
-    test_rng r;
-    rng_seed(&r, seed);
-    const size_t n = c->n, isz = c->isz, ni = c->n_inf;
-    memset(b, 0, sizeof *b);
-    tendon_skin_job *j = &b->job;
-    j->palette = palette, j->palette_count = pc, j->vertex_count = n, j->influence_count = ni;
-    j->joint_index_type = isz == 2 ? TENDON_JOINT_INDEX_U16 : TENDON_JOINT_INDEX_U8;
-    unsigned char *jp, *wp, *pp, *np;
-    if (c->layout == 1) {
-        b->in = tbuf_make(ISTRIDE * n, 0);
-        b->out = tbuf_make(OSTRIDE * n, 0);
-        pp = b->in.p, np = b->in.p + 12, wp = b->in.p + 24, jp = b->in.p + 40;
-        j->positions_stride = j->normals_stride = j->weights_stride = j->joints_stride = ISTRIDE;
-        j->out_positions = (float *)(void *)b->out.p;
-        j->out_normals = (float *)(void *)(b->out.p + 16);
-        j->out_positions_stride = j->out_normals_stride = OSTRIDE;
-    } else {
-        const size_t off = c->layout == 2 ? 4 : 0;
-        b->jb = tbuf_make(n * ni * isz, c->layout == 2 ? 2 : 0);
-        b->wb = tbuf_make(n * ni * 4, off);
-        b->pb = tbuf_make(n * 12, off);
-        b->nb = tbuf_make(n * 12, off ? 8 : 0);
-        jp = b->jb.p, wp = b->wb.p, pp = b->pb.p, np = b->nb.p;
-        j->joints_stride = ni * isz, j->weights_stride = ni * 4;
-        j->positions_stride = j->normals_stride = 12;
-        j->out_positions_stride = j->out_normals_stride = 12;
-        if (c->layout == 3) {
-            j->out_positions = (float *)(void *)pp, j->out_normals = (float *)(void *)np;
-        } else {
-            b->out = tbuf_make(n * 24 + 4, off);
-            j->out_positions = (float *)(void *)b->out.p;
-            j->out_normals = (float *)(void *)(b->out.p + 12 * n + 4);
-        }
-    }
-    j->joints = jp, j->weights = (const float *)(void *)wp;
-    j->positions = (const float *)(void *)pp;
-    j->normals = c->normals ? (const float *)(void *)np : NULL;
-    if (!c->normals)
-        j->out_normals = NULL;
-    for (size_t v = 0; v < n; ++v) {
-        for (size_t i = 0; i < ni; ++i) {
-            const unsigned idx = (unsigned)(rng_u64(&r) % pc);
-            if (isz == 2) {
-                const uint16_t s = (uint16_t)idx;
-                memcpy(jp + v * j->joints_stride + 2 * i, &s, 2);
-            } else {
-                jp[v * j->joints_stride + i] = (uint8_t)idx;
-            }
-            float wv = rng_unit(&r) < 0.1 ? 0.0f : (float)rng_range(&r, -0.2, 1.2);
-            memcpy(wp + v * j->weights_stride + 4 * i, &wv, 4);
-        }
-        for (int k = 0; k < 3; ++k) {
-            float pv = (float)rng_range(&r, -2, 2), nv = (float)rng_range(&r, -1, 1);
-            if (rng_unit(&r) < 0.01)
-                pv = 0.0f, nv = -0.0f;
-            memcpy(pp + v * j->positions_stride + 4 * k, &pv, 4);
-            memcpy(np + v * j->normals_stride + 4 * k, &nv, 4);
-        }
-    }
-}
-
-static void skin_bufs_free(skin_bufs *b)
-{
-    tbuf_free(&b->in), tbuf_free(&b->out), tbuf_free(&b->jb);
-    tbuf_free(&b->wb), tbuf_free(&b->pb), tbuf_free(&b->nb);
-}
-
-static void compare_outputs(const skin_bufs *a, const skin_bufs *b, const char *isa,
-                            const skin_case *c)
-{
-    for (size_t v = 0; v < c->n; ++v) {
-        float x[3], y[3];
-        for (int which = 0; which < 1 + c->normals; ++which) {
-            const tendon_skin_job *ja = &a->job, *jb = &b->job;
-            const float *pa = which ? ja->out_normals : ja->out_positions;
-            const float *pb = which ? jb->out_normals : jb->out_positions;
-            const size_t sa = which ? ja->out_normals_stride : ja->out_positions_stride;
-            memcpy(x, (const char *)pa + v * sa, 12);
-            memcpy(y, (const char *)pb + v * sa, 12);
-            const long d = first_float_diff(x, y, 3);
-            ck_assert_msg(d < 0,
-                          "%s skin n=%zu influences=%zu index bytes=%zu normals=%d layout=%d: "
-                          "vertex %zu %s[%ld]: %s 0x%08x (%.9g), scalar 0x%08x (%.9g)",
-                          isa, c->n, c->n_inf, c->isz, c->normals, c->layout, v,
-                          which ? "normal" : "position", d, isa, d < 0 ? 0 : float_bits(x[d]),
-                          d < 0 ? 0.0 : (double)x[d], d < 0 ? 0 : float_bits(y[d]),
-                          d < 0 ? 0.0 : (double)y[d]);
-        }
-    }
-}
-
-static float *random_palette(test_rng *r, size_t pc)
-{
-    float *pal = malloc(pc * 64 + 4);
-    for (size_t e = 0; e < pc * 16; ++e)
-        pal[e] = (float)rng_range(r, -2, 2);
-    for (size_t k = 0; k < pc; ++k)
-        pal[16 * k + 3] = pal[16 * k + 7] = pal[16 * k + 11] = 0.0f, pal[16 * k + 15] = 1.0f;
-    /* a few adversarial entries: signed zeros, denormals, huge */
-    pal[5] = -0.0f, pal[17] = 1e-40f, pal[40] = 3e30f;
-    return pal;
-}
-
 START_TEST(test_isa_skin)
 {
     ISA_TABLE_OR_RETURN(k);
@@ -742,9 +784,9 @@ START_TEST(test_isa_skin)
     for (int ci = 0; ci < SWEEP_COUNT; ++ci) {
         for (size_t ni = 1; ni <= 4; ++ni) {
             for (size_t isz = 1; isz <= 2; ++isz) {
-                for (int nrm = 0; nrm < 2; ++nrm) {
+                for (int mode = 0; mode < 3; ++mode) {
                     for (int layout = 0; layout < 4; ++layout) {
-                        const skin_case c = {sweep_count(ci), ni, isz, nrm, layout};
+                        const skin_case c = {sweep_count(ci), ni, isz, mode, layout};
                         const uint64_t seed = rng_u64(&r);
                         skin_bufs a, b;
                         skin_bufs_make(&a, &c, pal, 70, seed);
@@ -769,13 +811,14 @@ START_TEST(test_public_skin_matches_scalar)
     test_rng r;
     rng_seed(&r, 0x9B1C);
     float *pal = random_palette(&r, 70);
-    const skin_case c = {1001, 4, 1, 1, 0};
+    const skin_case c = {1001, 4, 1, 2, 0};
     skin_bufs a, b;
     skin_bufs_make(&a, &c, pal, 70, 77);
     skin_bufs_make(&b, &c, pal, 70, 77);
     tendon_skin_job pub = a.job;
     pub.joints_stride = pub.weights_stride = pub.positions_stride = pub.normals_stride = 0;
     pub.out_positions_stride = pub.out_normals_stride = 0;
+    pub.tangents_stride = pub.out_tangents_stride = 0;
     ck_assert_int_eq(tendon_skin(&pub), TENDON_OK);
     tendon_kernels_for(TENDON_ISA_SCALAR)->skin(&b.job);
     compare_outputs(&a, &b, "active", &c);
@@ -880,6 +923,7 @@ static Suite *skin_suite(void)
     TCase *api = tcase_create("api");
     tcase_add_test(api, test_skin_hand);
     tcase_add_test(api, test_skin_all_zero_weights);
+    tcase_add_test(api, test_skin_tangent_hand);
     tcase_add_test(api, anim_bug_18_skin_weight_normalisation);
     tcase_add_test(api, test_normalize);
     tcase_add_test(api, test_skin_cglm);
@@ -895,6 +939,7 @@ static Suite *skin_suite(void)
     tcase_add_loop_test(isa, test_isa_skin, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_morph, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_skin_normal_scale_range, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, test_skin_tangent_perpendicular, 0, TENDON_ISA_COUNT);
     suite_add_tcase(s, isa);
     return s;
 }

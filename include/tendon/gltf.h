@@ -19,7 +19,8 @@
  *     order; a channel without a target node is skipped (tendon_gltf_notes says so). Outputs of
  *     float, or normalised byte / short (value / 127 or / 32767 clamped at −1; unsigned / 255,
  *     / 65535). WEIGHTS tracks carry the target node's index as their `joint`.
- *   - each mesh primitive's POSITION, NORMAL, JOINTS_0 (u8/u16 → uint16), WEIGHTS_0 (float,
+ *   - each mesh primitive's POSITION, NORMAL, TANGENT (VEC4 float), JOINTS_0 (u8/u16 →
+ *     uint16), WEIGHTS_0 (float,
  *     unorm8, unorm16 → float, as stored: not renormalised) and morph target POSITION deltas,
  *     with the mesh's default weights.
  * Files: `.gltf` (buffers as data: URIs with base64, or files relative to the .gltf) and `.glb`.
@@ -122,6 +123,8 @@ typedef struct tendon_gltf_primitive {
     size_t target_count;       /**< morph targets */
     const float *const *target_positions; /**< [target_count], each [3·vertex_count] or NULL */
     const float *default_weights;         /**< [target_count]: mesh.weights, or zeros */
+    /* appended (issue 12): fields are only ever appended */
+    const float *tangents; /**< [4·vertex_count] TANGENT (x y z w, float, as stored), or NULL */
 } tendon_gltf_primitive;
 
 TENDON_API size_t tendon_gltf_mesh_count(const tendon_gltf *gltf);

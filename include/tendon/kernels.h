@@ -42,7 +42,8 @@ typedef struct tendon_kernels {
     void (*local_matrices)(const float *translation, const float *rotation, const float *scale,
                            size_t count, float *out);
     /* joints [first, end): model[j] = (parents[j] < 0 ? root (NULL: copy) : model[parents[j]])
-       × local[j]; local and model are whole arrays indexed by joint; local may equal model. */
+       × local[j] (skeleton.h's pairwise 4×4 product); local and model are whole arrays indexed
+       by joint; local may equal model. */
     void (*model_matrices)(const float *local, const int32_t *parents, const float *root,
                            size_t first, size_t end, float *model);
     /* out[k] = model[joint_of[k]] × inverse_bind[k], k < count. out must not overlap inputs. */
@@ -115,6 +116,31 @@ typedef struct tendon_kernels {
     void (*clip_hermite_f32)(const float *v0, const float *b0, const float *v1, const float *a1,
                              const float *h, size_t count, float *out);
 
+    /* ---- issue 12: the prepared skinning mesh (appended; keep this block contiguous) ---- */
+    /* skin.h tendon_skin_mesh_apply_range on a created mesh: vertices [first, first + count);
+       the outputs are vertex 0 of arrays with the mesh's strides, NULL ones not written. */
+    void (*skin_mesh)(const struct tendon_skin_mesh *mesh, const float *palette, size_t first,
+                      size_t count, float *out_positions, float *out_normals,
+                      float *out_tangents);
+    /* skeleton.h: palette's products (the same bits) with the inverse bind matrices given as
+       the binding keeps them: inverse_bind_splat [64*count], per entry for k = 0..3 sixteen
+       floats holding inverse_bind[k][4c + k] in lanes 4c..4c+3 (c = 0..3). */
+    void (*palette_splat)(const float *model, const uint32_t *joint_of,
+                          const float *inverse_bind_splat, size_t count, float *out);
+    /* skin.h tendon_palette_to_dual_quat's arithmetic: returns the first matrix that is not a
+       rotation, translation and uniform scale (then nothing is written), or count after
+       writing out[16*count]. out may equal palette. */
+    size_t (*palette_to_dual_quat)(const float *palette, size_t count, float *out);
+    /* skin.h tendon_skin_mesh_apply_dq_range on a created mesh, dq as tendon_palette_to_dual_quat
+       writes it (palette_count entries); outputs as skin_mesh. */
+    void (*skin_mesh_dq)(const struct tendon_skin_mesh *mesh, const float *dq, size_t first,
+                         size_t count, float *out_positions, float *out_normals,
+                         float *out_tangents);
+    /* Nonzero when palette_splat is faster on this table than palette (the 128-bit ISAs, whose
+       splats are shuffles; on AVX2 and AVX-512 the four-times-larger table costs more than
+       the in-lane splats it saves: measured, docs/skinning.md); tendon_palette and
+       tendon_pose_palette follow it. The bits are the same either way. */
+    int palette_splat_pays;
     /* ---- a weight per joint given (the spring rig: every substep time of a pose at once,
        each time with its own weights) ---- */
     /* pose_blend / pose_add with joint j's weight given as weights[j] in place of t·m_j (the

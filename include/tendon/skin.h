@@ -1,5 +1,5 @@
 /*
- * tendon — linear-blend skinning of positions and normals by a palette, skin weight
+ * tendon — linear-blend skinning of positions, normals and tangents by a palette, skin weight
  * normalisation, and morph targets.
  *
  * Seed: the README of 000 (skinning and morph targets; the palette comes from
@@ -15,6 +15,7 @@
 #ifndef TENDON_SKIN_H
 #define TENDON_SKIN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "status.h"
@@ -34,7 +35,7 @@ typedef enum tendon_joint_index_type {
  *
  * Strides are in **bytes** between consecutive vertices (glTF `byteStride`), so attributes may
  * live in one interleaved vertex buffer; 0 means tightly packed (12 for a position or normal,
- * influence_count·size for joints and weights). A nonzero stride must be at least the element's
+ * 16 for a tangent, influence_count·size for joints and weights). A nonzero stride must be at least the element's
  * size and a multiple of its alignment (4 for floats, 2 for uint16 indices).
  */
 typedef struct tendon_skin_job {
@@ -69,6 +70,18 @@ typedef struct tendon_skin_job {
     /** Per vertex: unit skinned normal. May be exactly `normals` (same stride). */
     float *out_normals;
     size_t out_normals_stride;
+
+    /* ---- appended (issue 12): fields are only ever appended; a zeroed job has no tangents ---- */
+
+    /** Per vertex: x y z w tangent (glTF TANGENT: xyz a direction, w = ±1 the bitangent's
+     *  handedness), or NULL (then out_tangents NULL too). Needs normals: a job with tangents
+     *  and no normals is refused. Stride 0: 16 bytes. */
+    const float *tangents;
+    size_t tangents_stride;
+    /** Per vertex: x y z unit skinned tangent and w (see tendon_skin). May be exactly
+     *  `tangents` (same stride). */
+    float *out_tangents;
+    size_t out_tangents_stride;
 } tendon_skin_job;
 
 /**
@@ -85,6 +98,13 @@ typedef struct tendon_skin_job {
  *               normal' = v · (s > 0 ? 1/√s : 0) · (det < 0 ? −1 : 1)
  *             i.e. A⁻ᵀ·n normalised (A⁻ᵀ = C/det, so a mirrored joint keeps the normal on the
  *             outside).
+ *   tangent:  by the blended 3×3 itself (a tangent lies in the surface, so it moves with it),
+ *             renormalised, and its w multiplied by the sign of det A (a mirrored joint flips
+ *             the normal back outside, so the bitangent's handedness flips with it):
+ *               u = (M₀·tx + M₁·ty) + M₂·tz,   s = (u.x·u.x + u.y·u.y) + u.z·u.z
+ *               tangent' = (u · (s > 0 ? 1/√s : 0),  det < 0 ? −tw : tw)
+ *             (det as for the normal; det = 0 or NaN keeps tw). Its range of validity is the
+ *             normal's with k for k²: unit while s is a normal float.
  *   Range of validity (exact, the same bits on every ISA; docs/skinning.md): normal' is unit to
  *   a few ulp when s is a normal float, 2⁻¹²⁶ ≤ s ≤ FLT_MAX. When s is subnormal the direction
  *   is kept but the length is not 1 (s carries up to 3·2⁻¹⁵⁰ of absolute rounding error: |n'| =
@@ -101,12 +121,14 @@ typedef struct tendon_skin_job {
  * and **all-zero weights put the vertex at the origin** with a zero normal (finite, never NaN);
  * normalise at load time. Vertices are independent; the output of one never depends on another.
  *
- * Aliasing: out_positions may be exactly positions (same stride), out_normals exactly normals;
+ * Aliasing: out_positions may be exactly positions (same stride), out_normals exactly normals,
+ * out_tangents exactly tangents;
  * outputs must not otherwise overlap any input or each other — except that attributes
  * interleaved in one buffer (same stride, disjoint bytes within each vertex) do not overlap.
  * Errors (nothing is written on error):
  *   TENDON_ERR_NULL      job, palette, joints, weights, positions, out_positions (vertex_count
- *                        > 0); normals given without out_normals or the reverse
+ *                        > 0); normals given without out_normals or the reverse; the same
+ *                        for tangents; tangents given without normals
  *   TENDON_ERR_VALUE     influence_count not in 1..4, an unknown joint_index_type, a stride
  *                        smaller than its element or not a multiple of its alignment, a
  *                        misaligned pointer
@@ -119,6 +141,209 @@ typedef struct tendon_skin_job {
  *   TENDON_ERR_ISA
  */
 TENDON_API tendon_status tendon_skin(const tendon_skin_job *job);
+
+/* ---- the prepared mesh ---------------------------------------------------------------------- */
+
+/**
+ * A mesh prepared for skinning (docs/skinning.md, "The prepared mesh"): the vertex inputs of a
+ * tendon_skin_job copied once, checked once, and repacked into the layout that skins fastest —
+ * blocks of 16 vertices, structure of arrays, 64-byte aligned; the same layout whatever ISA
+ * creates or applies it. Opaque; immutable but for tendon_skin_mesh_set_positions (morph
+ * targets): any number of threads may apply one mesh at once (tendon_skin_mesh_apply_range
+ * splits it).
+ *
+ * Memory: per vertex 2·n bytes of joint indices (rounded up per 16 vertices to 64-byte lines),
+ * 4·n of weights, 12 of positions, + 12 with normals, + 16 with tangents (n = influence_count;
+ * 48 bytes for 4 influences with normals, 64 with tangents), the last block padded to 16
+ * vertices, plus one small header; tendon_skin_mesh_memory_bytes says exactly.
+ *
+ * More than 4 influences (glTF JOINTS_1 / WEIGHTS_1) are out of scope, as for tendon_skin.
+ */
+typedef struct tendon_skin_mesh tendon_skin_mesh;
+
+/** What a mesh can write (tendon_skin_mesh_outputs). */
+typedef enum tendon_skin_output {
+    TENDON_SKIN_OUTPUT_POSITIONS = 1, /**< always */
+    TENDON_SKIN_OUTPUT_NORMALS = 2,   /**< the job had normals */
+    TENDON_SKIN_OUTPUT_TANGENTS = 4   /**< the job had tangents (and so normals) */
+} tendon_skin_output;
+
+/**
+ * Prepare `job`'s mesh. Read from the job: vertex_count, influence_count, joint_index_type,
+ * palette_count (the bound every joint index is checked against: a palette given to apply must
+ * hold at least that many matrices — apply cannot check its length, only its pointer), joints,
+ * weights, positions, normals (NULL: no normals), tangents (NULL: no tangents; they need
+ * normals) with their strides, and the three **output strides** (0 = packed: 12, 12, 16 bytes),
+ * which apply writes with. Not read: palette and the output pointers (NULL is fine; given ones
+ * are ignored). Everything read is copied: changing or freeing the caller's buffers afterwards
+ * changes nothing.
+ *
+ * Checked here, once, so that apply need not: influence_count, joint_index_type, every stride,
+ * alignment and byte extent (as tendon_skin), **every joint index < palette_count** (the message
+ * names the vertex, the influence, the index and the palette size), **every weight finite**
+ * (a NaN or ±∞ weight is refused naming the vertex and the influence; other weights, negative
+ * or not summing to one, are used as given, as tendon_skin does). On error nothing is created
+ * and *out is NULL.
+ *
+ * Allocates (once): call at load time. Free with tendon_skin_mesh_destroy.
+ * Errors: TENDON_ERR_NULL (job, out; joints, weights or positions with vertex_count > 0;
+ * tangents without normals), TENDON_ERR_VALUE (influence_count, joint_index_type, a stride, a
+ * misaligned pointer, a non-finite weight), TENDON_ERR_RANGE (a joint index), TENDON_ERR_OVERFLOW
+ * (a byte extent, or the mesh's size), TENDON_ERR_NOMEM.
+ */
+TENDON_API tendon_status tendon_skin_mesh_create(const tendon_skin_job *job,
+                                                 tendon_skin_mesh **out);
+
+/** Free a mesh. NULL is a no-op. */
+TENDON_API void tendon_skin_mesh_destroy(tendon_skin_mesh *mesh);
+
+/** Vertices; 0 for NULL. */
+TENDON_API size_t tendon_skin_mesh_vertex_count(const tendon_skin_mesh *mesh);
+/** Influences per vertex (1..4); 0 for NULL. */
+TENDON_API size_t tendon_skin_mesh_influence_count(const tendon_skin_mesh *mesh);
+/** The palette size the joint indices were checked against; 0 for NULL. */
+TENDON_API size_t tendon_skin_mesh_palette_count(const tendon_skin_mesh *mesh);
+/** TENDON_SKIN_OUTPUT_* bits of what apply can write; 0 for NULL. */
+TENDON_API unsigned tendon_skin_mesh_outputs(const tendon_skin_mesh *mesh);
+/** Bytes the mesh owns (header and vertex blocks); 0 for NULL. */
+TENDON_API size_t tendon_skin_mesh_memory_bytes(const tendon_skin_mesh *mesh);
+
+/**
+ * Skin every vertex of `mesh` by `palette`: the same bits as tendon_skin on the job the mesh was
+ * made from with this palette (the formulas of tendon_skin: positions, normals, tangents), on
+ * every ISA in the default FP environment.
+ *
+ * palette: [16*palette_count] column-major matrices, rows 0..2 read (tendon_pose_palette);
+ * **its length cannot be checked here**: it must hold the mesh's palette_count matrices.
+ * out_positions / out_normals / out_tangents: vertex 0 of each output array, written with the
+ * output strides given at creation; NULL for an output not wanted. An output the mesh was not
+ * made for (normals, tangents) must be NULL: asking for it is refused by name. Outputs must not
+ * overlap each other or the palette (attributes interleaved in one buffer do not overlap); they
+ * may be the buffers the mesh was made from (it reads only its own copies).
+ *
+ * Checks: O(1) — the pointers, their alignment and extents, the overlaps; no joint index and no
+ * weight is looked at again. Allocates nothing. Alignment: floats' own; 64 bytes is a hint.
+ * Errors (nothing is written on error): TENDON_ERR_NULL (mesh; palette with vertices to skin),
+ * TENDON_ERR_VALUE (an output the mesh cannot write, a misaligned pointer), TENDON_ERR_OVERFLOW
+ * (an output's or the palette's extent runs past the end of the address space),
+ * TENDON_ERR_ALIAS, TENDON_ERR_ISA.
+ */
+TENDON_API tendon_status tendon_skin_mesh_apply(const tendon_skin_mesh *mesh, const float *palette,
+                                                float *out_positions, float *out_normals,
+                                                float *out_tangents);
+
+/**
+ * tendon_skin_mesh_apply for the vertices [first_vertex, first_vertex + vertex_count) only, so
+ * threads can split one mesh: the outputs are still the whole arrays (vertex v at byte
+ * v·stride) and only the range is written; calls on disjoint ranges may run at once. Any split
+ * gives the same bits (a vertex's result never depends on another); ranges starting at a
+ * multiple of 16 run fastest. Errors: those of tendon_skin_mesh_apply, and TENDON_ERR_RANGE
+ * (the range is not within the mesh's vertices; names both).
+ */
+TENDON_API tendon_status tendon_skin_mesh_apply_range(const tendon_skin_mesh *mesh,
+                                                      const float *palette, size_t first_vertex,
+                                                      size_t vertex_count, float *out_positions,
+                                                      float *out_normals, float *out_tangents);
+
+/**
+ * Replace the bind-space positions of vertices [first_vertex, first_vertex + vertex_count) in
+ * the mesh's copy — what morph targets need (tendon_morph, then this, then apply: the same bits
+ * as tendon_skin on the morphed positions). positions: that range's x y z, `stride` bytes
+ * apart (0: 12), vertex first_vertex first. Copies only (O(vertex_count), no allocation, no
+ * other check repeated). The one call that changes a mesh: it must not run while an apply of
+ * the same mesh runs on another thread.
+ * Errors (nothing is changed on error): TENDON_ERR_NULL (mesh; positions with vertices),
+ * TENDON_ERR_RANGE (the range; names both), TENDON_ERR_VALUE (a bad stride, a misaligned
+ * pointer), TENDON_ERR_OVERFLOW.
+ */
+TENDON_API tendon_status tendon_skin_mesh_set_positions(tendon_skin_mesh *mesh,
+                                                        const float *positions, size_t stride,
+                                                        size_t first_vertex, size_t vertex_count);
+
+struct tendon_kernels;
+
+/**
+ * tendon_skin_mesh_apply_range through `kernels` (tendon_kernels_for(), emulated variants
+ * included) instead of the active table; NULL means the active table. The same checks, errors
+ * and bits. For tools, tests and benchmarks that run every ISA in one process.
+ */
+TENDON_API tendon_status tendon_skin_mesh_apply_range_on(const struct tendon_kernels *kernels,
+                                                         const tendon_skin_mesh *mesh,
+                                                         const float *palette,
+                                                         size_t first_vertex, size_t vertex_count,
+                                                         float *out_positions, float *out_normals,
+                                                         float *out_tangents);
+
+/* ---- dual-quaternion skinning --------------------------------------------------------------- */
+
+/**
+ * The rigid part of each palette matrix as a unit dual quaternion, and its uniform scale, for
+ * tendon_skin_mesh_apply_dq (docs/skinning.md, "Dual-quaternion skinning").
+ *
+ * palette: [16*count] column-major matrices, rows 0..2 read (tendon_pose_palette's output).
+ * out_dq: [16*count] floats, 16 per entry (the size of a matrix, so it may be exactly palette:
+ * converted in place): [0..3] the real part x y z w (unit, w ≥ 0), [4..7] the dual part
+ * x y z w (= ½·(t, 0) ⊗ real), [8] the uniform scale s, [9..15] zero.
+ *
+ * The method, deterministic and the same bits on every ISA (float32, src/common/dq_ref.h):
+ * column lengths l_c = √((a.x² + a.y²) + a.z²); s = ((l0 + l1) + l2) / 3, set to exactly 1
+ * when within 2⁻²⁰ of it (model × inverse bind of a rig that carries a scale rounds near 1);
+ * R = A · (1/s); the quaternion of R by Shepperd's method (the largest of trace, R00, R11, R22
+ * picks which component is √ — ties to the first), normalised, with w ≥ 0; the translation t
+ * is column 3. A matrix is refused unless every element of rows 0..2 is finite, det A > 0 (no
+ * mirror), every |l_c − s| ≤ 2⁻¹⁰·s (a uniform scale) and every pair of columns has
+ * |a·b| ≤ 2⁻¹⁰·s² (no shear): dual quaternions carry none of those, so skin such joints with
+ * tendon_skin_mesh_apply. Per frame: allocates nothing.
+ *
+ * Errors (nothing is written on error): TENDON_ERR_NULL (palette or out_dq with count > 0),
+ * TENDON_ERR_VALUE (a misaligned pointer; a refused matrix — the message names the first such
+ * entry and why: its column lengths, the cosine between two columns, its determinant or the
+ * element that is not finite), TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS (out_dq partly overlaps
+ * palette), TENDON_ERR_ISA.
+ */
+TENDON_API tendon_status tendon_palette_to_dual_quat(const float *palette, size_t count,
+                                                     float *out_dq);
+
+/**
+ * Dual-quaternion skinning of every vertex of `mesh` by `dq` (tendon_palette_to_dual_quat's
+ * output, the mesh's palette_count entries — its length cannot be checked here). Per vertex,
+ * with influences (jᵢ, wᵢ) and rᵢ the real part of dq[jᵢ] (src/common/dq_ref.h):
+ *
+ *   w'ᵢ = −wᵢ where (r₀·rᵢ) < 0 (the antipodality fix against the first influence; the dot
+ *         summed ((x + y) + z) + w), else wᵢ; w'₀ = w₀
+ *   b = ((w'₀·dq₀ + w'₁·dq₁) + w'₂·dq₂) + w'₃·dq₃   (eight components; the first n terms)
+ *   s = ((w₀·s₀ + w₁·s₁) + w₂·s₂) + w₃·s₃          (the scales, unsigned weights)
+ *   inv = |b.real|² > 0 ? 1/√|b.real|² : 0,  q = b.real·inv,  d = b.dual·inv
+ *   t = 2·((q.w·d.xyz − d.w·q.xyz) + q.xyz × d.xyz)
+ *   position' = rotate(q, s·p) + t,   normal' = rotate(q, n),   tangent' = (rotate(q, t.xyz), t.w)
+ *
+ * with rotate(q, v) = (v + q.w·u) + q.xyz × u, u = 2·(q.xyz × v). Normals and tangents are
+ * rotated, not renormalised (a unit q keeps them unit to rounding), and tangent w is kept (no
+ * mirror survives tendon_palette_to_dual_quat). All-zero weights give q = 0: the position goes
+ * to the origin, normals and tangents are passed through. Outputs, strides, checks, ranges,
+ * threads and errors are tendon_skin_mesh_apply's. Every ISA computes the same bits in the
+ * default FP environment.
+ */
+TENDON_API tendon_status tendon_skin_mesh_apply_dq(const tendon_skin_mesh *mesh, const float *dq,
+                                                   float *out_positions, float *out_normals,
+                                                   float *out_tangents);
+
+/** tendon_skin_mesh_apply_dq for vertices [first_vertex, first_vertex + vertex_count) (as
+ *  tendon_skin_mesh_apply_range). */
+TENDON_API tendon_status tendon_skin_mesh_apply_dq_range(const tendon_skin_mesh *mesh,
+                                                         const float *dq, size_t first_vertex,
+                                                         size_t vertex_count,
+                                                         float *out_positions,
+                                                         float *out_normals, float *out_tangents);
+
+/** tendon_skin_mesh_apply_dq_range through `kernels` (NULL: the active table). */
+TENDON_API tendon_status tendon_skin_mesh_apply_dq_range_on(const struct tendon_kernels *kernels,
+                                                            const tendon_skin_mesh *mesh,
+                                                            const float *dq, size_t first_vertex,
+                                                            size_t vertex_count,
+                                                            float *out_positions,
+                                                            float *out_normals,
+                                                            float *out_tangents);
 
 /**
  * Make each vertex's weights sum to one (**unit sum, not unit length**: the glTF loaders that

@@ -77,7 +77,20 @@
                                                           float u, size_t count, float *out);     \
     TENDON_HIDDEN void tendon_clip_hermite_f32_##sfx(const float *v0, const float *b0,             \
                                                     const float *v1, const float *a1,              \
-                                                    const float *h, size_t count, float *out);    \
+                                                    const float *h, size_t count, float *out);     \
+    TENDON_HIDDEN void tendon_skin_mesh_##sfx(const struct tendon_skin_mesh *mesh,                 \
+                                              const float *palette, size_t first, size_t count,    \
+                                              float *out_positions, float *out_normals,            \
+                                              float *out_tangents);                                \
+    TENDON_HIDDEN void tendon_palette_splat_##sfx(const float *model, const uint32_t *joint_of,    \
+                                                  const float *inverse_bind_splat, size_t count,   \
+                                                  float *out);                                     \
+    TENDON_HIDDEN size_t tendon_palette_to_dual_quat_##sfx(const float *palette, size_t count,     \
+                                                           float *out);                            \
+    TENDON_HIDDEN void tendon_skin_mesh_dq_##sfx(const struct tendon_skin_mesh *mesh,              \
+                                                 const float *dq, size_t first, size_t count,      \
+                                                 float *out_positions, float *out_normals,         \
+                                                 float *out_tangents);                            \
     TENDON_HIDDEN void tendon_pose_blend_weighted_##sfx(const tendon_pose *a, const tendon_pose *b,\
                                                        const double *weights, size_t joint_count,\
                                                        tendon_pose *out);                          \
@@ -183,6 +196,11 @@ TENDON_HIDDEN void tendon_local_matrices_scalar_from(const float *translation,
                                                      const float *rotation, const float *scale,
                                                      size_t first, size_t end, float *out);
 TENDON_HIDDEN void tendon_skin_scalar_from(const tendon_skin_job *job, size_t first, size_t end);
+/* (the mesh kernels' scalar instances, tendon_skin_mesh_scalar and tendon_skin_mesh_dq_scalar,
+   already take a range) */
+/* The dual-quaternion conversion of palette matrices [first, end), unchecked (the SIMD tails). */
+TENDON_HIDDEN void tendon_palette_to_dual_quat_scalar_from(const float *palette, size_t first,
+                                                           size_t end, float *out);
 TENDON_HIDDEN void tendon_morph_scalar_from(const float *base, const float *const *deltas,
                                             const float *weights, size_t target_count,
                                             size_t first, size_t end, float *out);

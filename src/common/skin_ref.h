@@ -1,7 +1,8 @@
 /*
  * The scalar reference of the matrix kernels, in float32, one element at a time.
  *
- * This is the meaning of local matrices, the 4×4 product, linear-blend skinning and morph
+ * This is the meaning of local matrices, the 4×4 product, linear-blend skinning (positions,
+ * normals, tangents) and morph
  * targets in tendon: every SIMD body (src/simd/kernels/skin.inl.h) performs these operations in
  * this order, lane-wise, so its bits equal these. Compiled with -ffp-contract=off and
  * -fno-math-errno: no product is fused into an FMA, and __builtin_sqrtf is the correctly rounded
@@ -44,16 +45,19 @@ static inline void tendon_ref_local_matrix(const float t[3], const float q[4], c
 }
 
 /**
- * c = a × b, column-major: c[4j+r] = ((a[r]·b[4j] + a[4+r]·b[4j+1]) + a[8+r]·b[4j+2])
- * + a[12+r]·b[4j+3]. c may be exactly a or b (computed into a temporary first).
+ * c = a × b, the 4×4 product of the skeleton pipeline (model matrices, palette), column-major,
+ * each element's four products **summed pairwise** (issue 12; docs/determinism.md, "Pairwise
+ * products"):
+ *   c[4j+r] = (a[r]·b[4j] + a[4+r]·b[4j+1]) + (a[8+r]·b[4j+2] + a[12+r]·b[4j+3])
+ * so a chain of products waits on two dependent additions, not three. c may be exactly a or b.
  */
 static inline void tendon_ref_mat4_mul(const float *a, const float *b, float *c)
 {
     float r[16];
     for (int j = 0; j < 4; ++j)
         for (int i = 0; i < 4; ++i)
-            r[4 * j + i] = ((a[i] * b[4 * j] + a[4 + i] * b[4 * j + 1]) + a[8 + i] * b[4 * j + 2]) +
-                           a[12 + i] * b[4 * j + 3];
+            r[4 * j + i] = (a[i] * b[4 * j] + a[4 + i] * b[4 * j + 1]) +
+                           (a[8 + i] * b[4 * j + 2] + a[12 + i] * b[4 * j + 3]);
     memcpy(c, r, sizeof r);
 }
 
@@ -133,6 +137,28 @@ static inline void tendon_ref_skin_normal(const float m[16], const float n[3], f
     out[2] = vz * inv;
 }
 
+/**
+ * The tangent by the blended 3×3 A = (a b c) itself (columns of m), normalised; w negated when
+ * det A < 0 (det as tendon_ref_skin_normal computes it: (a.x·c0.x + a.y·c0.y) + a.z·c0.z with
+ * c0 = b×c).
+ */
+static inline void tendon_ref_skin_tangent(const float m[16], const float t[4], float out[4])
+{
+    const float c0x = m[5] * m[10] - m[6] * m[9];
+    const float c0y = m[6] * m[8] - m[4] * m[10];
+    const float c0z = m[4] * m[9] - m[5] * m[8];
+    const float det = (m[0] * c0x + m[1] * c0y) + m[2] * c0z;
+    const float ux = (m[0] * t[0] + m[4] * t[1]) + m[8] * t[2];
+    const float uy = (m[1] * t[0] + m[5] * t[1]) + m[9] * t[2];
+    const float uz = (m[2] * t[0] + m[6] * t[1]) + m[10] * t[2];
+    const float s = (ux * ux + uy * uy) + uz * uz;
+    const float inv = s > 0.0f ? 1.0f / __builtin_sqrtf(s) : 0.0f;
+    out[0] = ux * inv;
+    out[1] = uy * inv;
+    out[2] = uz * inv;
+    out[3] = det < 0.0f ? -t[3] : t[3];
+}
+
 /** Byte-strided element i of an array. */
 static inline const void *tendon_ref_at(const void *base, size_t stride, size_t i)
 {
@@ -151,17 +177,24 @@ static inline void tendon_ref_skin_vertex(const tendon_skin_job *job, size_t i)
         j[k] = tendon_ref_joint_index(jp, job->joint_index_type, k);
         w[k] = wp[k];
     }
-    float m[16], p[3], nrm[3], out_p[3], out_n[3];
+    float m[16], p[3], nrm[3], tan[4], out_p[3], out_n[3], out_t[4];
     tendon_ref_skin_blend(job->palette, j, w, n, m);
     memcpy(p, tendon_ref_at(job->positions, job->positions_stride, i), sizeof p);
     if (job->normals)
         memcpy(nrm, tendon_ref_at(job->normals, job->normals_stride, i), sizeof nrm);
+    if (job->tangents)
+        memcpy(tan, tendon_ref_at(job->tangents, job->tangents_stride, i), sizeof tan);
     tendon_ref_skin_position(m, p, out_p);
     memcpy((unsigned char *)job->out_positions + i * job->out_positions_stride, out_p, sizeof out_p);
     if (job->normals) {
         tendon_ref_skin_normal(m, nrm, out_n);
         memcpy((unsigned char *)job->out_normals + i * job->out_normals_stride, out_n,
                sizeof out_n);
+    }
+    if (job->tangents) {
+        tendon_ref_skin_tangent(m, tan, out_t);
+        memcpy((unsigned char *)job->out_tangents + i * job->out_tangents_stride, out_t,
+               sizeof out_t);
     }
 }
 

@@ -39,6 +39,11 @@
         .clip_lerp_uniform_f32 = tendon_clip_lerp_uniform_f32_##sfx,                               \
         .clip_slerp_uniform_f32 = tendon_clip_slerp_uniform_f32_##sfx,                             \
         .clip_hermite_f32 = tendon_clip_hermite_f32_##sfx,                                         \
+        .skin_mesh = tendon_skin_mesh_##sfx,                                                       \
+        .palette_splat = tendon_palette_splat_##sfx,                                               \
+        .palette_to_dual_quat = tendon_palette_to_dual_quat_##sfx,                                 \
+        .skin_mesh_dq = tendon_skin_mesh_dq_##sfx,                                                 \
+        .palette_splat_pays = SPLAT_PAYS_##sfx,                                                    \
         .pose_blend_weighted = tendon_pose_blend_weighted_##sfx,                                   \
         .pose_add_weighted = tendon_pose_add_weighted_##sfx,                                       \
         .pose_blend_weighted_f32 = tendon_pose_blend_weighted_f32_##sfx,                           \
@@ -59,6 +64,19 @@
 #define LEVEL_ORDER_avx2 1
 #define LEVEL_ORDER_avx512 1
 #define LEVEL_ORDER_neon 0
+
+/*
+ * Whether the palette multiplies by the binding's splat table (docs/skinning.md): on the 128-bit
+ * ISAs a splat is a shuffle per element and the table removes sixteen a matrix; on AVX2 and
+ * AVX-512 the splat is one in-lane shuffle per vector and the 256-byte entries cost more in
+ * loads than they save (measured). Scalar reads either alike; it keeps the matrices.
+ */
+#define SPLAT_PAYS_scalar 0
+#define SPLAT_PAYS_sse2 1
+#define SPLAT_PAYS_sse41 1
+#define SPLAT_PAYS_avx2 0
+#define SPLAT_PAYS_avx512 0
+#define SPLAT_PAYS_neon 1
 
 static const tendon_kernels TABLE_SCALAR = TABLE(scalar, TENDON_ISA_SCALAR);
 #ifdef TENDON_HAVE_SSE2

@@ -33,6 +33,7 @@ typedef struct prim_data {
     size_t ntargets;
     float **targets;
     float *defw;
+    float *tan; /* TANGENT: [4·n] or NULL */
 } prim_data;
 
 typedef struct mesh_data {
@@ -100,6 +101,7 @@ void tendon_gltf_destroy(tendon_gltf *g)
             prim_data *d = &g->meshes[m].prims[p];
             free(d->pos);
             free(d->nrm);
+            free(d->tan);
             free(d->weights);
             free(d->joints);
             for (size_t t = 0; d->targets && t < d->ntargets; ++t)
@@ -1407,6 +1409,13 @@ static tendon_status load_meshes(ctx *c)
                  (st = check_vertices(c, pw, "NORMAL", &aa, n, pos_ai)) ||
                  (st = read_floats_of(c, &aa, aa.count, &d->nrm))))
                 return st;
+            if ((st = get_index(c, attrs, "TANGENT", c->n_accessors, SIZE_MAX - 1, pw, &ai)))
+                return st;
+            if (ai != SIZE_MAX - 1 &&
+                ((st = open_floats(c, ai, 4, 0, "TANGENT", &aa)) ||
+                 (st = check_vertices(c, pw, "TANGENT", &aa, n, pos_ai)) ||
+                 (st = read_floats_of(c, &aa, aa.count, &d->tan))))
+                return st;
             if ((st = get_index(c, attrs, "JOINTS_0", c->n_accessors, SIZE_MAX - 1, pw, &ai)))
                 return st;
             if (ai != SIZE_MAX - 1 &&
@@ -1684,5 +1693,6 @@ tendon_status tendon_gltf_get_primitive(const tendon_gltf *g, size_t mesh, size_
     out->target_count = d->ntargets;
     out->target_positions = (const float *const *)d->targets;
     out->default_weights = d->defw;
+    out->tangents = d->tan;
     return TENDON_OK;
 }

@@ -2,7 +2,9 @@
  * Scalar reference: local matrices, model matrices, palette, linear-blend skinning, morph
  * targets (float32; src/common/skin_ref.h holds the per-element arithmetic).
  */
+#include "../common/dq_ref.h"
 #include "../common/kernels_internal.h"
+#include "../common/skin_mesh.h"
 #include "../common/skin_ref.h"
 
 void tendon_local_matrices_scalar_from(const float *translation, const float *rotation,
@@ -42,6 +44,19 @@ void tendon_palette_scalar(const float *model, const uint32_t *joint_of,
                             out + 16 * k);
 }
 
+void tendon_palette_splat_scalar(const float *model, const uint32_t *joint_of,
+                                 const float *inverse_bind_splat, size_t count, float *out)
+{
+    for (size_t k = 0; k < count; ++k) {
+        const float *s = inverse_bind_splat + 64 * k;
+        float b[16];
+        for (int c = 0; c < 4; ++c)
+            for (int e = 0; e < 4; ++e)
+                b[4 * c + e] = s[16 * e + 4 * c];
+        tendon_ref_mat4_mul(model + 16 * (size_t)joint_of[k], b, out + 16 * k);
+    }
+}
+
 void tendon_skin_scalar_from(const tendon_skin_job *job, size_t first, size_t end)
 {
     for (size_t i = first; i < end; ++i)
@@ -51,6 +66,44 @@ void tendon_skin_scalar_from(const tendon_skin_job *job, size_t first, size_t en
 void tendon_skin_scalar(const tendon_skin_job *job)
 {
     tendon_skin_scalar_from(job, 0, job->vertex_count);
+}
+
+void tendon_skin_mesh_scalar(const struct tendon_skin_mesh *mesh, const float *palette,
+                             size_t first, size_t count, float *out_positions, float *out_normals,
+                             float *out_tangents)
+{
+    for (size_t v = first; v < first + count; ++v)
+        tendon_ref_mesh_vertex(mesh, palette, v, out_positions, out_normals, out_tangents);
+}
+
+void tendon_palette_to_dual_quat_scalar_from(const float *palette, size_t first, size_t end,
+                                             float *out)
+{
+    for (size_t j = first; j < end; ++j) {
+        tendon_dq_metrics o;
+        tendon_ref_dq_metrics(palette + 16 * j, &o);
+        tendon_ref_dq_convert(palette + 16 * j, &o, out + 16 * j);
+    }
+}
+
+size_t tendon_palette_to_dual_quat_scalar(const float *palette, size_t count, float *out)
+{
+    for (size_t j = 0; j < count; ++j) {
+        tendon_dq_metrics o;
+        tendon_ref_dq_metrics(palette + 16 * j, &o);
+        if (tendon_ref_dq_check(palette + 16 * j, &o) != TENDON_DQ_OK)
+            return j;
+    }
+    tendon_palette_to_dual_quat_scalar_from(palette, 0, count, out);
+    return count;
+}
+
+void tendon_skin_mesh_dq_scalar(const struct tendon_skin_mesh *mesh, const float *dq,
+                                size_t first, size_t count, float *out_positions,
+                                float *out_normals, float *out_tangents)
+{
+    for (size_t v = first; v < first + count; ++v)
+        tendon_ref_mesh_vertex_dq(mesh, dq, v, out_positions, out_normals, out_tangents);
 }
 
 void tendon_morph_scalar_from(const float *base, const float *const *deltas, const float *weights,

@@ -995,6 +995,7 @@ int demo_run_ex(const demo_scene *s, const tendon_kernels *k, size_t frames, dou
     demo_capture *capture = options ? options->capture : NULL;
     size_t captured = 0;
     work w;
+    tendon_skin_mesh *meshes[DEMO_MAX_MESHES] = {NULL};
     int rc = -1;
     double *times = malloc(DEMO_STAGE_COUNT * (frames ? frames : 1) * sizeof *times);
     if (!times || alloc_work(s, &w) != 0)
@@ -1018,6 +1019,14 @@ int demo_run_ex(const demo_scene *s, const tendon_kernels *k, size_t frames, dou
             .positions_stride = 12, .out_positions = w.out_pos[i], .out_positions_stride = 12,
             .normals = m->normals, .normals_stride = 12,
             .out_normals = m->normals ? w.out_nrm[i] : NULL, .out_normals_stride = 12};
+    }
+    /* the prepared meshes: every index and weight checked once, here (a morphed mesh gets
+     * its moved positions per frame through tendon_skin_mesh_set_positions) */
+    for (size_t i = 0; i < s->mesh_count; ++i) {
+        if (tendon_skin_mesh_create(&jobs[i], &meshes[i]) != TENDON_OK) {
+            say(why, why_size, "skin mesh %zu: %s", i, tendon_error_message());
+            goto done;
+        }
     }
     const size_t face_values = tendon_clip_value_count(s->face);
     for (size_t f = 0; f < frames; ++f) {
@@ -1073,9 +1082,22 @@ int demo_run_ex(const demo_scene *s, const tendon_kernels *k, size_t frames, dou
         }
         double t5 = now_ns();
         times[DEMO_MORPH * frames + f] = t5 - t4;
-        /* skin */
-        for (size_t i = 0; i < s->mesh_count; ++i)
-            k->skin(&jobs[i]);
+        /* skin (a morphed mesh first takes its moved positions) */
+        for (size_t i = 0; i < s->mesh_count; ++i) {
+            const demo_mesh *m = &s->meshes[i];
+            if (m->target_count &&
+                tendon_skin_mesh_set_positions(meshes[i], w.positions[i] + 3 * m->morph_first, 0,
+                                               m->morph_first, m->morph_count) != TENDON_OK) {
+                say(why, why_size, "skin mesh %zu: %s", i, tendon_error_message());
+                goto done;
+            }
+            if (tendon_skin_mesh_apply_range_on(k, meshes[i], w.palette[i], 0, m->vertex_count,
+                                                w.out_pos[i], m->normals ? w.out_nrm[i] : NULL,
+                                                NULL) != TENDON_OK) {
+                say(why, why_size, "skin mesh %zu: %s", i, tendon_error_message());
+                goto done;
+            }
+        }
         double t6 = now_ns();
         times[DEMO_SKIN * frames + f] = t6 - t5;
 
@@ -1133,6 +1155,8 @@ int demo_run_ex(const demo_scene *s, const tendon_kernels *k, size_t frames, dou
 nomem:
     say(why, why_size, "out of memory");
 done:
+    for (size_t i = 0; i < DEMO_MAX_MESHES; ++i)
+        tendon_skin_mesh_destroy(meshes[i]);
     free(times);
     free_work(&w);
     return rc;

@@ -289,39 +289,54 @@ enum { POSE_SPAN_COUNT = sizeof POSE_SPANS / sizeof POSE_SPANS[0] };
 typedef void (*quat_t_fn)(const float *, const float *, const double *, size_t, float *);
 typedef void (*quat_fn)(const float *, const float *, size_t, float *);
 
-/* A quaternion kernel over every span, then with out == a and out == b over 1003 elements. */
-static int dg_quat_kernel(quat_t_fn with_t, quat_fn without_t, uint64_t seed, dg_sink *s)
+typedef void (*quat_tf_fn)(const float *, const float *, const float *, size_t, float *);
+
+/*
+ * A quaternion kernel over every span, then with out == a and out == b over 1003 elements: one
+ * of with_t (t in double), with_tf (the float32 tier: the same t rounded to float, at an odd
+ * offset so the kernel reads it unaligned) or without_t (the product).
+ */
+static int dg_quat_kernel_any(quat_t_fn with_t, quat_tf_fn with_tf, quat_fn without_t,
+                              uint64_t seed, dg_sink *s)
 {
     float *a = malloc(4 * DG_N * sizeof *a), *b = malloc(4 * DG_N * sizeof *b);
     float *out = malloc(4 * DG_N * sizeof *out);
     double *t = malloc(DG_N * sizeof *t);
+    float *tf_block = malloc((DG_N + 1) * sizeof *tf_block);
     int rc = -1;
-    if (!a || !b || !out || !t)
+    if (!a || !b || !out || !t || !tf_block)
         goto done;
+    float *tf = tf_block + 1;
     dg_quat_pairs(seed, a, b, DG_N);
     dg_weights(seed ^ 0x7777u, t, DG_N);
-    for (int i = 0; i < SPAN_COUNT; ++i) {
-        const size_t n = SPANS[i].count, o = SPANS[i].offset;
-        memset(out, 0, 4 * DG_N * sizeof *out);
-        if (with_t)
-            with_t(a + 4 * o, b + 4 * o, t + o, n, out + 4 * o);
+    for (size_t i = 0; i < DG_N; ++i)
+        tf[i] = (float)t[i];
+    for (int i = 0; i < SPAN_COUNT + 2; ++i) {
+        /* the spans, then out exactly a (i = SPAN_COUNT) and exactly b (SPAN_COUNT + 1) */
+        const int alias = i - SPAN_COUNT;
+        const size_t n = alias < 0 ? SPANS[i].count : 1003, o = alias < 0 ? SPANS[i].offset : 1;
+        if (alias < 0)
+            memset(out, 0, 4 * DG_N * sizeof *out);
         else
-            without_t(a + 4 * o, b + 4 * o, n, out + 4 * o);
+            memcpy(out, alias == 0 ? a : b, 4 * DG_N * sizeof *out);
+        const float *pa = alias == 0 ? out : a, *pb = alias == 1 ? out : b;
+        if (with_t)
+            with_t(pa + 4 * o, pb + 4 * o, t + o, n, out + 4 * o);
+        else if (with_tf)
+            with_tf(pa + 4 * o, pb + 4 * o, tf + o, n, out + 4 * o);
+        else
+            without_t(pa + 4 * o, pb + 4 * o, n, out + 4 * o);
         dg_hash_floats(s, out + 4 * o, 4 * n);
-    }
-    for (int which = 0; which < 2; ++which) { /* out is exactly a, then exactly b */
-        float *a2 = which == 0 ? out : a, *b2 = which == 0 ? b : out;
-        memcpy(out, which == 0 ? a : b, 4 * DG_N * sizeof *out);
-        if (with_t)
-            with_t(a2 + 4, b2 + 4, t + 1, 1003, out + 4);
-        else
-            without_t(a2 + 4, b2 + 4, 1003, out + 4);
-        dg_hash_floats(s, out + 4, 4 * 1003);
     }
     rc = 0;
 done:
-    free(a), free(b), free(out), free(t);
+    free(a), free(b), free(out), free(t), free(tf_block);
     return rc;
+}
+
+static int dg_quat_kernel(quat_t_fn with_t, quat_fn without_t, uint64_t seed, dg_sink *s)
+{
+    return dg_quat_kernel_any(with_t, NULL, without_t, seed, s);
 }
 
 static int dg_quat_slerp(const tendon_kernels *k, dg_sink *s)
@@ -341,61 +356,19 @@ static int dg_quat_multiply(const tendon_kernels *k, dg_sink *s)
 
 /* ---- the float32 tier (docs/fast-tier.md) ---- */
 
-typedef void (*quat_tf_fn)(const float *, const float *, const float *, size_t, float *);
-
-/* dg_quat_kernel for a float32-tier kernel: the same workload, t rounded to float (at an odd
-   offset, so the kernel reads it unaligned). */
-static int dg_quat_kernel_f32(quat_tf_fn with_t, quat_fn without_t, uint64_t seed, dg_sink *s)
-{
-    float *a = malloc(4 * DG_N * sizeof *a), *b = malloc(4 * DG_N * sizeof *b);
-    float *out = malloc(4 * DG_N * sizeof *out);
-    double *t = malloc(DG_N * sizeof *t);
-    float *tf_block = malloc((DG_N + 1) * sizeof *tf_block);
-    int rc = -1;
-    if (!a || !b || !out || !t || !tf_block)
-        goto done;
-    float *tf = tf_block + 1;
-    dg_quat_pairs(seed, a, b, DG_N);
-    dg_weights(seed ^ 0x7777u, t, DG_N);
-    for (size_t i = 0; i < DG_N; ++i)
-        tf[i] = (float)t[i];
-    for (int i = 0; i < SPAN_COUNT; ++i) {
-        const size_t n = SPANS[i].count, o = SPANS[i].offset;
-        memset(out, 0, 4 * DG_N * sizeof *out);
-        if (with_t)
-            with_t(a + 4 * o, b + 4 * o, tf + o, n, out + 4 * o);
-        else
-            without_t(a + 4 * o, b + 4 * o, n, out + 4 * o);
-        dg_hash_floats(s, out + 4 * o, 4 * n);
-    }
-    for (int which = 0; which < 2; ++which) { /* out is exactly a, then exactly b */
-        float *a2 = which == 0 ? out : a, *b2 = which == 0 ? b : out;
-        memcpy(out, which == 0 ? a : b, 4 * DG_N * sizeof *out);
-        if (with_t)
-            with_t(a2 + 4, b2 + 4, tf + 1, 1003, out + 4);
-        else
-            without_t(a2 + 4, b2 + 4, 1003, out + 4);
-        dg_hash_floats(s, out + 4, 4 * 1003);
-    }
-    rc = 0;
-done:
-    free(a), free(b), free(out), free(t), free(tf_block);
-    return rc;
-}
-
 static int dg_quat_slerp_f32(const tendon_kernels *k, dg_sink *s)
 {
-    return dg_quat_kernel_f32(k->quat_slerp_f32, NULL, 0x51e4bf001u, s);
+    return dg_quat_kernel_any(NULL, k->quat_slerp_f32, NULL, 0x51e4bf001u, s);
 }
 
 static int dg_quat_nlerp_f32(const tendon_kernels *k, dg_sink *s)
 {
-    return dg_quat_kernel_f32(k->quat_nlerp_f32, NULL, 0x4e1e4bf002u, s);
+    return dg_quat_kernel_any(NULL, k->quat_nlerp_f32, NULL, 0x4e1e4bf002u, s);
 }
 
 static int dg_quat_multiply_f32(const tendon_kernels *k, dg_sink *s)
 {
-    return dg_quat_kernel_f32(NULL, k->quat_multiply_f32, 0x3017bf003u, s);
+    return dg_quat_kernel_any(NULL, NULL, k->quat_multiply_f32, 0x3017bf003u, s);
 }
 
 /* Two poses of DG_N joints (translations, rotation pairs, scales with specials), a third for
@@ -788,6 +761,36 @@ done:
     return rc;
 }
 
+/* The palette through the binding's splat table of the same inverse bind matrices (the
+ * layout tendon_kernels.palette_splat documents): the palette line's products. */
+static int dg_palette_splat(const tendon_kernels *k, dg_sink *s)
+{
+    float *model = dg_matrices(0x9a1e7000cu, DG_N), *ibm = dg_matrices(0x1b3d000du, DG_N);
+    float *splat = malloc(64 * DG_N * sizeof *splat), *out = malloc(16 * DG_N * sizeof *out);
+    uint32_t *joint_of = malloc(DG_N * sizeof *joint_of);
+    int rc = -1;
+    if (!model || !ibm || !splat || !out || !joint_of)
+        goto done;
+    dg_rng r = {0x10f0010u};
+    for (size_t i = 0; i < DG_N; ++i)
+        joint_of[i] = dg_below(&r, DG_N);
+    for (size_t j = 0; j < DG_N; ++j)
+        for (int e = 0; e < 4; ++e)
+            for (int c = 0; c < 4; ++c)
+                for (int l = 0; l < 4; ++l)
+                    splat[64 * j + 16 * e + 4 * c + l] = ibm[16 * j + 4 * c + e];
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        memset(out, 0, 16 * DG_N * sizeof *out);
+        k->palette_splat(model, joint_of + o, splat + 64 * o, n, out + 16 * o);
+        dg_hash_floats(s, out + 16 * o, 16 * n);
+    }
+    rc = 0;
+done:
+    free(model), free(ibm), free(splat), free(out), free(joint_of);
+    return rc;
+}
+
 /*
  * Skinning over every span × 1–4 influences × uint8/uint16 indices × normals or not × packed or
  * interleaved (one 56-byte input vertex, one 32-byte output vertex) buffers, then in place.
@@ -880,6 +883,344 @@ static int dg_skin(const tendon_kernels *k, dg_sink *s)
     rc = 0;
 done:
     free(palette), free(in), free(out), free(attrs), free(idx);
+    return rc;
+}
+
+/*
+ * Skinning with tangents (positions + normals + tangents) over every span × 1–4 influences ×
+ * uint8/uint16 indices × packed or interleaved (one 72-byte input vertex, one 48-byte output
+ * vertex), then in place. Palette, weights and every attribute carry specials; tangent w is
+ * ±1, ±0, NaN or a value.
+ */
+enum { DG_TSTRIDE_IN = 72, DG_TSTRIDE_OUT = 48 };
+
+static int dg_skin_tangents(const tendon_kernels *k, dg_sink *s)
+{
+    float *palette = dg_matrices(0x5c1e0012u, DG_PALETTE);
+    unsigned char *in = malloc((size_t)DG_N * DG_TSTRIDE_IN);
+    unsigned char *out = malloc((size_t)DG_N * DG_TSTRIDE_IN);
+    float *attrs = malloc(14 * DG_N * sizeof *attrs); /* 4 weights, 3 position, 3 normal, 4 tangent */
+    uint16_t *idx = malloc(4 * DG_N * sizeof *idx);
+    int rc = -1;
+    if (!palette || !in || !out || !attrs || !idx)
+        goto done;
+    dg_rng r = {0x5c1e0013u};
+    dg_vectors(&r, attrs, 4 * DG_N, -0.25, 1.25);
+    dg_vectors(&r, attrs + 4 * DG_N, 10 * DG_N, -2.0, 2.0);
+    static const float tw[] = {1.0f, -1.0f, 1.0f, -1.0f, 0.0f, -0.0f, 0.5f, __builtin_nanf("")};
+    for (size_t v = 0; v < DG_N; ++v)
+        attrs[10 * DG_N + 4 * v + 3] = tw[dg_below(&r, 8)];
+    for (size_t i = 0; i < 4 * DG_N; ++i)
+        idx[i] = (uint16_t)dg_below(&r, DG_PALETTE);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        for (size_t ni = 1; ni <= 4; ++ni) {
+            for (int u16 = 0; u16 < 2; ++u16) {
+                for (int interleaved = 0; interleaved < 2; ++interleaved) {
+                    const size_t isz = u16 ? 2 : 1;
+                    tendon_skin_job j;
+                    memset(&j, 0, sizeof j);
+                    j.palette = palette, j.palette_count = DG_PALETTE;
+                    j.vertex_count = n, j.influence_count = ni;
+                    j.joint_index_type = u16 ? TENDON_JOINT_INDEX_U16 : TENDON_JOINT_INDEX_U8;
+                    unsigned char *jp, *wp, *pp, *np, *tp;
+                    float *op, *on, *ot;
+                    size_t js, ws, ps, ts, os, ots;
+                    if (interleaved) {
+                        pp = in, np = in + 12, tp = in + 24, wp = in + 40, jp = in + 56;
+                        js = ws = ps = ts = DG_TSTRIDE_IN, os = ots = DG_TSTRIDE_OUT;
+                        op = (float *)(void *)out, on = (float *)(void *)(out + 16);
+                        ot = (float *)(void *)(out + 32);
+                    } else {
+                        jp = in, wp = in + 8 * DG_N, pp = in + 24 * DG_N, np = in + 36 * DG_N;
+                        tp = in + 48 * DG_N;
+                        js = ni * isz, ws = 4 * ni, ps = os = 12, ts = ots = 16;
+                        op = (float *)(void *)out, on = (float *)(void *)(out + 12 * DG_N);
+                        ot = (float *)(void *)(out + 24 * DG_N);
+                    }
+                    for (size_t v = 0; v < n; ++v) {
+                        for (size_t c = 0; c < ni; ++c) {
+                            const uint16_t x = idx[4 * (o + v) + c];
+                            if (u16)
+                                memcpy(jp + v * js + 2 * c, &x, 2);
+                            else
+                                jp[v * js + c] = (unsigned char)x;
+                        }
+                        memcpy(wp + v * ws, attrs + 4 * (o + v), 4 * ni);
+                        memcpy(pp + v * ps, attrs + 4 * DG_N + 3 * (o + v), 12);
+                        memcpy(np + v * ps, attrs + 7 * DG_N + 3 * (o + v), 12);
+                        memcpy(tp + v * ts, attrs + 10 * DG_N + 4 * (o + v), 16);
+                    }
+                    j.joints = jp, j.joints_stride = js;
+                    j.weights = (const float *)(void *)wp, j.weights_stride = ws;
+                    j.positions = (const float *)(void *)pp, j.positions_stride = ps;
+                    j.normals = (const float *)(void *)np, j.normals_stride = ps;
+                    j.tangents = (const float *)(void *)tp, j.tangents_stride = ts;
+                    j.out_positions = op, j.out_positions_stride = os;
+                    j.out_normals = on, j.out_normals_stride = os;
+                    j.out_tangents = ot, j.out_tangents_stride = ots;
+                    memset(out, 0, (size_t)DG_N * DG_TSTRIDE_IN);
+                    k->skin(&j);
+                    for (size_t v = 0; v < n; ++v) {
+                        dg_hash_floats(s, (const float *)(const void *)((const char *)op + v * os), 3);
+                        dg_hash_floats(s, (const float *)(const void *)((const char *)on + v * os), 3);
+                        dg_hash_floats(s, (const float *)(const void *)((const char *)ot + v * ots), 4);
+                    }
+                    if (i == SPAN_COUNT - 1 && ni == 4 && !interleaved) {
+                        /* in place: outputs are exactly the inputs */
+                        j.out_positions = (float *)(void *)pp;
+                        j.out_normals = (float *)(void *)np;
+                        j.out_tangents = (float *)(void *)tp;
+                        k->skin(&j);
+                        dg_hash_floats(s, (const float *)(const void *)pp, 3 * n);
+                        dg_hash_floats(s, (const float *)(const void *)np, 3 * n);
+                        dg_hash_floats(s, (const float *)(const void *)tp, 4 * n);
+                    }
+                }
+            }
+        }
+    }
+    rc = 0;
+done:
+    free(palette), free(in), free(out), free(attrs), free(idx);
+    return rc;
+}
+
+/*
+ * The prepared mesh: for each span × 1–4 influences × uint8/uint16 indices, a mesh with normals
+ * and tangents made from that span's vertices (packed outputs, or 48-byte interleaved output
+ * vertices), applied through the kernel table whole — positions only, + normals, + tangents,
+ * normals alone — and split into ranges at three points. Weights are finite (a mesh refuses
+ * NaN and ±∞); the palette and the attributes carry the other specials.
+ */
+static int dg_skin_mesh(const tendon_kernels *k, dg_sink *s)
+{
+    float *palette = dg_matrices(0x5c1e0014u, DG_PALETTE);
+    float *attrs = malloc(14 * DG_N * sizeof *attrs); /* 4 weights, 3 position, 3 normal, 4 tangent */
+    uint16_t *idx = malloc(4 * DG_N * sizeof *idx);
+    uint8_t *idx8 = malloc(4 * DG_N);
+    unsigned char *out = malloc((size_t)DG_N * DG_TSTRIDE_OUT);
+    int rc = -1;
+    if (!palette || !attrs || !idx || !idx8 || !out)
+        goto done;
+    dg_rng r = {0x5c1e0015u};
+    dg_vectors(&r, attrs + 4 * DG_N, 10 * DG_N, -2.0, 2.0);
+    for (size_t i = 0; i < 4 * DG_N; ++i) {
+        static const float special_w[] = {0.0f, -0.0f, 1.0f, 1e-40f, -0.5f, 3e38f, 1.5f, 0.25f};
+        attrs[i] = dg_below(&r, 8) == 0 ? special_w[dg_below(&r, 8)] : (float)dg_range(&r, -0.25, 1.25);
+        idx[i] = (uint16_t)dg_below(&r, DG_PALETTE);
+        idx8[i] = (uint8_t)idx[i];
+    }
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        for (size_t ni = 1; ni <= 4; ++ni) {
+            for (int u16 = 0; u16 < 2; ++u16) {
+                for (int interleaved = 0; interleaved < 2; ++interleaved) {
+                    tendon_skin_job j;
+                    memset(&j, 0, sizeof j);
+                    j.palette_count = DG_PALETTE, j.vertex_count = n, j.influence_count = ni;
+                    j.joint_index_type = u16 ? TENDON_JOINT_INDEX_U16 : TENDON_JOINT_INDEX_U8;
+                    j.joints = u16 ? (const void *)(idx + 4 * o) : (const void *)(idx8 + 4 * o);
+                    j.joints_stride = 4 * (u16 ? 2 : 1);
+                    j.weights = attrs + 4 * o, j.weights_stride = 16;
+                    j.positions = attrs + 4 * DG_N + 3 * o, j.positions_stride = 12;
+                    j.normals = attrs + 7 * DG_N + 3 * o, j.normals_stride = 12;
+                    j.tangents = attrs + 10 * DG_N + 4 * o, j.tangents_stride = 16;
+                    float *op, *on, *ot;
+                    if (interleaved) {
+                        j.out_positions_stride = j.out_normals_stride = DG_TSTRIDE_OUT;
+                        j.out_tangents_stride = DG_TSTRIDE_OUT;
+                        op = (float *)(void *)out, on = (float *)(void *)(out + 16);
+                        ot = (float *)(void *)(out + 32);
+                    } else {
+                        op = (float *)(void *)out, on = (float *)(void *)(out + 12 * DG_N);
+                        ot = (float *)(void *)(out + 24 * DG_N);
+                    }
+                    const size_t os = interleaved ? DG_TSTRIDE_OUT : 12;
+                    const size_t ots = interleaved ? DG_TSTRIDE_OUT : 16;
+                    tendon_skin_mesh *m = NULL;
+                    if (tendon_skin_mesh_create(&j, &m) != TENDON_OK)
+                        goto done;
+                    for (int want = 0; want < 5; ++want) {
+                        float *wp = want == 3 ? NULL : op, *wn = want >= 1 ? on : NULL;
+                        float *wt = want == 2 || want == 4 ? ot : NULL;
+                        memset(out, 0, (size_t)DG_N * DG_TSTRIDE_OUT);
+                        if (want < 4) {
+                            k->skin_mesh(m, palette, 0, n, wp, wn, wt);
+                        } else { /* ranges split at a third and two thirds, and one vertex */
+                            const size_t a = n / 3, b = 2 * n / 3 + (n > 2);
+                            k->skin_mesh(m, palette, 0, a, wp, wn, wt);
+                            k->skin_mesh(m, palette, a, b - a, wp, wn, wt);
+                            k->skin_mesh(m, palette, b, n - b, wp, wn, wt);
+                        }
+                        for (size_t v = 0; v < n; ++v) {
+                            if (wp)
+                                dg_hash_floats(s, (const float *)(const void *)((const char *)op + v * os), 3);
+                            if (wn)
+                                dg_hash_floats(s, (const float *)(const void *)((const char *)on + v * os), 3);
+                            if (wt)
+                                dg_hash_floats(s, (const float *)(const void *)((const char *)ot + v * ots), 4);
+                        }
+                    }
+                    tendon_skin_mesh_destroy(m);
+                }
+            }
+        }
+    }
+    rc = 0;
+done:
+    free(palette), free(attrs), free(idx), free(idx8), free(out);
+    return rc;
+}
+
+/*
+ * A random rigid transform with a uniform scale into m (column-major): a unit quaternion from
+ * dg_random_unit, a translation in ±3, the scale 1 (one in three), within 2⁻²² of 1 (one in
+ * six: snapped) or in [0.5, 2].
+ */
+static void dg_rigid(dg_rng *r, float *m)
+{
+    double q[4];
+    dg_random_unit(r, q);
+    const unsigned pick = dg_below(r, 6);
+    const double s = pick < 2 ? 1.0 : pick == 2 ? 1.0 + 0x1p-22 : dg_range(r, 0.5, 2.0);
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    const double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+                         2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                         2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+    for (int c = 0; c < 3; ++c) {
+        for (int e = 0; e < 3; ++e)
+            m[4 * c + e] = (float)(R[3 * c + e] * s);
+        m[4 * c + 3] = 0.0f;
+        m[12 + c] = (float)dg_range(r, -3.0, 3.0);
+    }
+    m[15] = 1.0f;
+}
+
+/* Palette → dual quaternions over every span (rigid matrices), in place for the last span,
+ * and with one refused matrix (the index returned, hashed; nothing written). */
+static int dg_palette_to_dual_quat(const tendon_kernels *k, dg_sink *s)
+{
+    float *pal = malloc(16 * DG_N * sizeof *pal), *out = malloc(16 * DG_N * sizeof *out);
+    int rc = -1;
+    if (!pal || !out)
+        goto done;
+    dg_rng r = {0xd0a10016u};
+    for (size_t j = 0; j < DG_N; ++j)
+        dg_rigid(&r, pal + 16 * j);
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        memset(out, 0, 16 * DG_N * sizeof *out);
+        const size_t got = k->palette_to_dual_quat(pal + 16 * o, n, out + 16 * o);
+        const float fg = (float)got;
+        dg_hash_floats(s, &fg, 1);
+        dg_hash_floats(s, out + 16 * o, 16 * n);
+    }
+    float *bad = malloc(16 * 40 * sizeof *bad);
+    if (!bad)
+        goto done;
+    memcpy(bad, pal, 16 * 40 * sizeof *bad);
+    bad[16 * 29 + 5] *= 1.5f; /* a non-uniform scale at entry 29 */
+    const float fb = (float)k->palette_to_dual_quat(bad, 40, out);
+    dg_hash_floats(s, &fb, 1);
+    free(bad);
+    k->palette_to_dual_quat(pal, 1003, pal);
+    dg_hash_floats(s, pal, 16 * 1003);
+    rc = 0;
+done:
+    free(pal), free(out);
+    return rc;
+}
+
+/* Dual-quaternion skinning of the skin_mesh workload's meshes (every span × 1–4 influences ×
+ * u8/u16, packed and interleaved outputs, whole / + normals / + tangents / split in three), the
+ * palette a rigid one's dual quaternions: once with unit scales, once with other scales. */
+static int dg_skin_mesh_dq(const tendon_kernels *k, dg_sink *s)
+{
+    float *pal = malloc(16 * DG_PALETTE * sizeof *pal), *dq = malloc(32 * DG_PALETTE * sizeof *dq);
+    float *attrs = malloc(14 * DG_N * sizeof *attrs);
+    uint16_t *idx = malloc(4 * DG_N * sizeof *idx);
+    unsigned char *out = malloc((size_t)DG_N * DG_TSTRIDE_OUT);
+    int rc = -1;
+    if (!pal || !dq || !attrs || !idx || !out)
+        goto done;
+    dg_rng r = {0xd0a10017u};
+    for (int unit = 0; unit < 2; ++unit) {
+        for (size_t j = 0; j < DG_PALETTE; ++j) {
+            dg_rigid(&r, pal + 16 * j);
+            if (unit) /* the rotation alone */
+                for (int c = 0; c < 3; ++c) {
+                    double l = 0;
+                    for (int e = 0; e < 3; ++e)
+                        l += (double)pal[16 * j + 4 * c + e] * pal[16 * j + 4 * c + e];
+                    l = dg_sqrt(l);
+                    for (int e = 0; e < 3; ++e)
+                        pal[16 * j + 4 * c + e] = (float)(pal[16 * j + 4 * c + e] / l);
+                }
+        }
+        if (k->palette_to_dual_quat(pal, DG_PALETTE, dq + 16 * DG_PALETTE * unit) != DG_PALETTE)
+            memset(dq + 16 * DG_PALETTE * unit, 0, 16 * DG_PALETTE * sizeof *dq);
+    }
+    dg_vectors(&r, attrs + 4 * DG_N, 10 * DG_N, -2.0, 2.0);
+    for (size_t i = 0; i < 4 * DG_N; ++i) {
+        attrs[i] = (float)dg_range(&r, -0.25, 1.25);
+        idx[i] = (uint16_t)dg_below(&r, DG_PALETTE);
+    }
+    for (int i = 0; i < SPAN_COUNT; i += 2) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        for (size_t ni = 1; ni <= 4; ++ni) {
+            for (int interleaved = 0; interleaved < 2; ++interleaved) {
+                tendon_skin_job j;
+                memset(&j, 0, sizeof j);
+                j.palette_count = DG_PALETTE, j.vertex_count = n, j.influence_count = ni;
+                j.joint_index_type = TENDON_JOINT_INDEX_U16;
+                j.joints = idx + 4 * o, j.joints_stride = 8;
+                j.weights = attrs + 4 * o, j.weights_stride = 16;
+                j.positions = attrs + 4 * DG_N + 3 * o;
+                j.normals = attrs + 7 * DG_N + 3 * o;
+                j.tangents = attrs + 10 * DG_N + 4 * o;
+                float *op = (float *)(void *)out, *on, *ot;
+                if (interleaved) {
+                    j.out_positions_stride = j.out_normals_stride = DG_TSTRIDE_OUT;
+                    j.out_tangents_stride = DG_TSTRIDE_OUT;
+                    on = (float *)(void *)(out + 16), ot = (float *)(void *)(out + 32);
+                } else {
+                    on = (float *)(void *)(out + 12 * DG_N), ot = (float *)(void *)(out + 24 * DG_N);
+                }
+                const size_t os = interleaved ? DG_TSTRIDE_OUT : 12;
+                const size_t ots = interleaved ? DG_TSTRIDE_OUT : 16;
+                tendon_skin_mesh *m = NULL;
+                if (tendon_skin_mesh_create(&j, &m) != TENDON_OK)
+                    goto done;
+                for (int unit = 0; unit < 2; ++unit) {
+                    const float *d = dq + 16 * DG_PALETTE * unit;
+                    for (int want = 0; want < 4; ++want) {
+                        float *wn = want >= 1 ? on : NULL, *wt = want >= 2 ? ot : NULL;
+                        memset(out, 0, (size_t)DG_N * DG_TSTRIDE_OUT);
+                        if (want < 3) {
+                            k->skin_mesh_dq(m, d, 0, n, op, wn, wt);
+                        } else {
+                            const size_t a = n / 3, b = 2 * n / 3 + (n > 2);
+                            k->skin_mesh_dq(m, d, 0, a, op, wn, wt);
+                            k->skin_mesh_dq(m, d, a, b - a, op, wn, wt);
+                            k->skin_mesh_dq(m, d, b, n - b, op, wn, wt);
+                        }
+                        for (size_t v = 0; v < n; ++v) {
+                            dg_hash_floats(s, (const float *)(const void *)((const char *)op + v * os), 3);
+                            if (wn)
+                                dg_hash_floats(s, (const float *)(const void *)((const char *)on + v * os), 3);
+                            if (wt)
+                                dg_hash_floats(s, (const float *)(const void *)((const char *)ot + v * ots), 4);
+                        }
+                    }
+                }
+                tendon_skin_mesh_destroy(m);
+            }
+        }
+    }
+    rc = 0;
+done:
+    free(pal), free(dq), free(attrs), free(idx), free(out);
     return rc;
 }
 
@@ -1582,6 +1923,11 @@ static const struct dg_kernel {
     {"clip_slerp_uniform_f32", dg_clip_slerp_uniform_f32},
     {"clip_hermite_f32", dg_clip_hermite_f32},
     {"clip_sample_f32", dg_clip_sample_f32},
+    {"skin_tangents", dg_skin_tangents},
+    {"skin_mesh", dg_skin_mesh},
+    {"palette_splat", dg_palette_splat},
+    {"palette_to_dual_quat", dg_palette_to_dual_quat},
+    {"skin_mesh_dq", dg_skin_mesh_dq},
     {"pose_blend_weighted", dg_pose_blend_weighted},
     {"pose_add_weighted", dg_pose_add_weighted},
     {"pose_blend_weighted_f32", dg_pose_blend_weighted_f32},

@@ -68,6 +68,7 @@ typedef struct state {
     size_t n;
     tendon_pose pose;
     float *model, *palette, *values;
+    tendon_skin_mesh **meshes; /* [nprobes]: each probe's vertex prepared once, on first use */
 } state;
 
 static int fail(const char *what)
@@ -159,19 +160,24 @@ static int emit(state *s, const tendon_clip *clip, size_t anim, double t, int ha
         }
         const tendon_skin_binding *b = tendon_gltf_skin(s->g, (size_t)skin);
         tendon_palette(b, s->model, s->n, s->palette);
-        tendon_skin_job job;
-        memset(&job, 0, sizeof job);
-        job.palette = s->palette;
-        job.palette_count = tendon_skin_binding_palette_count(b);
-        job.vertex_count = 1;
-        job.influence_count = 4;
-        job.joint_index_type = TENDON_JOINT_INDEX_U16;
-        job.joints = pr.joints + 4 * probes[p].vertex;
-        job.weights = pr.weights + 4 * probes[p].vertex;
-        job.positions = pr.positions + 3 * probes[p].vertex;
+        if (!s->meshes[p]) { /* the probe's vertex as a prepared mesh, made once */
+            tendon_skin_job job;
+            memset(&job, 0, sizeof job);
+            job.palette_count = tendon_skin_binding_palette_count(b);
+            job.vertex_count = 1;
+            job.influence_count = 4;
+            job.joint_index_type = TENDON_JOINT_INDEX_U16;
+            job.joints = pr.joints + 4 * probes[p].vertex;
+            job.weights = pr.weights + 4 * probes[p].vertex;
+            job.positions = pr.positions + 3 * probes[p].vertex;
+            if (tendon_skin_mesh_create(&job, &s->meshes[p]) != TENDON_OK) {
+                json_decref(o);
+                json_decref(skinned);
+                return fail("skinning");
+            }
+        }
         float v[3];
-        job.out_positions = v;
-        if (tendon_skin(&job) != TENDON_OK) {
+        if (tendon_skin_mesh_apply(s->meshes[p], s->palette, v, NULL, NULL) != TENDON_OK) {
             json_decref(o);
             json_decref(skinned);
             return fail("skinning");
@@ -285,7 +291,9 @@ int cmd_sample(int argc, char **argv)
     s.model = malloc((16 * s.n + 1) * sizeof(float));
     s.palette = malloc(16 * maxp * sizeof(float));
     s.values = malloc((tendon_clip_value_count(clip) + 1) * sizeof(float));
-    if (!s.model || !s.palette || !s.values || tendon_pose_create(s.n, &s.pose) != TENDON_OK) {
+    s.meshes = calloc(np + 1, sizeof *s.meshes);
+    if (!s.model || !s.palette || !s.values || !s.meshes ||
+        tendon_pose_create(s.n, &s.pose) != TENDON_OK) {
         cli_error("sample", "out of memory");
         rc = CLI_USAGE;
         goto out;
@@ -313,6 +321,9 @@ int cmd_sample(int argc, char **argv)
     }
     json_decref(result);
 out:
+    for (size_t p = 0; s.meshes && p < np; ++p)
+        tendon_skin_mesh_destroy(s.meshes[p]);
+    free(s.meshes);
     tendon_pose_destroy(&s.pose);
     free(s.model);
     free(s.palette);

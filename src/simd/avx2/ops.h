@@ -212,6 +212,52 @@ static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
     *w = simde_mm256_shuffle_ps(t2, t3, 0xEE);
 }
 
+/** One vector per component → 4·WF contiguous floats (x y z w of WF points): vfload4's inverse. */
+static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
+{
+    const simde__m256 t0 = simde_mm256_unpacklo_ps(x, y); /* x0 y0 x1 y1 | x4 y4 x5 y5 */
+    const simde__m256 t1 = simde_mm256_unpacklo_ps(z, w); /* z0 w0 z1 w1 | z4 w4 z5 w5 */
+    const simde__m256 t2 = simde_mm256_unpackhi_ps(x, y); /* x2 y2 x3 y3 | x6 y6 x7 y7 */
+    const simde__m256 t3 = simde_mm256_unpackhi_ps(z, w);
+    const simde__m256 r0 = simde_mm256_shuffle_ps(t0, t1, 0x44); /* q0 | q4 */
+    const simde__m256 r1 = simde_mm256_shuffle_ps(t0, t1, 0xEE); /* q1 | q5 */
+    const simde__m256 r2 = simde_mm256_shuffle_ps(t2, t3, 0x44); /* q2 | q6 */
+    const simde__m256 r3 = simde_mm256_shuffle_ps(t2, t3, 0xEE); /* q3 | q7 */
+    simde_mm256_storeu_ps(p, simde_mm256_permute2f128_ps(r0, r1, 0x20));
+    simde_mm256_storeu_ps(p + 8, simde_mm256_permute2f128_ps(r2, r3, 0x20));
+    simde_mm256_storeu_ps(p + 16, simde_mm256_permute2f128_ps(r0, r1, 0x31));
+    simde_mm256_storeu_ps(p + 24, simde_mm256_permute2f128_ps(r2, r3, 0x31));
+}
+
+/** vftranspose, except that outputs i with i % 4 == 3 are left as they were (a 4×4 matrix's
+ *  bottom row, which the matrix kernels never read): 20 shuffles instead of 24. */
+static inline void vftranspose_rows3(vf r[8])
+{
+    simde__m256 t[8], u[8];
+    for (int i = 0; i < 4; ++i) {
+        t[2 * i] = simde_mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = simde_mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 2; ++i) {
+        u[4 * i + 0] = simde_mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+        u[4 * i + 1] = simde_mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+        u[4 * i + 2] = simde_mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    }
+    for (int k = 0; k < 3; ++k) {
+        r[k] = simde_mm256_permute2f128_ps(u[k], u[4 + k], 0x20);
+        r[4 + k] = simde_mm256_permute2f128_ps(u[k], u[4 + k], 0x31);
+    }
+}
+
+
+/** Components 0..7 of WF records: out[c] lane i = p[i][c] (each p[i] 8 floats, no alignment). */
+static inline void vfgather8(const float *const p[8], vf out[8])
+{
+    for (int i = 0; i < 8; ++i)
+        out[i] = simde_mm256_loadu_ps(p[i]);
+    vftranspose(out);
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----

@@ -288,6 +288,84 @@ static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
     *w = simde_mm512_permutex2var_ps(zw01, ihi, zw23);
 }
 
+/** One vector per component → 4·WF contiguous floats (x y z w of WF points): vfload4's inverse. */
+static const int32_t TENDON_F16_STORE4_A[16] = {0, 8, 16, 24, 1, 9, 17, 25,
+                                               2, 10, 18, 26, 3, 11, 19, 27};
+static const int32_t TENDON_F16_STORE4_B[16] = {4, 12, 20, 28, 5, 13, 21, 29,
+                                               6, 14, 22, 30, 7, 15, 23, 31};
+static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
+{
+    const simde__m512i ilo = vfidx16(TENDON_F16_QUAT_LO), ihi = vfidx16(TENDON_F16_QUAT_HI);
+    const simde__m512i ia = vfidx16(TENDON_F16_STORE4_A), ib = vfidx16(TENDON_F16_STORE4_B);
+    const simde__m512 xy_lo = simde_mm512_permutex2var_ps(x, ilo, y); /* x0..x7  | y0..y7  */
+    const simde__m512 xy_hi = simde_mm512_permutex2var_ps(x, ihi, y); /* x8..x15 | y8..y15 */
+    const simde__m512 zw_lo = simde_mm512_permutex2var_ps(z, ilo, w);
+    const simde__m512 zw_hi = simde_mm512_permutex2var_ps(z, ihi, w);
+    simde_mm512_storeu_ps(p, simde_mm512_permutex2var_ps(xy_lo, ia, zw_lo));      /* q0..q3   */
+    simde_mm512_storeu_ps(p + 16, simde_mm512_permutex2var_ps(xy_lo, ib, zw_lo)); /* q4..q7   */
+    simde_mm512_storeu_ps(p + 32, simde_mm512_permutex2var_ps(xy_hi, ia, zw_hi)); /* q8..q11  */
+    simde_mm512_storeu_ps(p + 48, simde_mm512_permutex2var_ps(xy_hi, ib, zw_hi)); /* q12..q15 */
+}
+
+/** vftranspose, except that outputs i with i % 4 == 3 are left as they were (a 4×4 matrix's
+ *  bottom row, which the matrix kernels never read): 52 shuffles instead of 64. */
+static inline void vftranspose_rows3(vf r[16])
+{
+    simde__m512 t[16], u[16];
+    for (int i = 0; i < 8; ++i) {
+        t[2 * i] = simde_mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = simde_mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 4; ++i) {
+        u[4 * i + 0] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+        u[4 * i + 1] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+        u[4 * i + 2] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    }
+    for (int k = 0; k < 3; ++k) {
+        const simde__m512 v0 = simde_mm512_shuffle_f32x4(u[k], u[4 + k], 0x88);
+        const simde__m512 v1 = simde_mm512_shuffle_f32x4(u[k], u[4 + k], 0xDD);
+        const simde__m512 w0 = simde_mm512_shuffle_f32x4(u[8 + k], u[12 + k], 0x88);
+        const simde__m512 w1 = simde_mm512_shuffle_f32x4(u[8 + k], u[12 + k], 0xDD);
+        r[k] = simde_mm512_shuffle_f32x4(v0, w0, 0x88);
+        r[8 + k] = simde_mm512_shuffle_f32x4(v0, w0, 0xDD);
+        r[4 + k] = simde_mm512_shuffle_f32x4(v1, w1, 0x88);
+        r[12 + k] = simde_mm512_shuffle_f32x4(v1, w1, 0xDD);
+    }
+}
+
+
+/*
+ * Components 0..7 of WF records: out[c] lane i = p[i][c] (each p[i] 8 floats, no alignment).
+ * Records i and i + 8 share a vector (one per 256-bit half); the 8×8 transpose runs in each half,
+ * its last stage as one two-source permutation.
+ */
+static const int32_t TENDON_F16_G8_LO[16] = {0, 1, 2, 3, 16, 17, 18, 19,
+                                            8, 9, 10, 11, 24, 25, 26, 27};
+static const int32_t TENDON_F16_G8_HI[16] = {4, 5, 6, 7, 20, 21, 22, 23,
+                                            12, 13, 14, 15, 28, 29, 30, 31};
+static inline void vfgather8(const float *const p[16], vf out[8])
+{
+    simde__m512 r[8], t[8], u[8];
+    for (int i = 0; i < 8; ++i)
+        r[i] = simde_mm512_insertf32x8(simde_mm512_castps256_ps512(simde_mm256_loadu_ps(p[i])),
+                                       simde_mm256_loadu_ps(p[i + 8]), 1);
+    for (int i = 0; i < 4; ++i) {
+        t[2 * i] = simde_mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = simde_mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 2; ++i) {
+        u[4 * i + 0] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+        u[4 * i + 1] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+        u[4 * i + 2] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+        u[4 * i + 3] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+    }
+    const simde__m512i lo = vfidx16(TENDON_F16_G8_LO), hi = vfidx16(TENDON_F16_G8_HI);
+    for (int k = 0; k < 4; ++k) {
+        out[k] = simde_mm512_permutex2var_ps(u[k], lo, u[4 + k]);
+        out[4 + k] = simde_mm512_permutex2var_ps(u[k], hi, u[4 + k]);
+    }
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----

@@ -74,7 +74,7 @@ static inline void vflerp3(const float *from, const float *to, size_t o, const v
 #define TENDON_F32_STAGE 4
 #endif
 #ifndef TENDON_F32_NLERP_STAGE
-#define TENDON_F32_NLERP_STAGE 1
+#define TENDON_F32_NLERP_STAGE 2
 #endif
 
 /*
@@ -86,6 +86,7 @@ static inline __attribute__((always_inline)) void blend_f32_blocks(
     const float *given, size_t j, int nb, vf w_all, vf omw_all, tendon_pose *out, int nlerp)
 {
     const int per_joint = joint_weights || given;
+    const vfmask end_all = vfis_end(w_all); /* the same for every block: hoisted */
     vf wn[TENDON_F32_STAGE], w[TENDON_F32_STAGE], s0[TENDON_F32_STAGE], s1[TENDON_F32_STAGE];
     vf dot[TENDON_F32_STAGE];
     vfquat qa[TENDON_F32_STAGE], qb[TENDON_F32_STAGE];
@@ -104,7 +105,8 @@ static inline __attribute__((always_inline)) void blend_f32_blocks(
             vfnlerp_weights(dot[c], w[c], per_joint ? vfsub(vfset1(1.0f), w[c]) : omw_all,
                             &s0[c], &s1[c]);
         else
-            vfslerp_weights(dot[c], w[c], &s0[c], &s1[c]);
+            vfslerp_weights_ends(dot[c], w[c], per_joint ? vfis_end(w[c]) : end_all,
+                                 &s0[c], &s1[c]);
     }
     for (int c = 0; c < nb; ++c) {
         const size_t jc = j + (size_t)c * TENDON_WF;
@@ -186,6 +188,7 @@ static inline __attribute__((always_inline)) void add_f32_blocks(
 {
     const int per_joint = joint_weights || given;
     const vf one = vfset1(1.0f);
+    const vfmask end_all = vfis_end(vfsel(vfgt(w_all, one), one, w_all)); /* hoisted */
     vf wn[TENDON_F32_STAGE], wq[TENDON_F32_STAGE], s0[TENDON_F32_STAGE], s1[TENDON_F32_STAGE];
     vfquat qd[TENDON_F32_STAGE];
     for (int c = 0; c < nb; ++c) {
@@ -198,7 +201,8 @@ static inline __attribute__((always_inline)) void add_f32_blocks(
         qd[c] = vfload_quat(delta->rotation + 4 * jc);
     }
     for (int c = 0; c < nb; ++c)
-        vfslerp_weights(qd[c].w, wq[c], &s0[c], &s1[c]);
+        vfslerp_weights_ends(qd[c].w, wq[c], per_joint ? vfis_end(wq[c]) : end_all, &s0[c],
+                             &s1[c]);
     for (int c = 0; c < nb; ++c) {
         const size_t jc = j + (size_t)c * TENDON_WF;
         vfquat r;

@@ -85,12 +85,17 @@ static inline vfquat vfnormalize(vfquat q)
     return q;
 }
 
-/** tendon_reff_slerp_weights (dot: the raw dot; w clamped or NaN). */
-static inline void vfslerp_weights(vf dot, vf w, vf *s0_out, vf *s1_out)
+/** tendon_reff_is_end, lane-wise: w = 0 or w = 1 (where the weights are the straight ones). */
+static inline vfmask vfis_end(vf w) { return vfmor(vfeq(w, vfset1(0.0f)), vfeq(w, vfset1(1.0f))); }
+
+/**
+ * tendon_reff_slerp_weights (dot: the raw dot; w clamped or NaN), with the ends' mask given:
+ * vfis_end(w), which a caller whose w is the same for every block computes once.
+ */
+static inline void vfslerp_weights_ends(vf dot, vf w, vfmask end, vf *s0_out, vf *s1_out)
 {
     const vf d = vfabs(dot); /* |dot|, and +0 for −0 */
-    const vfmask straight = vfmor(vfgt(d, vfset1(TENDON_F32_SLERP_STRAIGHT_DOT)),
-                                  vfmor(vfeq(w, vfset1(0.0f)), vfeq(w, vfset1(1.0f))));
+    const vfmask straight = vfmor(vfgt(d, vfset1(TENDON_F32_SLERP_STRAIGHT_DOT)), end);
     const vf one_minus_w = vfsub(vfset1(1.0f), w);
     vf s0 = one_minus_w, s1 = w;
     if (!vfmask_all(straight)) {
@@ -100,6 +105,12 @@ static inline void vfslerp_weights(vf dot, vf w, vf *s0_out, vf *s1_out)
     }
     *s0_out = vfneg_where(vflt(dot, vfset1(0.0f)), s0);
     *s1_out = s1;
+}
+
+/** tendon_reff_slerp_weights (dot: the raw dot; w clamped or NaN). */
+static inline void vfslerp_weights(vf dot, vf w, vf *s0_out, vf *s1_out)
+{
+    vfslerp_weights_ends(dot, w, vfis_end(w), s0_out, s1_out);
 }
 
 /** tendon_reff_combine: s0·a + s1·b, normalised. */

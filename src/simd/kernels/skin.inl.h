@@ -10,15 +10,17 @@
  * - 4×4 product (model matrices, palette): one matrix at a time, vectorised across its 16
  *   elements: with the columns of a repeated in every group of four lanes and b's element k of
  *   each column splatted across that column's group, lane 4c+r computes exactly
- *   ((a[r]·b[4c] + a[4+r]·b[4c+1]) + a[8+r]·b[4c+2]) + a[12+r]·b[4c+3].
+ *   (a[r]·b[4c] + a[4+r]·b[4c+1]) + (a[8+r]·b[4c+2] + a[12+r]·b[4c+3]).
  * - skinning: WF vertices per block. Each vertex's blended matrix is built across its 16 elements
  *   (whole palette rows loaded, no gathers), the WF blended matrices are transposed in registers
- *   to one vector per element, and positions and normals are computed across vertices.
+ *   to one vector per element, and positions, normals and tangents are computed across vertices.
  * - morph: elements in blocks of 4·WF floats, targets in order inside each block.
  */
 #include <string.h>
 
+#include "../../common/dq_ref.h"
 #include "../../common/kernels_internal.h"
+#include "../../common/skin_mesh.h"
 #include "../../common/skin_ref.h"
 
 #ifndef TENDON_FN
@@ -39,16 +41,15 @@
 
 /**
  * r = a × b (tendon_ref_mat4_mul) with a's columns given repeated in every group of four lanes
- * (vfload4_dup / vfmat_cols_dup) and b read from memory; r is the product as vfload would load
- * it from c (16/WF vectors).
+ * (vfload4_dup / vfmat_cols_dup) and b read from memory; lane 4c+r computes exactly
+ * (a[r]·b[4c] + a[4+r]·b[4c+1]) + (a[8+r]·b[4c+2] + a[12+r]·b[4c+3]).
  */
 TENDON_AINLINE void vmat4_mul_cols(const vf a[4], const float *b, vf r[TENDON_MG])
 {
     for (int g = 0; g < TENDON_MG; ++g) {
         const vf bg = vfload(b + g * TENDON_WF);
-        r[g] = vfadd(vfadd(vfadd(vfmul(a[0], vfsplat4_0(bg)), vfmul(a[1], vfsplat4_1(bg))),
-                           vfmul(a[2], vfsplat4_2(bg))),
-                     vfmul(a[3], vfsplat4_3(bg)));
+        r[g] = vfadd(vfadd(vfmul(a[0], vfsplat4_0(bg)), vfmul(a[1], vfsplat4_1(bg))),
+                     vfadd(vfmul(a[2], vfsplat4_2(bg)), vfmul(a[3], vfsplat4_3(bg))));
     }
 }
 
@@ -155,21 +156,17 @@ void TENDON_FN(model_matrices)(const float *local, const int32_t *parents, const
 /*
  * In a level order (tendon_skeleton_level_order: joints by depth) consecutive joints are mostly
  * independent, so the out-of-order core overlaps their products instead of waiting out each
- * parent chain in turn; on a chain the order is the chain and r still carries the parent.
+ * parent chain in turn.
  */
 void TENDON_FN(model_matrices_ordered)(const float *local, const int32_t *parents,
                                        const float *root, const uint32_t *order, size_t count,
                                        float *model)
 {
     vf r[TENDON_MG];
-    for (int g = 0; g < TENDON_MG; ++g)
-        r[g] = vfset1(0.0f); /* never read before written: prev guards it */
-    size_t prev = SIZE_MAX;
-    for (size_t i = 0; i < count; ++i) {
-        const size_t j = order[i];
-        vmodel_joint(local, parents, root, j, model, r, prev);
-        prev = j;
-    }
+    /* No register hand-off here: in a level order the parent is seldom the joint just done,
+     * and a mispredicted test costs more than the round trip it saves (measured). */
+    for (size_t i = 0; i < count; ++i)
+        vmodel_joint(local, parents, root, order[i], model, r, SIZE_MAX);
 }
 
 void TENDON_FN(palette)(const float *model, const uint32_t *joint_of, const float *inverse_bind,
@@ -177,6 +174,28 @@ void TENDON_FN(palette)(const float *model, const uint32_t *joint_of, const floa
 {
     for (size_t k = 0; k < count; ++k)
         vmat4_mul(model + 16 * (size_t)joint_of[k], inverse_bind + 16 * k, out + 16 * k);
+}
+
+/*
+ * The palette with the binding's splat table (tendon_kernels.palette_splat): b's element k of
+ * each column already repeated across that column's lanes, so a product is four multiplies by
+ * memory, no shuffle.
+ */
+void TENDON_FN(palette_splat)(const float *model, const uint32_t *joint_of, const float *splat,
+                              size_t count, float *out)
+{
+    for (size_t k = 0; k < count; ++k) {
+        vf a[4];
+        vmat4_load_cols(model + 16 * (size_t)joint_of[k], a);
+        const float *s = splat + 64 * k;
+        for (int g = 0; g < TENDON_MG; ++g) {
+            const vf p0 = vfmul(a[0], vfload(s + g * TENDON_WF));
+            const vf p1 = vfmul(a[1], vfload(s + 16 + g * TENDON_WF));
+            const vf p2 = vfmul(a[2], vfload(s + 32 + g * TENDON_WF));
+            const vf p3 = vfmul(a[3], vfload(s + 48 + g * TENDON_WF));
+            vfstore(out + 16 * k + g * TENDON_WF, vfadd(vfadd(p0, p1), vfadd(p2, p3)));
+        }
+    }
 }
 
 /* ---- linear-blend skinning ------------------------------------------------------------------ */
@@ -207,9 +226,99 @@ TENDON_AINLINE void vskin_store3(void *base, size_t stride, size_t v0, vf x, vf 
         memcpy((unsigned char *)base + (v0 + (size_t)i) * stride, tmp + 3 * i, 3 * sizeof(float));
 }
 
-/** Vertices [v0, v0 + WF): n influences, uint16 indices or not, normals or not (constants). */
+/** WF x y z w tangents from a byte-strided array, from vertex v0, one vector per component. */
+TENDON_AINLINE void vskin_load4(const void *base, size_t stride, size_t v0, vf *x, vf *y, vf *z,
+                                vf *w)
+{
+    if (stride == 4 * sizeof(float)) {
+        vfload4((const float *)base + 4 * v0, x, y, z, w);
+        return;
+    }
+    float tmp[4 * TENDON_WF];
+    for (int i = 0; i < TENDON_WF; ++i)
+        memcpy(tmp + 4 * i, (const unsigned char *)base + (v0 + (size_t)i) * stride,
+               4 * sizeof(float));
+    vfload4(tmp, x, y, z, w);
+}
+
+TENDON_AINLINE void vskin_store4(void *base, size_t stride, size_t v0, vf x, vf y, vf z, vf w)
+{
+    if (stride == 4 * sizeof(float)) {
+        vfstore4((float *)base + 4 * v0, x, y, z, w);
+        return;
+    }
+    float tmp[4 * TENDON_WF];
+    vfstore4(tmp, x, y, z, w);
+    for (int i = 0; i < TENDON_WF; ++i)
+        memcpy((unsigned char *)base + (v0 + (size_t)i) * stride, tmp + 4 * i, 4 * sizeof(float));
+}
+
+/*
+ * What a skinning block writes, given its blended matrices as one vector per element (e, the
+ * element index of a column-major 4×4, rows 0..2 only): tendon_ref_skin_position,
+ * tendon_ref_skin_normal and tendon_ref_skin_tangent lane-wise, in their order.
+ */
+typedef struct vskin_out {
+    vf px, py, pz;     /* position' */
+    vf nx, ny, nz;     /* normal' */
+    vf tx, ty, tz, tw; /* tangent' */
+} vskin_out;
+
+/** The position of a vertex per lane. */
+TENDON_AINLINE void vskin_position(const vf *E, vf px, vf py, vf pz, vskin_out *o)
+{
+    o->px = vfadd(vfadd(vfadd(vfmul(E[0], px), vfmul(E[4], py)), vfmul(E[8], pz)), E[12]);
+    o->py = vfadd(vfadd(vfadd(vfmul(E[1], px), vfmul(E[5], py)), vfmul(E[9], pz)), E[13]);
+    o->pz = vfadd(vfadd(vfadd(vfmul(E[2], px), vfmul(E[6], py)), vfmul(E[10], pz)), E[14]);
+}
+
+/**
+ * The normal (by the cofactors) and, when `tangents`, the tangent (by A itself, w by the sign
+ * of det A). E: the blended matrix elements; n, t: the inputs per lane.
+ */
+TENDON_AINLINE void vskin_frame(const vf *E, vf nx, vf ny, vf nz, int tangents, vf tx, vf ty,
+                                vf tz, vf tw, vskin_out *o)
+{
+    const vf c0x = vfsub(vfmul(E[5], E[10]), vfmul(E[6], E[9]));
+    const vf c0y = vfsub(vfmul(E[6], E[8]), vfmul(E[4], E[10]));
+    const vf c0z = vfsub(vfmul(E[4], E[9]), vfmul(E[5], E[8]));
+    const vf c1x = vfsub(vfmul(E[9], E[2]), vfmul(E[10], E[1]));
+    const vf c1y = vfsub(vfmul(E[10], E[0]), vfmul(E[8], E[2]));
+    const vf c1z = vfsub(vfmul(E[8], E[1]), vfmul(E[9], E[0]));
+    const vf c2x = vfsub(vfmul(E[1], E[6]), vfmul(E[2], E[5]));
+    const vf c2y = vfsub(vfmul(E[2], E[4]), vfmul(E[0], E[6]));
+    const vf c2z = vfsub(vfmul(E[0], E[5]), vfmul(E[1], E[4]));
+    const vf det = vfadd(vfadd(vfmul(E[0], c0x), vfmul(E[1], c0y)), vfmul(E[2], c0z));
+    const vf vx = vfadd(vfadd(vfmul(c0x, nx), vfmul(c1x, ny)), vfmul(c2x, nz));
+    const vf vy = vfadd(vfadd(vfmul(c0y, nx), vfmul(c1y, ny)), vfmul(c2y, nz));
+    const vf vz = vfadd(vfadd(vfmul(c0z, nx), vfmul(c1z, ny)), vfmul(c2z, nz));
+    const vf s = vfadd(vfadd(vfmul(vx, vx), vfmul(vy, vy)), vfmul(vz, vz));
+    const vf zero = vfset1(0.0f), one = vfset1(1.0f);
+    const vfmask mirrored = vflt(det, zero);
+    vf inv = vfsel(vfgt(s, zero), vfdiv(one, vfsqrt(s)), zero);
+    inv = vfsel(mirrored, vfneg(inv), inv);
+    o->nx = vfmul(vx, inv);
+    o->ny = vfmul(vy, inv);
+    o->nz = vfmul(vz, inv);
+    if (tangents) {
+        const vf ux = vfadd(vfadd(vfmul(E[0], tx), vfmul(E[4], ty)), vfmul(E[8], tz));
+        const vf uy = vfadd(vfadd(vfmul(E[1], tx), vfmul(E[5], ty)), vfmul(E[9], tz));
+        const vf uz = vfadd(vfadd(vfmul(E[2], tx), vfmul(E[6], ty)), vfmul(E[10], tz));
+        const vf su = vfadd(vfadd(vfmul(ux, ux), vfmul(uy, uy)), vfmul(uz, uz));
+        const vf invu = vfsel(vfgt(su, zero), vfdiv(one, vfsqrt(su)), zero);
+        o->tx = vfmul(ux, invu);
+        o->ty = vfmul(uy, invu);
+        o->tz = vfmul(uz, invu);
+        o->tw = vfsel(mirrored, vfneg(tw), tw);
+    }
+}
+
+/*
+ * Vertices [v0, v0 + WF): n influences, uint16 indices or not, mode 0 positions, 1 + normals,
+ * 2 + tangents (constants).
+ */
 TENDON_AINLINE void vskin_block(const tendon_skin_job *job, size_t v0, size_t n, int u16,
-                                int normals)
+                                int mode)
 {
     vf blk[TENDON_MG][TENDON_WF];
 #if defined(__GNUC__) && !defined(__clang__)
@@ -242,71 +351,550 @@ TENDON_AINLINE void vskin_block(const tendon_skin_job *job, size_t v0, size_t n,
             blk[g][i] = acc;
         }
     }
-    for (int g = 0; g < TENDON_MG; ++g)
-        vftranspose(blk[g]); /* blk[g][r]: element g·WF + r of every vertex */
-#define E(e) blk[(e) / TENDON_WF][(e) % TENDON_WF]
-
-    vf px, py, pz, nx, ny, nz;
-    vskin_load3(job->positions, job->positions_stride, v0, &px, &py, &pz);
-    if (normals)
-        vskin_load3(job->normals, job->normals_stride, v0, &nx, &ny, &nz);
-
-    const vf ox = vfadd(vfadd(vfadd(vfmul(E(0), px), vfmul(E(4), py)), vfmul(E(8), pz)), E(12));
-    const vf oy = vfadd(vfadd(vfadd(vfmul(E(1), px), vfmul(E(5), py)), vfmul(E(9), pz)), E(13));
-    const vf oz = vfadd(vfadd(vfadd(vfmul(E(2), px), vfmul(E(6), py)), vfmul(E(10), pz)), E(14));
-
-    if (normals) {
-        const vf c0x = vfsub(vfmul(E(5), E(10)), vfmul(E(6), E(9)));
-        const vf c0y = vfsub(vfmul(E(6), E(8)), vfmul(E(4), E(10)));
-        const vf c0z = vfsub(vfmul(E(4), E(9)), vfmul(E(5), E(8)));
-        const vf c1x = vfsub(vfmul(E(9), E(2)), vfmul(E(10), E(1)));
-        const vf c1y = vfsub(vfmul(E(10), E(0)), vfmul(E(8), E(2)));
-        const vf c1z = vfsub(vfmul(E(8), E(1)), vfmul(E(9), E(0)));
-        const vf c2x = vfsub(vfmul(E(1), E(6)), vfmul(E(2), E(5)));
-        const vf c2y = vfsub(vfmul(E(2), E(4)), vfmul(E(0), E(6)));
-        const vf c2z = vfsub(vfmul(E(0), E(5)), vfmul(E(1), E(4)));
-        const vf det = vfadd(vfadd(vfmul(E(0), c0x), vfmul(E(1), c0y)), vfmul(E(2), c0z));
-        const vf vx = vfadd(vfadd(vfmul(c0x, nx), vfmul(c1x, ny)), vfmul(c2x, nz));
-        const vf vy = vfadd(vfadd(vfmul(c0y, nx), vfmul(c1y, ny)), vfmul(c2y, nz));
-        const vf vz = vfadd(vfadd(vfmul(c0z, nx), vfmul(c1z, ny)), vfmul(c2z, nz));
-        const vf s = vfadd(vfadd(vfmul(vx, vx), vfmul(vy, vy)), vfmul(vz, vz));
-        const vf zero = vfset1(0.0f);
-        vf inv = vfsel(vfgt(s, zero), vfdiv(vfset1(1.0f), vfsqrt(s)), zero);
-        inv = vfsel(vflt(det, zero), vfneg(inv), inv);
-        vskin_store3(job->out_positions, job->out_positions_stride, v0, ox, oy, oz);
-        vskin_store3(job->out_normals, job->out_normals_stride, v0, vfmul(vx, inv),
-                     vfmul(vy, inv), vfmul(vz, inv));
-    } else {
-        vskin_store3(job->out_positions, job->out_positions_stride, v0, ox, oy, oz);
+    vf E[16];
+    for (int g = 0; g < TENDON_MG; ++g) {
+        vftranspose_rows3(blk[g]); /* blk[g][r]: element g·WF + r of every vertex (not row 3) */
+        for (int r = 0; r < TENDON_WF; ++r)
+            E[g * TENDON_WF + r] = blk[g][r];
     }
-#undef E
+
+    vf px, py, pz, nx, ny, nz, tx, ty, tz, tw;
+    vskin_out o;
+    vskin_load3(job->positions, job->positions_stride, v0, &px, &py, &pz);
+    vskin_position(E, px, py, pz, &o);
+    if (mode >= 1) {
+        vskin_load3(job->normals, job->normals_stride, v0, &nx, &ny, &nz);
+        if (mode >= 2)
+            vskin_load4(job->tangents, job->tangents_stride, v0, &tx, &ty, &tz, &tw);
+        else
+            tx = ty = tz = tw = vfset1(0.0f);
+        vskin_frame(E, nx, ny, nz, mode >= 2, tx, ty, tz, tw, &o);
+    }
+    vskin_store3(job->out_positions, job->out_positions_stride, v0, o.px, o.py, o.pz);
+    if (mode >= 1)
+        vskin_store3(job->out_normals, job->out_normals_stride, v0, o.nx, o.ny, o.nz);
+    if (mode >= 2)
+        vskin_store4(job->out_tangents, job->out_tangents_stride, v0, o.tx, o.ty, o.tz, o.tw);
 }
 
-TENDON_AINLINE void vskin_loop(const tendon_skin_job *job, size_t n, int u16, int normals)
+TENDON_AINLINE void vskin_loop(const tendon_skin_job *job, size_t n, int u16, int mode)
 {
     const size_t count = job->vertex_count;
     size_t v = 0;
     for (; v + TENDON_WF <= count; v += TENDON_WF)
-        vskin_block(job, v, n, u16, normals);
+        vskin_block(job, v, n, u16, mode);
     tendon_skin_scalar_from(job, v, count);
 }
 
 void TENDON_FN(skin)(const tendon_skin_job *job)
 {
     const int u16 = job->joint_index_type == TENDON_JOINT_INDEX_U16;
-    const int normals = job->normals != NULL;
-    switch ((job->influence_count - 1) * 4 + (size_t)(u16 * 2 + normals)) {
+    const int mode = job->normals == NULL ? 0 : job->tangents == NULL ? 1 : 2;
+    switch ((job->influence_count - 1) * 6 + (size_t)(u16 * 3 + mode)) {
 #define TENDON_SKIN_CASE(n, u, m)                                                                  \
-    case ((n) - 1) * 4 + (u) * 2 + (m): vskin_loop(job, (n), (u), (m)); break;
-        TENDON_SKIN_CASE(1, 0, 0) TENDON_SKIN_CASE(1, 0, 1) TENDON_SKIN_CASE(1, 1, 0)
-        TENDON_SKIN_CASE(1, 1, 1) TENDON_SKIN_CASE(2, 0, 0) TENDON_SKIN_CASE(2, 0, 1)
-        TENDON_SKIN_CASE(2, 1, 0) TENDON_SKIN_CASE(2, 1, 1) TENDON_SKIN_CASE(3, 0, 0)
-        TENDON_SKIN_CASE(3, 0, 1) TENDON_SKIN_CASE(3, 1, 0) TENDON_SKIN_CASE(3, 1, 1)
-        TENDON_SKIN_CASE(4, 0, 0) TENDON_SKIN_CASE(4, 0, 1) TENDON_SKIN_CASE(4, 1, 0)
-        TENDON_SKIN_CASE(4, 1, 1)
+    case ((n) - 1) * 6 + (u) * 3 + (m): vskin_loop(job, (n), (u), (m)); break;
+#define TENDON_SKIN_CASES(n)                                                                       \
+    TENDON_SKIN_CASE(n, 0, 0) TENDON_SKIN_CASE(n, 0, 1) TENDON_SKIN_CASE(n, 0, 2)                  \
+    TENDON_SKIN_CASE(n, 1, 0) TENDON_SKIN_CASE(n, 1, 1) TENDON_SKIN_CASE(n, 1, 2)
+        TENDON_SKIN_CASES(1) TENDON_SKIN_CASES(2) TENDON_SKIN_CASES(3) TENDON_SKIN_CASES(4)
+#undef TENDON_SKIN_CASES
 #undef TENDON_SKIN_CASE
     default: tendon_skin_scalar(job); break; /* unreachable for a validated job */
     }
+}
+
+/* ---- the prepared mesh (src/common/skin_mesh.h) ----------------------------------------------- */
+
+/*
+ * Vertices [v0, v0 + WF) of a mesh, v0 a multiple of WF (so inside one 16-vertex block): the
+ * same blend, transpose and per-lane formulas as vskin_block, reading the block's planes —
+ * joint indices and weights per lane, positions, normals and tangents already one vector per
+ * component. n influences and mode (0 positions, 1 + normals, 2 + tangents) are constants, and
+ * so is `fast`: every output of the mode wanted and packed (the common case, compiled without
+ * the strided stores and the NULL tests, which otherwise cost registers in the whole loop);
+ * else which outputs are written is decided per call (NULL: not written).
+ */
+TENDON_AINLINE void vmesh_block(const tendon_skin_mesh *m, const float *palette, size_t v0,
+                                size_t n, int mode, int fast, int rows, float *op, float *on,
+                                float *ot)
+{
+    const size_t l0 = v0 % TENDON_MESH_LANES;
+    /* every plane at an offset that is a constant here (n and mode are): one base pointer */
+    const unsigned char *b = tendon_mesh_block(m, v0 / TENDON_MESH_LANES);
+    const uint16_t *jv = (const uint16_t *)(const void *)b + n * l0;
+    const float *wv0 = (const float *)(const void *)(b + tendon_mesh_off_w(n)) + n * l0;
+#define TENDON_PLANE(off, c)                                                                       \
+    ((const float *)(const void *)(b + (off)) + TENDON_MESH_LANES * (c) + l0)
+    vf blk[TENDON_MG][TENDON_WF];
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 16
+#endif
+    for (int i = 0; i < TENDON_WF; ++i) {
+        const float *pal[4];
+        vf wv[4];
+#if TENDON_WF == 4
+        /* one load of the vertex's weights, then in-register splats (n = 4: one line) */
+        if (n == 4) {
+            const vf w4 = vfload(wv0 + 4 * (size_t)i);
+            wv[0] = vfsplat4_0(w4), wv[1] = vfsplat4_1(w4);
+            wv[2] = vfsplat4_2(w4), wv[3] = vfsplat4_3(w4);
+        } else
+#endif
+            for (size_t k = 0; k < n; ++k)
+                wv[k] = vfset1(wv0[n * (size_t)i + k]);
+        for (size_t k = 0; k < n; ++k)
+            pal[k] = palette + (rows ? 12 : 16) * (size_t)jv[n * (size_t)i + k];
+        for (int g = 0; g < (rows ? 3 : TENDON_MG); ++g) {
+            vf acc = vfmul(wv[0], vfload(pal[0] + g * TENDON_WF));
+            for (size_t k = 1; k < n; ++k)
+                acc = vfadd(acc, vfmul(wv[k], vfload(pal[k] + g * TENDON_WF)));
+            blk[g][i] = acc;
+        }
+    }
+    vf E[16];
+    if (rows) { /* blk[r][i]: row r of vertex i's matrix; transposed, element (r, c) = E[4c + r] */
+        for (int r = 0; r < 3; ++r) {
+            vftranspose(blk[r]);
+            for (int c = 0; c < 4; ++c)
+                E[4 * c + r] = blk[r][c];
+        }
+    } else { /* the bottom row (elements 3, 7, 11, 15) is never read */
+        for (int g = 0; g < TENDON_MG; ++g) {
+            vftranspose_rows3(blk[g]);
+            for (int r = 0; r < TENDON_WF; ++r)
+                E[g * TENDON_WF + r] = blk[g][r];
+        }
+    }
+    vskin_out o;
+    const size_t off_p = tendon_mesh_off_p(n), off_n = tendon_mesh_off_n(n);
+    const size_t off_t = tendon_mesh_off_t(n, 1); /* a mesh with tangents has normals */
+    if (fast || op) {
+        vskin_position(E, vfload(TENDON_PLANE(off_p, 0)), vfload(TENDON_PLANE(off_p, 1)),
+                       vfload(TENDON_PLANE(off_p, 2)), &o);
+        if (fast)
+            vfstore3(op + 3 * v0, o.px, o.py, o.pz);
+        else
+            vskin_store3(op, m->out_stride[0], v0, o.px, o.py, o.pz);
+    }
+    if (mode >= 1) {
+        const vf zero = vfset1(0.0f);
+        vskin_frame(E, vfload(TENDON_PLANE(off_n, 0)), vfload(TENDON_PLANE(off_n, 1)),
+                    vfload(TENDON_PLANE(off_n, 2)), mode >= 2,
+                    mode >= 2 ? vfload(TENDON_PLANE(off_t, 0)) : zero,
+                    mode >= 2 ? vfload(TENDON_PLANE(off_t, 1)) : zero,
+                    mode >= 2 ? vfload(TENDON_PLANE(off_t, 2)) : zero,
+                    mode >= 2 ? vfload(TENDON_PLANE(off_t, 3)) : zero, &o);
+        if (fast) {
+            vfstore3(on + 3 * v0, o.nx, o.ny, o.nz);
+            if (mode >= 2)
+                vfstore4(ot + 4 * v0, o.tx, o.ty, o.tz, o.tw);
+        } else {
+            if (on)
+                vskin_store3(on, m->out_stride[1], v0, o.nx, o.ny, o.nz);
+            if (mode >= 2)
+                vskin_store4(ot, m->out_stride[2], v0, o.tx, o.ty, o.tz, o.tw);
+        }
+    }
+#undef TENDON_PLANE
+}
+
+TENDON_AINLINE size_t vmesh_loop(const tendon_skin_mesh *m, const float *palette, size_t v,
+                                 size_t end, size_t n, int mode, int fast, int rows, float *op,
+                                 float *on, float *ot)
+{
+    for (; v + TENDON_WF <= end; v += TENDON_WF)
+        vmesh_block(m, palette, v, n, mode, fast, rows, op, on, ot);
+    return v;
+}
+
+/*
+ * Four-lane ISAs (SSE2, SSE4.1, NEON) blend a vertex's matrix one row of four at a time: rows
+ * 0..2 of a 3×4 copy of the palette made per call on the stack, 12 floats an entry, instead of
+ * four columns whose fourth lane (the bottom row) is never used — a quarter fewer products,
+ * sums and transposes, and twelve accumulators instead of sixteen (a 16-register ISA spills
+ * less). The same products in the same order: only where they are read from changes. Palettes
+ * of more than TENDON_MESH_ROWS_MAX entries, and calls too short to repay the copy, keep the
+ * columns.
+ */
+#define TENDON_MESH_ROWS_MAX 256
+
+#if TENDON_WF == 4
+static void vmesh_palette_rows(const float *palette, size_t count, float *rows)
+{
+    for (size_t j = 0; j < count; ++j) {
+        vf c[4] = {vfload(palette + 16 * j), vfload(palette + 16 * j + 4),
+                   vfload(palette + 16 * j + 8), vfload(palette + 16 * j + 12)};
+        vftranspose(c);
+        vfstore(rows + 12 * j, c[0]);
+        vfstore(rows + 12 * j + 4, c[1]);
+        vfstore(rows + 12 * j + 8, c[2]);
+    }
+}
+#endif
+
+void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_t first,
+                          size_t count, float *op, float *on, float *ot)
+{
+    const size_t end = first + count;
+    /* head: up to the first multiple of WF, by the scalar reference (equal by construction) */
+    size_t v = (first + TENDON_WF - 1) / TENDON_WF * TENDON_WF;
+    if (v > end)
+        v = end;
+    tendon_skin_mesh_scalar(m, palette, first, v - first, op, on, ot);
+    const int mode = ot ? 2 : on ? 1 : 0;
+    const int fast = op && m->out_stride[0] == 3 * sizeof(float) &&
+                     (mode < 1 || (on && m->out_stride[1] == 3 * sizeof(float))) &&
+                     (mode < 2 || m->out_stride[2] == 4 * sizeof(float));
+    int rows = 0;
+    const float *pal = palette;
+#if TENDON_WF == 4
+    _Alignas(64) float row_palette[12 * TENDON_MESH_ROWS_MAX];
+    if (m->palette_count <= TENDON_MESH_ROWS_MAX && end - v >= m->palette_count) {
+        vmesh_palette_rows(palette, m->palette_count, row_palette);
+        rows = 1, pal = row_palette;
+    }
+#endif
+    switch ((m->influence_count - 1) * 6 + (size_t)(mode * 2 + fast)) {
+#define TENDON_MESH_CASE(n, md, f)                                                                 \
+    case ((n) - 1) * 6 + (md) * 2 + (f):                                                           \
+        v = rows ? vmesh_loop(m, pal, v, end, (n), (md), (f), 1, op, on, ot)                       \
+                 : vmesh_loop(m, pal, v, end, (n), (md), (f), 0, op, on, ot);                      \
+        break;
+#define TENDON_MESH_CASES(n)                                                                       \
+    TENDON_MESH_CASE(n, 0, 0) TENDON_MESH_CASE(n, 0, 1) TENDON_MESH_CASE(n, 1, 0)                  \
+    TENDON_MESH_CASE(n, 1, 1) TENDON_MESH_CASE(n, 2, 0) TENDON_MESH_CASE(n, 2, 1)
+        TENDON_MESH_CASES(1) TENDON_MESH_CASES(2) TENDON_MESH_CASES(3) TENDON_MESH_CASES(4)
+#undef TENDON_MESH_CASES
+#undef TENDON_MESH_CASE
+    default: break; /* unreachable for a created mesh: the scalar tail does everything */
+    }
+    tendon_skin_mesh_scalar(m, palette, v, end - v, op, on, ot);
+}
+
+/* ---- dual quaternions (src/common/dq_ref.h) ----------------------------------------------------- */
+
+/* WF palette matrices from p (16 floats each) as one vector per element: E[e] lane i = p[16i+e]. */
+TENDON_AINLINE void vdq_load_matrices(const float *p, vf E[16])
+{
+    vf blk[TENDON_MG][TENDON_WF];
+    for (int i = 0; i < TENDON_WF; ++i)
+        for (int g = 0; g < TENDON_MG; ++g)
+            blk[g][i] = vfload(p + 16 * (size_t)i + g * TENDON_WF);
+    for (int g = 0; g < TENDON_MG; ++g) {
+        vftranspose(blk[g]);
+        for (int r = 0; r < TENDON_WF; ++r)
+            E[g * TENDON_WF + r] = blk[g][r];
+    }
+}
+
+TENDON_AINLINE vf vdq_dot3(vf ax, vf ay, vf az, vf bx, vf by, vf bz)
+{
+    return vfadd(vfadd(vfmul(ax, bx), vfmul(ay, by)), vfmul(az, bz));
+}
+
+/* |v| ≤ t, false for NaN */
+TENDON_AINLINE vfmask vdq_within(vf v, vf t) { return vfmand(vfle(v, t), vfle(vfneg(t), v)); }
+
+/* tendon_ref_dq_metrics lane-wise: s (snapped) and the lanes that tendon_ref_dq_check refuses. */
+TENDON_AINLINE vfmask vdq_metrics(const vf *E, vf *s_out)
+{
+    const vf l0 = vfsqrt(vdq_dot3(E[0], E[1], E[2], E[0], E[1], E[2]));
+    const vf l1 = vfsqrt(vdq_dot3(E[4], E[5], E[6], E[4], E[5], E[6]));
+    const vf l2 = vfsqrt(vdq_dot3(E[8], E[9], E[10], E[8], E[9], E[10]));
+    const vf one = vfset1(1.0f);
+    vf s = vfdiv(vfadd(vfadd(l0, l1), l2), vfset1(3.0f));
+    s = vfsel(vdq_within(vfsub(s, one), vfset1(TENDON_DQ_SCALE_SNAP)), one, s);
+    *s_out = s;
+    const vf d01 = vdq_dot3(E[0], E[1], E[2], E[4], E[5], E[6]);
+    const vf d02 = vdq_dot3(E[0], E[1], E[2], E[8], E[9], E[10]);
+    const vf d12 = vdq_dot3(E[4], E[5], E[6], E[8], E[9], E[10]);
+    const vf kx = vfsub(vfmul(E[5], E[10]), vfmul(E[6], E[9]));
+    const vf ky = vfsub(vfmul(E[6], E[8]), vfmul(E[4], E[10]));
+    const vf kz = vfsub(vfmul(E[4], E[9]), vfmul(E[5], E[8]));
+    const vf det = vfadd(vfadd(vfmul(E[0], kx), vfmul(E[1], ky)), vfmul(E[2], kz));
+    const vf big = vfset1(3.40282347e38f);
+    vfmask ok = vfgt(det, vfset1(0.0f));
+    for (int e = 0; e < 15; ++e)
+        if ((e & 3) != 3)
+            ok = vfmand(ok, vdq_within(E[e], big));
+    const vf tl = vfmul(vfset1(TENDON_DQ_RIGID_TOL), s), tl2 = vfmul(tl, s);
+    ok = vfmand(ok, vfmand(vdq_within(vfsub(l0, s), tl),
+                           vfmand(vdq_within(vfsub(l1, s), tl), vdq_within(vfsub(l2, s), tl))));
+    ok = vfmand(ok, vfmand(vdq_within(d01, tl2), vfmand(vdq_within(d02, tl2),
+                                                         vdq_within(d12, tl2))));
+    return ok;
+}
+
+/* tendon_ref_dq_convert lane-wise: q[0..7] the dual quaternion's components. */
+TENDON_AINLINE void vdq_convert(const vf *E, vf s, vf q[8])
+{
+    const vf is = vfdiv(vfset1(1.0f), s);
+    const vf r00 = vfmul(E[0], is), r10 = vfmul(E[1], is), r20 = vfmul(E[2], is);
+    const vf r01 = vfmul(E[4], is), r11 = vfmul(E[5], is), r21 = vfmul(E[6], is);
+    const vf r02 = vfmul(E[8], is), r12 = vfmul(E[9], is), r22 = vfmul(E[10], is);
+    const vf t0 = vfadd(vfadd(r00, r11), r22), t1 = vfsub(vfsub(r00, r11), r22);
+    const vf t2 = vfsub(vfsub(r11, r00), r22), t3 = vfsub(vfsub(r22, r00), r11);
+    /* the case: 0, then 1, 2, 3 where strictly larger, as the reference's ifs */
+    const vfmask c1 = vfgt(t1, t0);
+    vf t = vfsel(c1, t1, t0);
+    const vfmask c2 = vfgt(t2, t);
+    t = vfsel(c2, t2, t);
+    const vfmask c3 = vfgt(t3, t);
+    t = vfsel(c3, t3, t);
+    const vf root = vfmul(vfset1(0.5f), vfsqrt(vfadd(vfset1(1.0f), t)));
+    const vf f = vfdiv(vfset1(0.25f), root);
+    const vf dwx = vfmul(vfsub(r21, r12), f), dwy = vfmul(vfsub(r02, r20), f);
+    const vf dwz = vfmul(vfsub(r10, r01), f), sxy = vfmul(vfadd(r01, r10), f);
+    const vf sxz = vfmul(vfadd(r02, r20), f), syz = vfmul(vfadd(r12, r21), f);
+    /* case 0: (dwx dwy dwz root); 1: (root sxy sxz dwx); 2: (sxy root syz dwy);
+       3: (sxz syz root dwz) — the later case wins, as the reference's last if */
+    vf x = dwx, y = dwy, z = dwz, w = root;
+    x = vfsel(c1, root, x), y = vfsel(c1, sxy, y), z = vfsel(c1, sxz, z), w = vfsel(c1, dwx, w);
+    /* c2 and c3 were taken against the running maximum, so the last true one is the case */
+    x = vfsel(c2, sxy, x), y = vfsel(c2, root, y), z = vfsel(c2, syz, z), w = vfsel(c2, dwy, w);
+    x = vfsel(c3, sxz, x), y = vfsel(c3, syz, y), z = vfsel(c3, root, z), w = vfsel(c3, dwz, w);
+    const vf n2 = vfadd(vfadd(vfadd(vfmul(x, x), vfmul(y, y)), vfmul(z, z)), vfmul(w, w));
+    vf inv = vfdiv(vfset1(1.0f), vfsqrt(n2));
+    inv = vfsel(vflt(w, vfset1(0.0f)), vfneg(inv), inv);
+    x = vfmul(x, inv), y = vfmul(y, inv), z = vfmul(z, inv), w = vfmul(w, inv);
+    const vf tx = E[12], ty = E[13], tz = E[14], half = vfset1(0.5f);
+    q[0] = x, q[1] = y, q[2] = z, q[3] = w;
+    q[4] = vfmul(vfsub(vfadd(vfmul(tx, w), vfmul(ty, z)), vfmul(tz, y)), half);
+    q[5] = vfmul(vfsub(vfadd(vfmul(ty, w), vfmul(tz, x)), vfmul(tx, z)), half);
+    q[6] = vfmul(vfsub(vfadd(vfmul(tz, w), vfmul(tx, y)), vfmul(ty, x)), half);
+    q[7] = vfmul(vfneg(vdq_dot3(tx, ty, tz, x, y, z)), half);
+}
+
+/*
+ * tendon_kernels.palette_to_dual_quat: WF matrices at a time in structure of arrays. Every
+ * matrix is checked first (a refused one stops the call before anything is written: its
+ * index is found by the scalar check, which computes the same bits); then converted.
+ */
+size_t TENDON_FN(palette_to_dual_quat)(const float *palette, size_t count, float *out)
+{
+    size_t j = 0;
+    for (; j + TENDON_WF <= count; j += TENDON_WF) {
+        vf E[16], s;
+        vdq_load_matrices(palette + 16 * j, E);
+        if (!vfmask_all(vdq_metrics(E, &s)))
+            break;
+    }
+    for (; j < count; ++j) {
+        tendon_dq_metrics o;
+        tendon_ref_dq_metrics(palette + 16 * j, &o);
+        if (tendon_ref_dq_check(palette + 16 * j, &o) != TENDON_DQ_OK)
+            return j;
+    }
+    for (j = 0; j + TENDON_WF <= count; j += TENDON_WF) {
+        vf E[16], s, q[8];
+        vdq_load_matrices(palette + 16 * j, E);
+        vdq_metrics(E, &s);
+        vdq_convert(E, s, q);
+        _Alignas(64) float rec[8][TENDON_WF], sc[TENDON_WF];
+        for (int c = 0; c < 8; ++c)
+            vfstore(rec[c], q[c]);
+        vfstore(sc, s);
+        for (int i = 0; i < TENDON_WF; ++i) {
+            float *o = out + 16 * (j + (size_t)i);
+            for (int c = 0; c < 8; ++c)
+                o[c] = rec[c][i];
+            o[8] = sc[i];
+            for (int c = 9; c < 16; ++c)
+                o[c] = 0.0f;
+        }
+    }
+    tendon_palette_to_dual_quat_scalar_from(palette, j, count, out);
+    return count;
+}
+
+/* v rotated by the unit quaternion (x y z w): tendon_ref_dq_rotate lane-wise */
+TENDON_AINLINE void vdq_rotate(vf x, vf y, vf z, vf w, vf vx, vf vy, vf vz, vf *ox, vf *oy, vf *oz)
+{
+    const vf cx = vfsub(vfmul(y, vz), vfmul(z, vy));
+    const vf cy = vfsub(vfmul(z, vx), vfmul(x, vz));
+    const vf cz = vfsub(vfmul(x, vy), vfmul(y, vx));
+    const vf ux = vfadd(cx, cx), uy = vfadd(cy, cy), uz = vfadd(cz, cz);
+    *ox = vfadd(vfadd(vx, vfmul(w, ux)), vfsub(vfmul(y, uz), vfmul(z, uy)));
+    *oy = vfadd(vfadd(vy, vfmul(w, uy)), vfsub(vfmul(z, ux), vfmul(x, uz)));
+    *oz = vfadd(vfadd(vz, vfmul(w, uz)), vfsub(vfmul(x, uy), vfmul(y, ux)));
+}
+
+/*
+ * Vertices [v0, v0 + WF) of a mesh by dual quaternions (tendon_ref_mesh_vertex_dq lane-wise):
+ * each influence's eight components gathered across the lanes (vfgather8), the antipodality
+ * sign from the dot with the first influence's real part, the blend, normalisation, rotation.
+ * unit_scales: every palette scale is exactly 1 (checked per call), so s is the weights' sum —
+ * the same bits as Σ wk·1 — and no scale is gathered.
+ */
+TENDON_AINLINE void vmesh_block_dq(const tendon_skin_mesh *m, const float *dq, size_t v0,
+                                   size_t n, int mode, int fast, int unit_scales, float *op,
+                                   float *on, float *ot)
+{
+    const size_t l0 = v0 % TENDON_MESH_LANES;
+    const unsigned char *b = tendon_mesh_block(m, v0 / TENDON_MESH_LANES);
+    const uint16_t *jv = (const uint16_t *)(const void *)b + n * l0;
+    const float *wv0 = (const float *)(const void *)(b + tendon_mesh_off_w(n)) + n * l0;
+    /* the weights of influence k across the lanes (four: one de-interleave) */
+    vf wkv[4];
+    if (n == 4) {
+        vfload4(wv0, &wkv[0], &wkv[1], &wkv[2], &wkv[3]);
+    } else {
+        _Alignas(64) float wt[4][TENDON_WF];
+        for (int i = 0; i < TENDON_WF; ++i)
+            for (size_t k = 0; k < n; ++k)
+                wt[k][i] = wv0[n * (size_t)i + k];
+        for (size_t k = 0; k < n; ++k)
+            wkv[k] = vfload(wt[k]);
+    }
+    vf acc[8], r0[4], sacc = vfset1(0.0f);
+    for (int e = 0; e < 8; ++e)
+        acc[e] = sacc; /* (k = 0 overwrites: n ≥ 1) */
+    for (int e = 0; e < 4; ++e)
+        r0[e] = sacc;
+    for (size_t k = 0; k < n; ++k) {
+        const float *pk[TENDON_WF];
+        for (int i = 0; i < TENDON_WF; ++i)
+            pk[i] = dq + 16 * (size_t)jv[n * (size_t)i + k];
+        const vf wk = wkv[k];
+        vf ws = wk, c[8];
+#if TENDON_WF == 4
+        /* four lanes: the real parts first (the sign needs only them), then the dual parts —
+           sixteen vectors live at most, what the 128-bit ISAs have */
+        {
+            vf rr[4] = {vfload(pk[0]), vfload(pk[1]), vfload(pk[2]), vfload(pk[3])};
+            vftranspose(rr);
+            for (int e = 0; e < 4; ++e)
+                c[e] = rr[e];
+        }
+#else
+        vfgather8(pk, c);
+#endif
+        if (k == 0) {
+            for (int e = 0; e < 4; ++e)
+                r0[e] = c[e];
+        } else {
+            const vf d = vfadd(vfadd(vfadd(vfmul(r0[0], c[0]), vfmul(r0[1], c[1])),
+                                     vfmul(r0[2], c[2])),
+                               vfmul(r0[3], c[3]));
+            ws = vfsel(vflt(d, vfset1(0.0f)), vfneg(wk), wk);
+        }
+#if TENDON_WF == 4
+        for (int e = 0; e < 4; ++e)
+            acc[e] = k == 0 ? vfmul(ws, c[e]) : vfadd(acc[e], vfmul(ws, c[e]));
+        {
+            vf dd[4] = {vfload(pk[0] + 4), vfload(pk[1] + 4), vfload(pk[2] + 4),
+                        vfload(pk[3] + 4)};
+            vftranspose(dd);
+            for (int e = 0; e < 4; ++e)
+                acc[4 + e] = k == 0 ? vfmul(ws, dd[e]) : vfadd(acc[4 + e], vfmul(ws, dd[e]));
+        }
+#else
+        for (int e = 0; e < 8; ++e)
+            acc[e] = k == 0 ? vfmul(ws, c[e]) : vfadd(acc[e], vfmul(ws, c[e]));
+#endif
+        if (fast || op) {
+            vf sk;
+            if (unit_scales) {
+                sk = wk; /* wk·1 */
+            } else {
+                _Alignas(64) float sv[TENDON_WF];
+                for (int i = 0; i < TENDON_WF; ++i)
+                    sv[i] = pk[i][8];
+                sk = vfmul(wk, vfload(sv));
+            }
+            sacc = k == 0 ? sk : vfadd(sacc, sk);
+        }
+    }
+    const vf zero = vfset1(0.0f);
+    const vf n2 = vfadd(vfadd(vfadd(vfmul(acc[0], acc[0]), vfmul(acc[1], acc[1])),
+                              vfmul(acc[2], acc[2])),
+                        vfmul(acc[3], acc[3]));
+    const vf inv = vfsel(vfgt(n2, zero), vfdiv(vfset1(1.0f), vfsqrt(n2)), zero);
+    const vf x = vfmul(acc[0], inv), y = vfmul(acc[1], inv), z = vfmul(acc[2], inv);
+    const vf w = vfmul(acc[3], inv);
+#define TENDON_PLANE(off, c)                                                                       \
+    ((const float *)(const void *)(b + (off)) + TENDON_MESH_LANES * (c) + l0)
+    const size_t off_p = tendon_mesh_off_p(n), off_n = tendon_mesh_off_n(n);
+    const size_t off_t = tendon_mesh_off_t(n, 1);
+    if (fast || op) {
+        const vf dx = vfmul(acc[4], inv), dy = vfmul(acc[5], inv), dz = vfmul(acc[6], inv);
+        const vf dw = vfmul(acc[7], inv);
+        const vf tx = vfadd(vfsub(vfmul(w, dx), vfmul(dw, x)), vfsub(vfmul(y, dz), vfmul(z, dy)));
+        const vf ty = vfadd(vfsub(vfmul(w, dy), vfmul(dw, y)), vfsub(vfmul(z, dx), vfmul(x, dz)));
+        const vf tz = vfadd(vfsub(vfmul(w, dz), vfmul(dw, z)), vfsub(vfmul(x, dy), vfmul(y, dx)));
+        vf px, py, pz;
+        vdq_rotate(x, y, z, w, vfmul(vfload(TENDON_PLANE(off_p, 0)), sacc),
+                   vfmul(vfload(TENDON_PLANE(off_p, 1)), sacc),
+                   vfmul(vfload(TENDON_PLANE(off_p, 2)), sacc), &px, &py, &pz);
+        px = vfadd(px, vfadd(tx, tx)), py = vfadd(py, vfadd(ty, ty)), pz = vfadd(pz, vfadd(tz, tz));
+        if (fast)
+            vfstore3(op + 3 * v0, px, py, pz);
+        else
+            vskin_store3(op, m->out_stride[0], v0, px, py, pz);
+    }
+    if (mode >= 1) {
+        vf nx, ny, nz;
+        if (fast || on) {
+            vdq_rotate(x, y, z, w, vfload(TENDON_PLANE(off_n, 0)), vfload(TENDON_PLANE(off_n, 1)),
+                       vfload(TENDON_PLANE(off_n, 2)), &nx, &ny, &nz);
+            if (fast)
+                vfstore3(on + 3 * v0, nx, ny, nz);
+            else
+                vskin_store3(on, m->out_stride[1], v0, nx, ny, nz);
+        }
+        if (mode >= 2) {
+            vf tx, ty, tz;
+            vdq_rotate(x, y, z, w, vfload(TENDON_PLANE(off_t, 0)), vfload(TENDON_PLANE(off_t, 1)),
+                       vfload(TENDON_PLANE(off_t, 2)), &tx, &ty, &tz);
+            const vf tw = vfload(TENDON_PLANE(off_t, 3));
+            if (fast)
+                vfstore4(ot + 4 * v0, tx, ty, tz, tw);
+            else
+                vskin_store4(ot, m->out_stride[2], v0, tx, ty, tz, tw);
+        }
+    }
+#undef TENDON_PLANE
+}
+
+TENDON_AINLINE size_t vmesh_loop_dq(const tendon_skin_mesh *m, const float *dq, size_t v,
+                                    size_t end, size_t n, int mode, int fast, int unit,
+                                    float *op, float *on, float *ot)
+{
+    for (; v + TENDON_WF <= end; v += TENDON_WF)
+        vmesh_block_dq(m, dq, v, n, mode, fast, unit, op, on, ot);
+    return v;
+}
+
+void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq, size_t first,
+                             size_t count, float *op, float *on, float *ot)
+{
+    const size_t end = first + count;
+    size_t v = (first + TENDON_WF - 1) / TENDON_WF * TENDON_WF;
+    if (v > end)
+        v = end;
+    tendon_skin_mesh_dq_scalar(m, dq, first, v - first, op, on, ot);
+    const int mode = ot ? 2 : on ? 1 : 0;
+    const int fast = op && m->out_stride[0] == 3 * sizeof(float) &&
+                     (mode < 1 || (on && m->out_stride[1] == 3 * sizeof(float))) &&
+                     (mode < 2 || m->out_stride[2] == 4 * sizeof(float));
+    int unit = 1; /* every scale exactly 1: O(palette_count) reads, no gather per vertex */
+    for (size_t j = 0; j < m->palette_count && unit; ++j)
+        unit = dq[16 * j + 8] == 1.0f;
+    switch ((m->influence_count - 1) * 6 + (size_t)(mode * 2 + fast)) {
+#define TENDON_DQ_CASE(n, md, f)                                                                   \
+    case ((n) - 1) * 6 + (md) * 2 + (f):                                                           \
+        v = unit ? vmesh_loop_dq(m, dq, v, end, (n), (md), (f), 1, op, on, ot)                     \
+                 : vmesh_loop_dq(m, dq, v, end, (n), (md), (f), 0, op, on, ot);                    \
+        break;
+#define TENDON_DQ_CASES(n)                                                                         \
+    TENDON_DQ_CASE(n, 0, 0) TENDON_DQ_CASE(n, 0, 1) TENDON_DQ_CASE(n, 1, 0)                        \
+    TENDON_DQ_CASE(n, 1, 1) TENDON_DQ_CASE(n, 2, 0) TENDON_DQ_CASE(n, 2, 1)
+        TENDON_DQ_CASES(1) TENDON_DQ_CASES(2) TENDON_DQ_CASES(3) TENDON_DQ_CASES(4)
+#undef TENDON_DQ_CASES
+#undef TENDON_DQ_CASE
+    default: break;
+    }
+    tendon_skin_mesh_dq_scalar(m, dq, v, end - v, op, on, ot);
 }
 
 /* ---- morph targets -------------------------------------------------------------------------- */

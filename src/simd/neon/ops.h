@@ -233,6 +233,45 @@ static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
     *w = v.val[3];
 }
 
+/** One vector per component → 4·WF contiguous floats (x y z w of WF points): vfload4's inverse. */
+static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
+{
+    simde_float32x4x4_t v;
+    v.val[0] = x;
+    v.val[1] = y;
+    v.val[2] = z;
+    v.val[3] = w;
+    simde_vst4q_f32(p, v);
+}
+
+/** vftranspose, except that outputs i with i % 4 == 3 are left as they were (a 4×4 matrix's
+ *  bottom row, which the matrix kernels never read). */
+static inline void vftranspose_rows3(vf r[4])
+{
+    const simde_float32x4_t t0 = simde_vtrn1q_f32(r[0], r[1]);
+    const simde_float32x4_t t1 = simde_vtrn2q_f32(r[0], r[1]);
+    const simde_float32x4_t t2 = simde_vtrn1q_f32(r[2], r[3]);
+    const simde_float32x4_t t3 = simde_vtrn2q_f32(r[2], r[3]);
+    const simde_float64x2_t d0 = simde_vreinterpretq_f64_f32(t0), d1 = simde_vreinterpretq_f64_f32(t1);
+    const simde_float64x2_t d2 = simde_vreinterpretq_f64_f32(t2);
+    r[0] = simde_vreinterpretq_f32_f64(simde_vtrn1q_f64(d0, d2));
+    r[1] = simde_vreinterpretq_f32_f64(simde_vtrn1q_f64(d1, simde_vreinterpretq_f64_f32(t3)));
+    r[2] = simde_vreinterpretq_f32_f64(simde_vtrn2q_f64(d0, d2));
+}
+
+
+/** Components 0..7 of WF records: out[c] lane i = p[i][c] (each p[i] 8 floats, no alignment). */
+static inline void vfgather8(const float *const p[4], vf out[8])
+{
+    for (int h = 0; h < 2; ++h) {
+        vf r[4] = {simde_vld1q_f32(p[0] + 4 * h), simde_vld1q_f32(p[1] + 4 * h),
+                   simde_vld1q_f32(p[2] + 4 * h), simde_vld1q_f32(p[3] + 4 * h)};
+        vftranspose(r);
+        for (int k = 0; k < 4; ++k)
+            out[4 * h + k] = r[k];
+    }
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----

@@ -228,6 +228,43 @@ static inline void vfload4(const float *p, vf *x, vf *y, vf *z, vf *w)
     *w = r[3];
 }
 
+/** One vector per component → 4·WF contiguous floats (x y z w of WF points): vfload4's inverse. */
+static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
+{
+    vf r[4] = {x, y, z, w};
+    vftranspose(r);
+    simde_mm_storeu_ps(p, r[0]);
+    simde_mm_storeu_ps(p + 4, r[1]);
+    simde_mm_storeu_ps(p + 8, r[2]);
+    simde_mm_storeu_ps(p + 12, r[3]);
+}
+
+/** vftranspose, except that outputs i with i % 4 == 3 are left as they were (a 4×4 matrix's
+ *  bottom row, which the matrix kernels never read): fewer shuffles. */
+static inline void vftranspose_rows3(vf r[4])
+{
+    const simde__m128 t0 = simde_mm_unpacklo_ps(r[0], r[1]);
+    const simde__m128 t1 = simde_mm_unpacklo_ps(r[2], r[3]);
+    const simde__m128 t2 = simde_mm_unpackhi_ps(r[0], r[1]);
+    const simde__m128 t3 = simde_mm_unpackhi_ps(r[2], r[3]);
+    r[0] = simde_mm_movelh_ps(t0, t1);
+    r[1] = simde_mm_movehl_ps(t1, t0);
+    r[2] = simde_mm_movelh_ps(t2, t3);
+}
+
+
+/** Components 0..7 of WF records: out[c] lane i = p[i][c] (each p[i] 8 floats, no alignment). */
+static inline void vfgather8(const float *const p[4], vf out[8])
+{
+    for (int h = 0; h < 2; ++h) {
+        vf r[4] = {simde_mm_loadu_ps(p[0] + 4 * h), simde_mm_loadu_ps(p[1] + 4 * h),
+                   simde_mm_loadu_ps(p[2] + 4 * h), simde_mm_loadu_ps(p[3] + 4 * h)};
+        vftranspose(r);
+        for (int k = 0; k < 4; ++k)
+            out[4 * h + k] = r[k];
+    }
+}
+
 
 /*
  * ---- float32 lanes, continued: the float32 pose tier (docs/fast-tier.md) ----
