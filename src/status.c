@@ -32,6 +32,7 @@ const char *tendon_status_name(tendon_status status)
     case TENDON_ERR_FORMAT: return "TENDON_ERR_FORMAT";
     case TENDON_ERR_NOT_FOUND: return "TENDON_ERR_NOT_FOUND";
     case TENDON_ERR_IO: return "TENDON_ERR_IO";
+    case TENDON_ERR_FPENV: return "TENDON_ERR_FPENV";
     }
     return "TENDON_ERR_UNKNOWN";
 }

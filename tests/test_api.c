@@ -594,8 +594,9 @@ START_TEST(test_status_names_and_version)
     static const char *const NAMES[] = {
         "TENDON_OK",        "TENDON_ERR_NULL",   "TENDON_ERR_COUNT",     "TENDON_ERR_RANGE",
         "TENDON_ERR_ALIAS", "TENDON_ERR_ISA",    "TENDON_ERR_VALUE",     "TENDON_ERR_OVERFLOW",
-        "TENDON_ERR_NOMEM", "TENDON_ERR_FORMAT", "TENDON_ERR_NOT_FOUND", "TENDON_ERR_IO"};
-    for (int i = 0; i <= TENDON_ERR_IO; ++i)
+        "TENDON_ERR_NOMEM", "TENDON_ERR_FORMAT", "TENDON_ERR_NOT_FOUND", "TENDON_ERR_IO",
+        "TENDON_ERR_FPENV"};
+    for (int i = 0; i <= TENDON_ERR_FPENV; ++i)
         ck_assert_str_eq(tendon_status_name((tendon_status)i), NAMES[i]);
     ck_assert_str_eq(tendon_status_name((tendon_status)999), "TENDON_ERR_UNKNOWN");
     ck_assert_str_eq(tendon_status_name((tendon_status)-1), "TENDON_ERR_UNKNOWN");

@@ -48,7 +48,14 @@ typedef enum tendon_status {
     /** A name that was looked up and not found. */
     TENDON_ERR_NOT_FOUND = 10,
     /** An I/O failure (a file that cannot be read). */
-    TENDON_ERR_IO = 11
+    TENDON_ERR_IO = 11,
+    /**
+     * The calling thread's floating-point environment is not the defined one (round to nearest,
+     * no FTZ/DAZ) and this library was built with TENDON_FPENV=check, which refuses instead of
+     * setting it (tendon/fpenv.h). The message names the register value and the expected one;
+     * nothing was written.
+     */
+    TENDON_ERR_FPENV = 12
 } tendon_status;
 
 /**

@@ -2,6 +2,7 @@
 #ifndef TENDON_TENDON_H
 #define TENDON_TENDON_H
 #include "status.h"
+#include "fpenv.h"
 #include "dispatch.h"
 #include "pose.h"
 #include "quat.h"

@@ -18,6 +18,7 @@
 
 #include <math.h> /* sqrt: set-up time only (matrix decomposition), not a kernel */
 
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 #include "tendon/gltf.h"
 
@@ -1552,6 +1553,7 @@ static tendon_status load_common(const unsigned char *data, size_t size, const c
 tendon_status tendon_gltf_load_memory(const void *data, size_t size, const char *name,
                                       const char *base_dir, tendon_gltf **out)
 {
+    TENDON_FPENV_GUARD();
     if (!out)
         return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_load_memory: out is NULL");
     *out = NULL;
@@ -1562,6 +1564,7 @@ tendon_status tendon_gltf_load_memory(const void *data, size_t size, const char 
 
 tendon_status tendon_gltf_load(const char *path, tendon_gltf **out)
 {
+    TENDON_FPENV_GUARD();
     if (!out)
         return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_load: out is NULL");
     *out = NULL;

@@ -50,4 +50,12 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **
 /* Whether argv[i] is "--help" or "-h". */
 int cli_is_help(const char *arg);
 
+/* fpenv_cli.c: print "<prefix>fp environment: MXCSR 0x1f80 (round to nearest, FTZ off, DAZ off);
+   library mode guard" — the calling thread's control register now — on f. */
+void cli_fpenv_line(FILE *f, const char *prefix);
+/* Set the tool's thread to a mode named by CLI_FPENV_MODES (default, ftz, daz, ftz+daz, down,
+   up, zero); -1 for another name. */
+int cli_fpenv_set(const char *mode);
+extern const char CLI_FPENV_MODES[];
+
 #endif

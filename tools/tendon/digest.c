@@ -21,7 +21,7 @@
 #include "cli.h"
 
 const char USAGE_DIGEST[] =
-    "usage: tendon digest [--expect FILE | --golden]\n"
+    "usage: tendon digest [--expect FILE | --golden] [--fpenv MODE]\n"
     "\n"
     "Run a fixed, seeded workload (tail-exercising counts up to 1003, misaligned starts, aliased\n"
     "outputs, adversarial quaternions and weights: antipodal, near the 0.9995 threshold, zero,\n"
@@ -35,7 +35,15 @@ const char USAGE_DIGEST[] =
     "                 exit 1 listing each kernel and ISA that differs, or a kernel missing from\n"
     "                 either side\n"
     "  --golden       print the scalar hashes in the golden-file format instead (refused, exit 1,\n"
-    "                 when the ISAs here disagree)\n";
+    "                 when the ISAs here disagree)\n"
+    "  --fpenv MODE   set the tool's floating-point environment first: default, ftz, daz,\n"
+    "                 ftz+daz, down, up or zero (round toward -inf, +inf, 0). The digest calls\n"
+    "                 the raw kernel tables, which run in the caller's environment, so each\n"
+    "                 kernel's workload runs between tendon_fpenv_enter and tendon_fpenv_leave\n"
+    "                 (tendon/fpenv.h), and the mode is checked to be back after each: the\n"
+    "                 hashes must still be the golden ones\n"
+    "A line `# fp environment: ...` names the environment the command ran in (on stderr with\n"
+    "--golden).\n";
 
 /* ---- the sink: SHA-256 of the outputs, NaNs canonical, little-endian ---------------------- */
 
@@ -2015,7 +2023,7 @@ static int read_golden(const char *path, golden_entry *entries, int max)
 
 int cmd_digest(int argc, char **argv)
 {
-    const char *expect = NULL;
+    const char *expect = NULL, *fpenv_mode = NULL;
     int golden_out = 0;
     for (int i = 1; i < argc; ++i) {
         const char *value;
@@ -2030,6 +2038,11 @@ int cmd_digest(int argc, char **argv)
             expect = value;
         } else if (strcmp(argv[i], "--golden") == 0) {
             golden_out = 1;
+        } else if ((m = cli_opt_value(argc, argv, &i, "--fpenv", &value)) != 0) {
+            if (m < 0)
+                return cli_usage_error("digest", USAGE_DIGEST, "--fpenv needs a MODE (%s)",
+                                       CLI_FPENV_MODES);
+            fpenv_mode = value;
         } else {
             return cli_usage_error("digest", USAGE_DIGEST, "unknown argument \"%s\"", argv[i]);
         }
@@ -2042,6 +2055,11 @@ int cmd_digest(int argc, char **argv)
     int golden_count = 0;
     if (expect && (golden_count = read_golden(expect, golden, MAX_GOLDEN)) < 0)
         return CLI_USAGE;
+    if (fpenv_mode && cli_fpenv_set(fpenv_mode) != 0)
+        return cli_usage_error("digest", USAGE_DIGEST, "--fpenv: \"%s\" is not one of %s",
+                               fpenv_mode, CLI_FPENV_MODES);
+    const uint64_t caller_env = tendon_fpenv_read();
+    cli_fpenv_line(golden_out ? stderr : stdout, "# ");
 
     static char hex[KERNEL_COUNT][TENDON_ISA_COUNT][65];
     const tendon_kernels *tables[TENDON_ISA_COUNT];
@@ -2055,7 +2073,22 @@ int cmd_digest(int argc, char **argv)
             dg_sink s;
             uint8_t digest[SHA256_DIGEST_SIZE];
             sha256_init(&s.sha);
-            if (KERNELS[kn].run(tables[isa], &s) != 0) {
+            tendon_fpenv saved = {0, 0};
+            if (fpenv_mode)
+                tendon_fpenv_enter(&saved);
+            const int ran = KERNELS[kn].run(tables[isa], &s);
+            if (fpenv_mode) {
+                tendon_fpenv_leave(&saved);
+                if (((tendon_fpenv_read() ^ caller_env) & ~(uint64_t)0x3f) != 0) {
+                    cli_error("digest", "%s on %s: the control register is 0x%llx after "
+                              "tendon_fpenv_leave, 0x%llx before", KERNELS[kn].name,
+                              tendon_isa_name((tendon_isa)isa),
+                              (unsigned long long)tendon_fpenv_read(),
+                              (unsigned long long)caller_env);
+                    return CLI_FAIL;
+                }
+            }
+            if (ran != 0) {
                 cli_error("digest", "%s: out of memory", KERNELS[kn].name);
                 return CLI_USAGE;
             }

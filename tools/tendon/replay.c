@@ -1218,6 +1218,7 @@ int cmd_replay(int argc, char **argv)
             fprintf(stderr, "; %zu malformed", bad);
         fputc('\n', stderr);
     }
+    cli_fpenv_line(stderr, "tendon replay: "); /* the environment it ran in (stdout is JSON) */
     json_decref(results);
     json_decref(cases);
     if (bad)
