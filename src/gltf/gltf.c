@@ -18,11 +18,12 @@
 
 #include <math.h> /* sqrt: set-up time only (matrix decomposition), not a kernel */
 
-#include "common/kernels_internal.h"
 #include "tendon/gltf.h"
+#include "tendon/tendon.h"
 
-/* The library's thread-local message (tendon_error_message). tendon_gltf links tendon_static. */
-#define tendon_gltf_set_error tendon_fail
+/* The library's thread-local message (tendon_error_message), set through the public API, so
+   the importer links over the shared core as over the static one. */
+#define tendon_gltf_set_error tendon_error_set
 
 /* ---- the model ---------------------------------------------------------------------------- */
 
