@@ -7,8 +7,10 @@
 #   - a component tendon does not have is refused by find_package, naming it.
 # Each executable's dynamic section is checked: the shared ones need the sonames of the version
 # policy (libtendon.so.0.MINOR, libtendon_gltf.so.0.MINOR), the static ones no libtendon at all.
+# The install's share/tendon is checked too, and with -D TOOLS=ON that the installed `tendon`
+# finds its golden digest and case format there.
 # -D BUILD_DIR=… -D SOURCE_DIR=… -D WORK_DIR=… -D C_COMPILER=… -D SONAME_VERSION=0.N
-# [-D GLTF=ON -D FOX=…/Fox.glb] [-D C_FLAGS=… -D LINK_FLAGS=…]
+# [-D GLTF=ON -D FOX=…/Fox.glb] [-D TOOLS=ON] [-D C_FLAGS=… -D LINK_FLAGS=…]
 # (the flags carry a sanitizer build's instrumentation into the consumer, which links its library)
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
@@ -43,6 +45,28 @@ endfunction()
 
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 
+# share/tendon: what the installed tools read, and the licence; the installed tools find it
+# from the prefix (never from the source tree), with no TENDON_DATA_DIR.
+foreach(f golden.digest CASES-README.md LICENSE NOTICE)
+  if(NOT EXISTS ${prefix}/share/tendon/${f})
+    message(FATAL_ERROR "the install has no share/tendon/${f}")
+  endif()
+endforeach()
+if(TOOLS)
+  unset(ENV{TENDON_DATA_DIR})
+  execute_process(COMMAND ${prefix}/bin/tendon digest --expect --summary
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "digest: all [0-9]+ kernels x [0-9]+ ISAs match ${prefix}/bin/\\.\\./share/tendon/golden\\.digest\n")
+    message(FATAL_ERROR "the installed `tendon digest --expect --summary` did not check the "
+            "installed golden file (${rc}):\n${out}\n${err}")
+  endif()
+  message("${out}")
+  execute_process(COMMAND ${prefix}/bin/tendon replay --help OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "\nThe case format: ${prefix}/bin/\\.\\./share/tendon/CASES-README\\.md\n")
+    message(FATAL_ERROR "the installed `tendon replay --help` does not name the installed case "
+            "format:\n${out}")
+  endif()
+endif()
 set(core_so libtendon.so.${SONAME_VERSION})
 set(gltf_so libtendon_gltf.so.${SONAME_VERSION})
 if(NOT EXISTS ${prefix}/lib/${core_so})
