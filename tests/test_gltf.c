@@ -523,6 +523,32 @@ START_TEST(test_malformed)
         free(text);
         json_decref(j);
     }
+    /* a required extension the importer does not implement is refused by name (issue 15:
+       EXT_meshopt_compression data would be garbage); one that is only used is ignored */
+    j = simple_skin();
+    json_object_set_new(j, "extensionsRequired", json_pack("[s]", "EXT_meshopt_compression"));
+    json_object_set_new(j, "extensionsUsed", json_pack("[s]", "EXT_meshopt_compression"));
+    expect_error(j, TENDON_ERR_FORMAT, "extensionsRequired[0]",
+                 "requires the extension \"EXT_meshopt_compression\", which this importer does "
+                 "not implement");
+    j = simple_skin();
+    json_object_set_new(j, "extensionsRequired", json_string("KHR_mesh_quantization"));
+    expect_error(j, TENDON_ERR_FORMAT, "extensionsRequired", "must be an array");
+    j = simple_skin();
+    json_object_set_new(j, "extensionsRequired", json_pack("[i]", 7));
+    expect_error(j, TENDON_ERR_FORMAT, "extensionsRequired[0]", "must be a string");
+    j = simple_skin();
+    json_object_set_new(j, "extensionsUsed", json_pack("[s]", "KHR_materials_variants"));
+    json_object_set_new(j, "extensionsRequired", json_array());
+    {
+        char *text = json_dumps(j, JSON_COMPACT);
+        tendon_gltf *g;
+        ck_assert_msg(tendon_gltf_load_memory(text, strlen(text), "used.gltf", NULL, &g) ==
+                          TENDON_OK, "%s", tendon_error_message());
+        tendon_gltf_destroy(g);
+        free(text);
+        json_decref(j);
+    }
     /* bad offsets */
     j = simple_skin();
     json_object_set_new(at(j, "accessors", 6), "byteOffset", json_real(4096));

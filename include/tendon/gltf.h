@@ -24,7 +24,9 @@
  *     unorm8, unorm16 → float, as stored: not renormalised) and morph target POSITION deltas,
  *     with the mesh's default weights.
  * Files: `.gltf` (buffers as data: URIs with base64, or files relative to the .gltf) and `.glb`.
- * Images are not read. Extensions are ignored.
+ * Images are not read. No extension is implemented: a file whose `extensionsRequired` names
+ * one is refused (TENDON_ERR_FORMAT naming the extension), as the glTF specification asks;
+ * extensions only used are ignored.
  *
  * Malformed input (truncated, bad offsets, wrong types, out-of-range indices, missing buffers,
  * a cycle in the node graph, a node with two parents, …) gives TENDON_ERR_FORMAT with a message

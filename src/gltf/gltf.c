@@ -1513,6 +1513,22 @@ static tendon_status load_impl(ctx *c, const unsigned char *data, size_t size)
     const char *ver = json_string_value(json_object_get(asset, "version"));
     if (!ver || strncmp(ver, "2.", 2) != 0)
         return ferr(c, "asset", "`asset.version` must be \"2.x\"");
+    /* glTF 2.0 §3.12: a file that requires an extension the loader does not implement must not
+       be loaded (its data may be compressed or otherwise unreadable without it). This importer
+       implements none, so any required extension is refused by name; used-only ones are ignored. */
+    const json_t *required = json_object_get(c->root, "extensionsRequired");
+    if (required && !json_is_array(required))
+        return ferr(c, "extensionsRequired", "must be an array of extension names");
+    for (size_t i = 0; i < json_array_size(required); ++i) {
+        const char *ext = json_string_value(json_array_get(required, i));
+        char where[48];
+        snprintf(where, sizeof where, "extensionsRequired[%zu]", i);
+        if (!ext)
+            return ferr(c, where, "must be a string (an extension name)");
+        return ferr(c, where, "the file requires the extension \"%s\", which this importer does "
+                              "not implement (it implements none): not loaded, as the glTF "
+                              "specification requires", ext);
+    }
     c->n_nodes = array_len(c->root, "nodes");
     c->n_accessors = array_len(c->root, "accessors");
     c->n_views = array_len(c->root, "bufferViews");
