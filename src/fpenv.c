@@ -56,20 +56,6 @@ size_t tendon_fpenv_describe(uint64_t reg, char *buf, size_t buf_size)
     return (size_t)n;
 }
 
-tendon_status tendon_fpenv_refuse(const char *fn, uint64_t reg)
-{
-    char have[200], want[200];
-    tendon_fpenv_describe(reg, have, sizeof have);
-    tendon_fpenv_describe(TENDON_FPENV_DEFINED, want, sizeof want);
-    return tendon_fail(TENDON_ERR_FPENV,
-                       "%s: the calling thread's floating-point environment is %s, and this "
-                       "library (built with TENDON_FPENV=check) computes only in the defined "
-                       "one, %s: set that mode around tendon calls (or build with "
-                       "TENDON_FPENV=guard, which sets and restores it itself); nothing was "
-                       "written",
-                       fn, have, want);
-}
-
 tendon_status tendon_fpenv_enter(tendon_fpenv *saved)
 {
     if (!saved)

@@ -17,6 +17,17 @@ tendon_status tendon_fail(tendon_status status, const char *fmt, ...)
     return status;
 }
 
+tendon_status tendon_error_set(tendon_status status, const char *fmt, ...)
+{
+    if (!fmt)
+        fmt = "";
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(g_message, sizeof g_message, fmt, args);
+    va_end(args);
+    return status;
+}
+
 const char *tendon_status_name(tendon_status status)
 {
     switch (status) {
@@ -37,4 +48,4 @@ const char *tendon_status_name(tendon_status status)
     return "TENDON_ERR_UNKNOWN";
 }
 
-const char *tendon_version(void) { return TENDON_VERSION_STRING; }
+const char *tendon_version(void) { return TENDON_VERSION_STRING_LITERAL; }

@@ -19,6 +19,8 @@
  * docs/determinism.md, "The floating-point environment".)
  *
  * Fields are appended as modules land; compare `isa` rather than relying on the size.
+ * Appending one is an ABI change: the release that carries it bumps TENDON_VERSION_MINOR and so
+ * the soname (libtendon.so.0.MINOR; README, "Versions and the ABI").
  */
 #ifndef TENDON_KERNELS_H
 #define TENDON_KERNELS_H

@@ -68,8 +68,24 @@ TENDON_API const char *tendon_error_message(void);
 /** The enumerator's name, e.g. "TENDON_ERR_COUNT"; "TENDON_ERR_UNKNOWN" for other values. */
 TENDON_API const char *tendon_status_name(tendon_status status);
 
-/** The library version as "MAJOR.MINOR.PATCH". */
+/**
+ * The library version as "MAJOR.MINOR.PATCH": the version of the library this program runs
+ * against. The version it was compiled against is TENDON_VERSION_STRING_LITERAL (version.h).
+ */
 TENDON_API const char *tendon_version(void);
+
+/**
+ * Set the calling thread's error message (what tendon_error_message() returns), formatted as
+ * printf formats it (truncated to 511 bytes; NULL `fmt` sets ""), and return `status`. For
+ * components layered over the core — the glTF importer (gltf.h) reports its errors through it,
+ * so one message function serves both — and for an engine's own wrappers that want their
+ * refusals read the same way. Thread-safe: the message is per thread.
+ */
+TENDON_API tendon_status tendon_error_set(tendon_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* tendon — the umbrella header: the whole public C API. */
 #ifndef TENDON_TENDON_H
 #define TENDON_TENDON_H
+#include "version.h"
 #include "status.h"
 #include "fpenv.h"
 #include "dispatch.h"

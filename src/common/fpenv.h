@@ -158,8 +158,22 @@ static inline void tendon_fpenv_from_caller(const tendon_fpenv *env)
 /* Whether callbacks under `env` need switching (the library wraps them only then). */
 static inline int tendon_fpenv_switched(const tendon_fpenv *env) { return env && env->switched; }
 
-/* TENDON_ERR_FPENV for `fn` (check mode), naming the register value and the expected one. */
-__attribute__((visibility("hidden"))) tendon_status tendon_fpenv_refuse(const char *fn, uint64_t reg);
+/* TENDON_ERR_FPENV for `fn` (check mode), naming the register value and the expected one.
+   Header-only over the public API (tendon_fpenv_describe, tendon_error_set), so a component
+   linked over the shared core (the glTF importer) uses it as the core does. */
+static inline tendon_status tendon_fpenv_refuse(const char *fn, uint64_t reg)
+{
+    char have[200], want[200];
+    tendon_fpenv_describe(reg, have, sizeof have);
+    tendon_fpenv_describe(TENDON_FPENV_DEFINED, want, sizeof want);
+    return tendon_error_set(TENDON_ERR_FPENV,
+                            "%s: the calling thread's floating-point environment is %s, and "
+                            "this library (built with TENDON_FPENV=check) computes only in the "
+                            "defined one, %s: set that mode around tendon calls (or build with "
+                            "TENDON_FPENV=guard, which sets and restores it itself); nothing was "
+                            "written",
+                            fn, have, want);
+}
 
 #if defined(TENDON_FPENV_CHECK)
 #define TENDON_FPENV_REFUSE_()                                                                     \

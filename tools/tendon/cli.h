@@ -31,8 +31,9 @@ extern const char USAGE_SAMPLE[];
 extern const char USAGE_DEMO[];
 
 /*
- * Report a usage error: "tendon <cmd>: <message>" and the command's usage on stderr.
- * Returns CLI_USAGE, so a command can `return cli_usage_error(...)`.
+ * Report a usage error on stderr: one line, "tendon <cmd>: <message>", and a hint naming
+ * `tendon <cmd> --help` (the usage itself is --help's). Returns CLI_USAGE, so a command can
+ * `return cli_usage_error(...)`.
  */
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -57,5 +58,16 @@ void cli_fpenv_line(FILE *f, const char *prefix);
    up, zero); -1 for another name. */
 int cli_fpenv_set(const char *mode);
 extern const char CLI_FPENV_MODES[];
+
+/*
+ * Find one of the tools' data files (data.c): `name` (e.g. "golden.digest") in $TENDON_DATA_DIR,
+ * else in share/tendon beside this executable's directory (<prefix>/bin → <prefix>/share/tendon;
+ * the build tree's build/tools → build/share/tendon), else in the configured install datadir.
+ * Writes the path of the first that is a regular file into out[size]: 0, or -1 if none is.
+ */
+int cli_data_file(const char *name, char *out, size_t size);
+
+/* Print the places cli_data_file looks for `name`, comma-separated, to f (for messages). */
+void cli_data_searched(FILE *f, const char *name);
 
 #endif

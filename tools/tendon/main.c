@@ -27,6 +27,8 @@ static const char USAGE[] =
     "Exit status: 0 done, 1 a problem found (differences, unusable ISA, harness failure),\n"
     "2 a usage error or unreadable / malformed input.\n";
 
+static const char HINT[] = "hint: `tendon --help` lists the commands\n";
+
 static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -53,12 +55,12 @@ void cli_error(const char *cmd, const char *fmt, ...)
 
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 {
+    (void)usage; /* the whole usage is --help's: a mistake gets one line and where to look */
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "tendon %s: ", cmd);
     vfprintf(stderr, fmt, ap);
-    fputs("\n\n", stderr);
-    fputs(usage, stderr);
+    fprintf(stderr, "\nhint: `tendon %s --help` lists the options\n", cmd);
     va_end(ap);
     return CLI_USAGE;
 }
@@ -101,7 +103,7 @@ int main(int argc, char **argv)
                     return COMMANDS[i].run(2, help);
                 }
             }
-            fprintf(stderr, "tendon: unknown command \"%s\"\n\n%s", argv[2], USAGE);
+            fprintf(stderr, "tendon: unknown command \"%s\"\n%s", argv[2], HINT);
             return CLI_USAGE;
         }
         fputs(USAGE, stdout);
@@ -121,6 +123,6 @@ int main(int argc, char **argv)
             return rc;
         }
     }
-    fprintf(stderr, "tendon: unknown command \"%s\"\n\n%s", name, USAGE);
+    fprintf(stderr, "tendon: unknown command \"%s\"\n%s", name, HINT);
     return CLI_USAGE;
 }
