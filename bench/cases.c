@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <tendon/blend.h>
+#include <tendon/fpenv.h>
 #include <tendon/pose.h>
 #include <tendon/spring.h>
 
@@ -295,6 +296,59 @@ static void run_pose_add_masked_f32(const tendon_bench_fixture *fx, const tendon
     pose_data *d = fx->data;
     k->pose_add_f32(&d->a, &d->b, BENCH_ADD_WEIGHT, d->joint_weights, fx->count, &d->out);
 }
+
+/* ---- the floating-point environment guard (issue 14; docs/determinism.md) ----
+ * api_*: the public tendon_pose_blend_f32 (validation, dispatch to the active table, the
+ * guard) registered under the active ISA only; _ftzdaz: the same with FTZ and DAZ set on the
+ * thread for the whole run (set in setup, restored in teardown), so every call takes the
+ * save / set / restore path. raw_enter_leave_*: the raw kernel between tendon_fpenv_enter and
+ * tendon_fpenv_leave per call (the guard's work as a library call, without the validation). */
+
+static int api_usable(tendon_isa isa, const tendon_kernels *k)
+{
+    (void)k;
+    tendon_isa active;
+    return tendon_isa_active(&active) == TENDON_OK && isa == active;
+}
+
+static void set_ftz_daz(int on)
+{
+#if defined(__x86_64__)
+    uint32_t csr;
+    __asm__ volatile("stmxcsr %0" : "=m"(csr));
+    csr = on ? (csr | 0x8040u) : (csr & ~0x8040u);
+    __asm__ volatile("ldmxcsr %0" ::"m"(csr));
+#elif defined(__aarch64__)
+    uint64_t fpcr;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    fpcr = on ? (fpcr | (1ull << 24)) : (fpcr & ~(1ull << 24));
+    __asm__ volatile("msr fpcr, %0" ::"r"(fpcr));
+#else
+    (void)on;
+#endif
+}
+
+static int pose_setup_ftzdaz(tendon_bench_fixture *fx, uint64_t seed);
+static void pose_teardown_ftzdaz(tendon_bench_fixture *fx);
+
+static void run_api_pose_blend_f32(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    (void)k;
+    pose_data *d = fx->data;
+    tendon_pose_blend_f32(&d->a, &d->b, BENCH_BLEND_T, &d->out);
+}
+
+static void run_raw_enter_leave_pose_blend_f32(const tendon_bench_fixture *fx,
+                                               const tendon_kernels *k)
+{
+    pose_data *d = fx->data;
+    tendon_fpenv saved;
+    tendon_fpenv_enter(&saved);
+    k->pose_blend_f32(&d->a, &d->b, BENCH_BLEND_T, NULL, fx->count, &d->out);
+    tendon_fpenv_leave(&saved);
+}
+
+static const size_t FPENV_COUNTS[] = {1, 64, 0};
 
 /* Four blended layers (weights 0.4 0.3 0.2 0.1), each with per-joint weights: ozz's
    BlendingJob case of the peers harness. */
@@ -736,6 +790,27 @@ const tendon_bench_case tendon_bench_cases[] = {
      floor_teardown},
     {"floor_sqrtpd", "element", FLOOR_COUNTS, floor_usable, floor_setup, run_floor_sqrt,
      floor_teardown},
+    {"api_pose_blend_f32", "joint", FPENV_COUNTS, api_usable, pose_setup, run_api_pose_blend_f32,
+     pose_teardown},
+    {"api_pose_blend_f32_ftzdaz", "joint", FPENV_COUNTS, api_usable, pose_setup_ftzdaz,
+     run_api_pose_blend_f32, pose_teardown_ftzdaz},
+    {"raw_enter_leave_pose_blend_f32", "joint", FPENV_COUNTS, api_usable, pose_setup,
+     run_raw_enter_leave_pose_blend_f32, pose_teardown},
+    {"raw_enter_leave_pose_blend_f32_ftzdaz", "joint", FPENV_COUNTS, api_usable,
+     pose_setup_ftzdaz, run_raw_enter_leave_pose_blend_f32, pose_teardown_ftzdaz},
 };
+
+static int pose_setup_ftzdaz(tendon_bench_fixture *fx, uint64_t seed)
+{
+    const int rc = pose_setup(fx, seed);
+    set_ftz_daz(1);
+    return rc;
+}
+
+static void pose_teardown_ftzdaz(tendon_bench_fixture *fx)
+{
+    set_ftz_daz(0);
+    pose_teardown(fx);
+}
 
 const size_t tendon_bench_case_count = sizeof tendon_bench_cases / sizeof tendon_bench_cases[0];

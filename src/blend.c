@@ -1,6 +1,7 @@
 /* Public entry points of tendon/blend.h: validate, then one call through the active table. */
 #include <float.h>
 #include <stdio.h>
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 
 static tendon_status check_two_poses(const char *fn, const char *a_name, const tendon_pose *a,
@@ -76,24 +77,28 @@ static tendon_status run(const char *fn, pose_kernel which, const tendon_pose *a
 tendon_status tendon_pose_blend(const tendon_pose *a, const tendon_pose *b, double t,
                                 tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return run("tendon_pose_blend", K_BLEND, a, b, t, NULL, 0, out);
 }
 
 tendon_status tendon_pose_blend_masked(const tendon_pose *a, const tendon_pose *b, double t,
                                        const float *joint_weights, tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return run("tendon_pose_blend_masked", K_BLEND, a, b, t, joint_weights, 1, out);
 }
 
 tendon_status tendon_pose_add(const tendon_pose *base, const tendon_pose *delta, double weight,
                               tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return run("tendon_pose_add", K_ADD, base, delta, weight, NULL, 0, out);
 }
 
 tendon_status tendon_pose_add_masked(const tendon_pose *base, const tendon_pose *delta,
                                      double weight, const float *joint_weights, tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return run("tendon_pose_add_masked", K_ADD, base, delta, weight, joint_weights, 1, out);
 }
 
@@ -102,18 +107,21 @@ tendon_status tendon_pose_add_masked(const tendon_pose *base, const tendon_pose 
 tendon_status tendon_pose_blend_f32(const tendon_pose *a, const tendon_pose *b, double t,
                                     tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return run("tendon_pose_blend_f32", K_BLEND_F32, a, b, t, NULL, 0, out);
 }
 
 tendon_status tendon_pose_blend_masked_f32(const tendon_pose *a, const tendon_pose *b, double t,
                                            const float *joint_weights, tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return run("tendon_pose_blend_masked_f32", K_BLEND_F32, a, b, t, joint_weights, 1, out);
 }
 
 tendon_status tendon_pose_blend_nlerp_f32(const tendon_pose *a, const tendon_pose *b, double t,
                                           tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return run("tendon_pose_blend_nlerp_f32", K_BLEND_NLERP_F32, a, b, t, NULL, 0, out);
 }
 
@@ -121,6 +129,7 @@ tendon_status tendon_pose_blend_nlerp_masked_f32(const tendon_pose *a, const ten
                                                  double t, const float *joint_weights,
                                                  tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return run("tendon_pose_blend_nlerp_masked_f32", K_BLEND_NLERP_F32, a, b, t, joint_weights, 1,
                out);
 }
@@ -128,6 +137,7 @@ tendon_status tendon_pose_blend_nlerp_masked_f32(const tendon_pose *a, const ten
 tendon_status tendon_pose_add_f32(const tendon_pose *base, const tendon_pose *delta,
                                   double weight, tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return run("tendon_pose_add_f32", K_ADD_F32, base, delta, weight, NULL, 0, out);
 }
 
@@ -135,6 +145,7 @@ tendon_status tendon_pose_add_masked_f32(const tendon_pose *base, const tendon_p
                                          double weight, const float *joint_weights,
                                          tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return run("tendon_pose_add_masked_f32", K_ADD_F32, base, delta, weight, joint_weights, 1,
                out);
 }
@@ -194,6 +205,7 @@ static tendon_status check_layers(const char *fn, const char *list, const tendon
 
 tendon_status tendon_pose_blend_layers_f32(const tendon_blend_layers_job *job, tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_pose_blend_layers_f32";
     if (!job)
         return tendon_fail(TENDON_ERR_NULL, "%s: job is NULL", fn);

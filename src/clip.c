@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 #include "common/quat_ref.h"
 #include "common/quat_ref_f32.h"
@@ -179,6 +180,7 @@ static void scratch_free(create_scratch *s)
 
 tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_clip_create";
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
@@ -1475,6 +1477,7 @@ tendon_status tendon_clip_sample_times(const tendon_clip *clip, const double *ti
                                        size_t time_count, const uint32_t *joints,
                                        size_t joint_count, tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return sample_times_checked("tendon_clip_sample_times", NULL, clip, times, time_count, joints,
                                 joint_count, out, 0);
 }
@@ -1483,6 +1486,7 @@ tendon_status tendon_clip_sample_times_f32(const tendon_clip *clip, const double
                                            size_t time_count, const uint32_t *joints,
                                            size_t joint_count, tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return sample_times_checked("tendon_clip_sample_times_f32", NULL, clip, times, time_count,
                                 joints, joint_count, out, 1);
 }
@@ -1492,6 +1496,7 @@ tendon_status tendon_clip_sample_times_on(const tendon_kernels *k, const tendon_
                                           const uint32_t *joints, size_t joint_count,
                                           tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return sample_times_checked("tendon_clip_sample_times", k, clip, times, time_count, joints,
                                 joint_count, out, 0);
 }
@@ -1501,6 +1506,7 @@ tendon_status tendon_clip_sample_times_f32_on(const tendon_kernels *k, const ten
                                               const uint32_t *joints, size_t joint_count,
                                               tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     return sample_times_checked("tendon_clip_sample_times_f32", k, clip, times, time_count,
                                 joints, joint_count, out, 1);
 }
@@ -1596,12 +1602,14 @@ static tendon_status sample_tracks_checked(const char *fn, const tendon_clip *cl
 
 tendon_status tendon_clip_sample(const tendon_clip *clip, double time_sec, tendon_pose *pose)
 {
+    TENDON_FPENV_GUARD();
     return sample_checked("tendon_clip_sample", clip, time_sec, pose, 0);
 }
 
 tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, double time_sec, uint32_t *cursor,
                                         size_t cursor_count, tendon_pose *pose)
 {
+    TENDON_FPENV_GUARD();
     return sample_cursor_checked("tendon_clip_sample_cursor", clip, time_sec, cursor,
                                  cursor_count, pose, 0);
 }
@@ -1609,11 +1617,13 @@ tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, double time_sec
 tendon_status tendon_clip_sample_tracks(const tendon_clip *clip, double time_sec, float *out,
                                         size_t out_count)
 {
+    TENDON_FPENV_GUARD();
     return sample_tracks_checked("tendon_clip_sample_tracks", clip, time_sec, out, out_count, 0);
 }
 
 tendon_status tendon_clip_sample_f32(const tendon_clip *clip, double time_sec, tendon_pose *pose)
 {
+    TENDON_FPENV_GUARD();
     return sample_checked("tendon_clip_sample_f32", clip, time_sec, pose, 1);
 }
 
@@ -1621,6 +1631,7 @@ tendon_status tendon_clip_sample_cursor_f32(const tendon_clip *clip, double time
                                             uint32_t *cursor, size_t cursor_count,
                                             tendon_pose *pose)
 {
+    TENDON_FPENV_GUARD();
     return sample_cursor_checked("tendon_clip_sample_cursor_f32", clip, time_sec, cursor,
                                  cursor_count, pose, 1);
 }
@@ -1628,6 +1639,7 @@ tendon_status tendon_clip_sample_cursor_f32(const tendon_clip *clip, double time
 tendon_status tendon_clip_sample_tracks_f32(const tendon_clip *clip, double time_sec, float *out,
                                             size_t out_count)
 {
+    TENDON_FPENV_GUARD();
     return sample_tracks_checked("tendon_clip_sample_tracks_f32", clip, time_sec, out, out_count,
                                  1);
 }
@@ -1797,6 +1809,7 @@ static rigid motion_forward(const root_tracks *rt, double d, double a, double b)
 tendon_status tendon_root_motion_extract(const tendon_clip *clip, size_t root_joint,
                                          double from_sec, double to_sec, tendon_root_motion *out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_root_motion_extract";
     if (!clip || !out)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn, !clip ? "clip" : "out");
@@ -1839,6 +1852,7 @@ tendon_status tendon_root_motion_extract(const tendon_clip *clip, size_t root_jo
 tendon_status tendon_root_motion_strip(const tendon_clip *clip, size_t root_joint,
                                        tendon_pose *pose)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_root_motion_strip";
     if (!clip)
         return tendon_fail(TENDON_ERR_NULL, "%s: clip is NULL", fn);

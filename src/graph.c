@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 
 /* ---- shared -------------------------------------------------------------------------------- */
@@ -301,6 +302,7 @@ static tendon_status tree_build(const tendon_blend_tree_desc *d, tendon_blend_tr
 
 tendon_status tendon_blend_tree_create(const tendon_blend_tree_desc *desc, tendon_blend_tree **out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_blend_tree_create";
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
@@ -406,6 +408,7 @@ static tendon_status tree_lookup(const char *fn, const tendon_blend_tree *tree, 
 
 tendon_status tendon_blend_tree_set(tendon_blend_tree *tree, const char *name, double value)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_blend_tree_set";
     long i;
     tendon_status s = tree_lookup(fn, tree, name, &i);
@@ -456,7 +459,7 @@ static void reset_to_bind(const tendon_blend_tree *tree, tendon_pose *p)
 }
 
 static tendon_status tree_walk(tendon_blend_tree *tree, size_t index, double time_sec,
-                               tendon_pose *target)
+                               tendon_pose *target, const tendon_fpenv *env)
 {
     const tree_node *n = &tree->nodes[index];
     tendon_status s;
@@ -464,7 +467,10 @@ static tendon_status tree_walk(tendon_blend_tree *tree, size_t index, double tim
         return tier_sample(tree->tier, n->clip,
                            n->param >= 0 ? tree->param_value[n->param] : time_sec, target);
     if (n->kind == TENDON_BLEND_SOURCE) {
-        n->sample(n->user, n->param >= 0 ? tree->param_value[n->param] : time_sec, target);
+        const double at = n->param >= 0 ? tree->param_value[n->param] : time_sec;
+        tendon_fpenv_to_caller(env); /* the user's pose source, in the caller's environment */
+        n->sample(n->user, at, target);
+        tendon_fpenv_from_caller(env);
         return TENDON_OK;
     }
     tendon_pose *pa = &tree->scratch[2 * n->scratch], *pb = &tree->scratch[2 * n->scratch + 1];
@@ -472,8 +478,8 @@ static tendon_status tree_walk(tendon_blend_tree *tree, size_t index, double tim
     if (n->kind == TENDON_BLEND_LERP) {
         reset_to_bind(tree, pa);
         reset_to_bind(tree, pb);
-        if ((s = tree_walk(tree, n->a, time_sec, pa)) != TENDON_OK ||
-            (s = tree_walk(tree, n->b, time_sec, pb)) != TENDON_OK)
+        if ((s = tree_walk(tree, n->a, time_sec, pa, env)) != TENDON_OK ||
+            (s = tree_walk(tree, n->b, time_sec, pb, env)) != TENDON_OK)
             return s;
         return tier_blend(tree->tier, pa, pb, v, target);
     }
@@ -494,19 +500,26 @@ static tendon_status tree_walk(tendon_blend_tree *tree, size_t index, double tim
     }
     reset_to_bind(tree, pa);
     if (single != SIZE_MAX) {
-        if ((s = tree_walk(tree, ch[single], time_sec, pa)) != TENDON_OK)
+        if ((s = tree_walk(tree, ch[single], time_sec, pa, env)) != TENDON_OK)
             return s;
         return tendon_pose_copy(pa, target);
     }
     reset_to_bind(tree, pb);
-    if ((s = tree_walk(tree, ch[lo], time_sec, pa)) != TENDON_OK ||
-        (s = tree_walk(tree, ch[lo + 1], time_sec, pb)) != TENDON_OK)
+    if ((s = tree_walk(tree, ch[lo], time_sec, pa, env)) != TENDON_OK ||
+        (s = tree_walk(tree, ch[lo + 1], time_sec, pb, env)) != TENDON_OK)
         return s;
     return tier_blend(tree->tier, pa, pb, (v - at[lo]) / (at[lo + 1] - at[lo]), target);
 }
 
 tendon_status tendon_blend_tree_evaluate(tendon_blend_tree *tree, double time_sec,
                                          tendon_pose *out)
+{
+    TENDON_FPENV_GUARD();
+    return tendon_blend_tree_evaluate_env(tree, time_sec, out, TENDON_FPENV_HERE);
+}
+
+tendon_status tendon_blend_tree_evaluate_env(tendon_blend_tree *tree, double time_sec,
+                                             tendon_pose *out, const tendon_fpenv *env)
 {
     static const char fn[] = "tendon_blend_tree_evaluate";
     if (!tree)
@@ -521,7 +534,7 @@ tendon_status tendon_blend_tree_evaluate(tendon_blend_tree *tree, double time_se
         if (out->translation == tree->scratch[k].translation)
             return tendon_fail(TENDON_ERR_ALIAS, "%s: out is one of the tree's scratch poses",
                                fn);
-    return tree_walk(tree, tree->root, time_sec, out);
+    return tree_walk(tree, tree->root, time_sec, out, env);
 }
 
 /* ---- state machine ------------------------------------------------------------------------- */
@@ -648,6 +661,7 @@ static tendon_status sm_build(const tendon_state_machine_desc *d, tendon_state_m
 tendon_status tendon_state_machine_create(const tendon_state_machine_desc *desc,
                                           tendon_state_machine **out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_state_machine_create";
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
@@ -708,6 +722,7 @@ tendon_status tendon_state_machine_create(const tendon_state_machine_desc *desc,
 
 tendon_status tendon_state_machine_set(tendon_state_machine *m, const char *name, double value)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_state_machine_set";
     if (!m)
         return tendon_fail(TENDON_ERR_NULL, "%s: machine is NULL", fn);
@@ -735,14 +750,19 @@ const tendon_parameters *tendon_state_machine_parameters(const tendon_state_mach
 }
 
 /* Take the first transition out of the active state whose condition holds (seed `start`). */
-static void sm_start(tendon_state_machine *m)
+static void sm_start(tendon_state_machine *m, const tendon_fpenv *env)
 {
     for (size_t i = 0; i < m->transition_count; ++i) {
         const sm_transition *t = &m->transitions[i];
         if (t->from != m->active)
             continue;
-        if (t->when && !t->when(t->user, &m->params))
-            continue;
+        if (t->when) {
+            tendon_fpenv_to_caller(env); /* the user's predicate, in the caller's environment */
+            const int go = t->when(t->user, &m->params);
+            tendon_fpenv_from_caller(env);
+            if (!go)
+                continue;
+        }
         m->leaving = m->active;
         m->active = t->to;
         m->elapsed[t->to] = 0.0;
@@ -757,6 +777,7 @@ static void sm_start(tendon_state_machine *m)
 
 tendon_status tendon_state_machine_advance(tendon_state_machine *m, double dt_sec)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_state_machine_advance";
     if (!m)
         return tendon_fail(TENDON_ERR_NULL, "%s: machine is NULL", fn);
@@ -764,7 +785,7 @@ tendon_status tendon_state_machine_advance(tendon_state_machine *m, double dt_se
         return tendon_fail(TENDON_ERR_VALUE, "%s: dt_sec is %g; a step must be finite (a NaN "
                            "or infinite clock never recovers)", fn, dt_sec);
     if (m->leaving == SIZE_MAX)
-        sm_start(m);
+        sm_start(m, TENDON_FPENV_HERE);
     m->elapsed[m->active] += dt_sec;
     if (m->leaving == SIZE_MAX)
         return TENDON_OK;
@@ -779,6 +800,7 @@ tendon_status tendon_state_machine_advance(tendon_state_machine *m, double dt_se
 
 tendon_status tendon_state_machine_evaluate(tendon_state_machine *m, tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_state_machine_evaluate";
     if (!m)
         return tendon_fail(TENDON_ERR_NULL, "%s: machine is NULL", fn);
@@ -792,11 +814,12 @@ tendon_status tendon_state_machine_evaluate(tendon_state_machine *m, tendon_pose
         return tendon_fail(TENDON_ERR_ALIAS, "%s: out is one of the machine's fade poses", fn);
     const double active_time = m->elapsed[m->active];
     if (m->leaving == SIZE_MAX)
-        return tendon_blend_tree_evaluate(m->trees[m->active], active_time, out);
-    if ((s = tendon_blend_tree_evaluate(m->trees[m->leaving], m->elapsed[m->leaving],
-                                        &m->from_pose)) != TENDON_OK ||
-        (s = tendon_blend_tree_evaluate(m->trees[m->active], active_time, &m->to_pose)) !=
-            TENDON_OK)
+        return tendon_blend_tree_evaluate_env(m->trees[m->active], active_time, out,
+                                              TENDON_FPENV_HERE);
+    if ((s = tendon_blend_tree_evaluate_env(m->trees[m->leaving], m->elapsed[m->leaving],
+                                            &m->from_pose, TENDON_FPENV_HERE)) != TENDON_OK ||
+        (s = tendon_blend_tree_evaluate_env(m->trees[m->active], active_time, &m->to_pose,
+                                            TENDON_FPENV_HERE)) != TENDON_OK)
         return s;
     return tier_blend(m->tier, &m->from_pose, &m->to_pose, m->fade_elapsed / m->fade_duration,
                       out);

@@ -1,5 +1,6 @@
 /* Two-bone IK (tendon/ik.h): float32 geometry, clamped so full reach never takes a NaN. */
 #include "common/detmath.h"
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 #include "common/quat_ref.h"
 
@@ -139,6 +140,7 @@ tendon_status tendon_ik_two_bone(const float root[3], const float mid[3], const 
                                  const float target[3], const float pole[3], double weight,
                                  tendon_ik_two_bone_result *out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_ik_two_bone";
     if (!root || !mid || !end || !target || !out)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn,
@@ -326,6 +328,7 @@ tendon_status tendon_ik_two_bone_pose(const tendon_skeleton *skeleton, const flo
                                       const float target[3], const float pole[3], double weight,
                                       tendon_pose *pose, tendon_ik_two_bone_result *result)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_ik_two_bone_pose";
     if (!skeleton || !model)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn, !skeleton ? "skeleton" : "model");

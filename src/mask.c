@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/detmath.h"
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 #include "common/quat_ref.h"
 #include "common/quat_ref_f32.h"
@@ -52,6 +53,7 @@ static tendon_status build(const char *fn, const tendon_skeleton *sk, size_t roo
 tendon_status tendon_bone_mask_by_index(const tendon_skeleton *skeleton, size_t root,
                                         double falloff, float *out_weights)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_bone_mask_by_index";
     if (!skeleton)
         return tendon_fail(TENDON_ERR_NULL, "%s: skeleton is NULL", fn);
@@ -119,6 +121,7 @@ static int nearness(const char *asked, const char *name)
 tendon_status tendon_bone_mask_by_name(const tendon_skeleton *skeleton, const char *root_name,
                                        double falloff, float *out_weights)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_bone_mask_by_name";
     if (!skeleton || !root_name)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn,
@@ -175,6 +178,7 @@ tendon_status tendon_layer_apply(const tendon_pose *base, const tendon_pose *lay
                                  double weight, const float *mask_weights,
                                  tendon_mask_mode mode, tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     switch (mode) {
     case TENDON_MASK_ADDITIVE:
         return tendon_pose_add_masked(base, layer, weight, mask_weights, out);
@@ -189,6 +193,7 @@ tendon_status tendon_layer_apply_f32(const tendon_pose *base, const tendon_pose 
                                      double weight, const float *mask_weights,
                                      tendon_mask_mode mode, tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     switch (mode) {
     case TENDON_MASK_ADDITIVE:
         return tendon_pose_add_masked_f32(base, layer, weight, mask_weights, out);
@@ -234,6 +239,7 @@ static tendon_status delta_check(const char *fn, const tendon_pose *reference,
 tendon_status tendon_pose_delta(const tendon_pose *reference, const tendon_pose *pose,
                                 tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     tendon_status s = delta_check("tendon_pose_delta", reference, pose, out);
     if (s != TENDON_OK)
         return s;
@@ -265,6 +271,7 @@ tendon_status tendon_pose_delta(const tendon_pose *reference, const tendon_pose 
 tendon_status tendon_pose_delta_f32(const tendon_pose *reference, const tendon_pose *pose,
                                     tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     tendon_status s = delta_check("tendon_pose_delta_f32", reference, pose, out);
     if (s != TENDON_OK)
         return s;
@@ -320,11 +327,13 @@ static tendon_status clip_delta(const char *fn, int f32, const tendon_clip *clip
 tendon_status tendon_clip_delta_pose(const tendon_clip *clip, double time_sec,
                                      const tendon_pose *reference, tendon_pose *out_delta)
 {
+    TENDON_FPENV_GUARD();
     return clip_delta("tendon_clip_delta_pose", 0, clip, time_sec, reference, out_delta);
 }
 
 tendon_status tendon_clip_delta_pose_f32(const tendon_clip *clip, double time_sec,
                                          const tendon_pose *reference, tendon_pose *out_delta)
 {
+    TENDON_FPENV_GUARD();
     return clip_delta("tendon_clip_delta_pose_f32", 1, clip, time_sec, reference, out_delta);
 }

@@ -1,4 +1,5 @@
 /* Public entry points of tendon/quat.h: validate, then one call through the active table. */
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 
 /* has_t: 0 none, 1 doubles (the exact tier), 2 floats (the float32 tier). */
@@ -27,6 +28,7 @@ static tendon_status check_quat_args(const char *fn, const float *a, const float
 tendon_status tendon_quat_slerp(const float *a, const float *b, const double *t, size_t count,
                                 float *out)
 {
+    TENDON_FPENV_GUARD();
     const tendon_kernels *k;
     tendon_status s = check_quat_args("tendon_quat_slerp", a, b, t, 1, count, out);
     if (s == TENDON_OK && (s = tendon_active_kernels(&k)) == TENDON_OK && count > 0)
@@ -37,6 +39,7 @@ tendon_status tendon_quat_slerp(const float *a, const float *b, const double *t,
 tendon_status tendon_quat_nlerp(const float *a, const float *b, const double *t, size_t count,
                                 float *out)
 {
+    TENDON_FPENV_GUARD();
     const tendon_kernels *k;
     tendon_status s = check_quat_args("tendon_quat_nlerp", a, b, t, 1, count, out);
     if (s == TENDON_OK && (s = tendon_active_kernels(&k)) == TENDON_OK && count > 0)
@@ -46,6 +49,7 @@ tendon_status tendon_quat_nlerp(const float *a, const float *b, const double *t,
 
 tendon_status tendon_quat_multiply(const float *a, const float *b, size_t count, float *out)
 {
+    TENDON_FPENV_GUARD();
     const tendon_kernels *k;
     tendon_status s = check_quat_args("tendon_quat_multiply", a, b, NULL, 0, count, out);
     if (s == TENDON_OK && (s = tendon_active_kernels(&k)) == TENDON_OK && count > 0)
@@ -58,6 +62,7 @@ tendon_status tendon_quat_multiply(const float *a, const float *b, size_t count,
 tendon_status tendon_quat_slerp_f32(const float *a, const float *b, const float *t, size_t count,
                                     float *out)
 {
+    TENDON_FPENV_GUARD();
     const tendon_kernels *k;
     tendon_status s = check_quat_args("tendon_quat_slerp_f32", a, b, t, 2, count, out);
     if (s == TENDON_OK && (s = tendon_active_kernels(&k)) == TENDON_OK && count > 0)
@@ -68,6 +73,7 @@ tendon_status tendon_quat_slerp_f32(const float *a, const float *b, const float 
 tendon_status tendon_quat_nlerp_f32(const float *a, const float *b, const float *t, size_t count,
                                     float *out)
 {
+    TENDON_FPENV_GUARD();
     const tendon_kernels *k;
     tendon_status s = check_quat_args("tendon_quat_nlerp_f32", a, b, t, 2, count, out);
     if (s == TENDON_OK && (s = tendon_active_kernels(&k)) == TENDON_OK && count > 0)
@@ -77,6 +83,7 @@ tendon_status tendon_quat_nlerp_f32(const float *a, const float *b, const float 
 
 tendon_status tendon_quat_multiply_f32(const float *a, const float *b, size_t count, float *out)
 {
+    TENDON_FPENV_GUARD();
     const tendon_kernels *k;
     tendon_status s = check_quat_args("tendon_quat_multiply_f32", a, b, NULL, 0, count, out);
     if (s == TENDON_OK && (s = tendon_active_kernels(&k)) == TENDON_OK && count > 0)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/detmath.h"
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 #include "common/quat_ref.h"
 
@@ -122,6 +123,7 @@ static tendon_status map_build(const tendon_skeleton *src, const tendon_skeleton
 tendon_status tendon_retarget_map_create(const tendon_skeleton *source,
                                          const tendon_skeleton *target, tendon_retarget_map **out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_retarget_map_create";
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
@@ -195,6 +197,7 @@ tendon_status tendon_retarget_map_source_joint(const tendon_retarget_map *m, siz
 tendon_status tendon_retarget_pose(const tendon_retarget_map *m, const tendon_pose *src,
                                    tendon_pose *out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_retarget_pose";
     if (!m)
         return tendon_fail(TENDON_ERR_NULL, "%s: map is NULL", fn);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 #include "tendon/skeleton.h"
 
@@ -238,6 +239,7 @@ static int level_order(const int32_t *parents, size_t n, uint32_t *order)
 
 tendon_status tendon_skeleton_create(const tendon_skeleton_desc *desc, tendon_skeleton **out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_skeleton_create";
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
@@ -368,6 +370,7 @@ static tendon_status check_out_vs_pose(const char *fn, const char *out_name, con
 
 tendon_status tendon_local_matrices(const tendon_pose *pose, float *out_local)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_local_matrices";
     const tendon_kernels *k;
     tendon_status s;
@@ -407,6 +410,7 @@ tendon_status tendon_model_matrices_on(const tendon_kernels *kernels,
                                        const float *root_matrix, size_t first, size_t count,
                                        float *model)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_model_matrices";
     const tendon_kernels *k = kernels;
     tendon_status s;
@@ -471,6 +475,7 @@ static tendon_status check_pose_model(const char *fn, const tendon_skeleton *ske
 tendon_status tendon_pose_model_matrices(const tendon_skeleton *skeleton, const tendon_pose *pose,
                                          const float *root_matrix, float *out_model)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_pose_model_matrices";
     const tendon_kernels *k;
     tendon_status s;
@@ -607,6 +612,7 @@ tendon_status tendon_inverse_bind_from_rest(const tendon_skeleton *skeleton,
                                             const float *root_matrix, const uint32_t *joint_of,
                                             size_t palette_count, float *out_inverse_bind)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_inverse_bind_from_rest";
     tendon_status s;
     if (!skeleton)
@@ -641,6 +647,7 @@ tendon_status tendon_skin_binding_create(const tendon_skeleton *skeleton, const 
                                          const float *inverse_bind, size_t palette_count,
                                          tendon_skin_binding **out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_skin_binding_create";
     tendon_status s;
     if (!out)
@@ -737,6 +744,7 @@ static tendon_status check_palette_out(const char *fn, const tendon_skin_binding
 tendon_status tendon_palette(const tendon_skin_binding *binding, const float *model,
                              size_t joint_count, float *out_palette)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_palette";
     const tendon_kernels *k;
     tendon_status s;
@@ -752,6 +760,7 @@ tendon_status tendon_pose_palette(const tendon_skeleton *skeleton,
                                   const tendon_skin_binding *binding, const tendon_pose *pose,
                                   const float *root_matrix, float *model, float *out_palette)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_pose_palette";
     const tendon_kernels *k;
     tendon_status s;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 #include "skin_internal.h"
 
@@ -120,6 +121,7 @@ int find_bad_index(const tendon_skin_job *job, size_t *vertex, size_t *influence
 
 tendon_status tendon_skin(const tendon_skin_job *in)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_skin";
     const tendon_kernels *k;
     tendon_status s;
@@ -246,6 +248,7 @@ tendon_status tendon_skin(const tendon_skin_job *in)
 tendon_status tendon_skin_weights_normalize(float *weights, size_t stride, size_t influence_count,
                                             size_t vertex_count)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_skin_weights_normalize";
     tendon_status s;
     if (influence_count < 1 || influence_count > 4)
@@ -294,6 +297,7 @@ tendon_status tendon_skin_weights_normalize(float *weights, size_t stride, size_
 tendon_status tendon_morph(const float *base, const float *const *deltas, const float *weights,
                            size_t target_count, size_t float_count, float *out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_morph";
     const tendon_kernels *k;
     tendon_status s;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/dq_ref.h"
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 #include "common/skin_mesh.h"
 #include "skin_internal.h"
@@ -19,6 +20,7 @@ typedef struct tendon_skin_mesh mesh_t;
 static size_t round64(size_t x) { return (x + 63) & ~(size_t)63; }
 tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mesh **out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_skin_mesh_create";
     tendon_status s;
     if (!out)
@@ -185,6 +187,7 @@ size_t tendon_skin_mesh_memory_bytes(const tendon_skin_mesh *m) { return m ? m->
 tendon_status tendon_skin_mesh_set_positions(tendon_skin_mesh *m, const float *positions,
                                              size_t stride, size_t first, size_t count)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_skin_mesh_set_positions";
     if (!m)
         return tendon_fail(TENDON_ERR_NULL, "%s: mesh is NULL", fn);
@@ -282,6 +285,7 @@ tendon_status tendon_skin_mesh_apply_range_on(const tendon_kernels *kernels,
                                               float *out_positions, float *out_normals,
                                               float *out_tangents)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_skin_mesh_apply";
     const tendon_kernels *k = kernels;
     float *const outs[3] = {out_positions, out_normals, out_tangents};
@@ -318,6 +322,7 @@ tendon_status tendon_skin_mesh_apply(const tendon_skin_mesh *mesh, const float *
 
 tendon_status tendon_palette_to_dual_quat(const float *palette, size_t count, float *out_dq)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_palette_to_dual_quat";
     const tendon_kernels *k;
     tendon_status s;
@@ -385,6 +390,7 @@ tendon_status tendon_skin_mesh_apply_dq_range_on(const tendon_kernels *kernels,
                                                  float *out_positions, float *out_normals,
                                                  float *out_tangents)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_skin_mesh_apply_dq";
     const tendon_kernels *k = kernels;
     float *const outs[3] = {out_positions, out_normals, out_tangents};

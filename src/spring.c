@@ -14,6 +14,7 @@
 
 #include "common/detmath.h"
 #include "common/detmath_exp.h"
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 #include "common/spring_internal.h"
 
@@ -570,6 +571,7 @@ typedef struct status_anchor {
     tendon_status status;
     double failed_at;
     size_t calls;
+    const tendon_fpenv *env; /* the entry point's guard: fn runs in the caller's environment */
 } status_anchor;
 
 static void status_anchor_call(void *user, double time_sec, float *out)
@@ -578,7 +580,9 @@ static void status_anchor_call(void *user, double time_sec, float *out)
     if (a->status != TENDON_OK)
         return;
     ++a->calls;
+    tendon_fpenv_to_caller(a->env);
     const tendon_status st = a->fn(a->user, time_sec, out);
+    tendon_fpenv_from_caller(a->env);
     if (st != TENDON_OK) {
         a->status = st;
         a->failed_at = time_sec;
@@ -595,6 +599,45 @@ static tendon_status status_anchor_failure(const char *fn, const status_anchor *
                        "the sample stopped and nothing was written; the last tendon message on "
                        "this thread: \"%s\"",
                        fn, tendon_status_name(a->status), a->failed_at, a->calls, before);
+}
+
+/* ---- the caller's anchors in the caller's floating-point environment ------------------------ */
+
+/*
+ * A plain anchor behind the kernels' anchor when the entry point's guard changed the control
+ * register (src/common/fpenv.h): each call switches to the caller's environment and back. In
+ * the default environment the anchor is passed to the kernels as it is: nothing is added.
+ */
+typedef struct caller_anchor {
+    tendon_spring_anchor_fn fn;
+    void *user;
+    const tendon_fpenv *env;
+} caller_anchor;
+
+static void caller_anchor_call(void *user, double time_sec, float *out)
+{
+    const caller_anchor *a = user;
+    tendon_fpenv_to_caller(a->env);
+    a->fn(a->user, time_sec, out);
+    tendon_fpenv_from_caller(a->env);
+}
+
+/* The anchor the plan calls: `sa` (a status anchor, switching itself) or the plain one, wrapped
+   in `ca` only when the environment was changed. */
+static void caller_anchor_wrap(const tendon_fpenv *env, status_anchor *sa, caller_anchor *ca,
+                               tendon_spring_anchor_fn *anchor, void **user)
+{
+    if (sa) {
+        sa->env = env;
+        *anchor = status_anchor_call;
+        *user = sa;
+    } else if (tendon_fpenv_switched(env)) {
+        ca->fn = *anchor;
+        ca->user = *user;
+        ca->env = env;
+        *anchor = caller_anchor_call;
+        *user = ca;
+    }
 }
 
 /* ---- single springs and batches ------------------------------------------------------------- */
@@ -672,7 +715,8 @@ static tendon_status spring_sample(const char *fn, const tendon_kernels *given,
                                    const tendon_spring_settings *settings,
                                    tendon_spring_lookback lookback,
                                    tendon_spring_anchor_fn anchor, void *user, status_anchor *sa,
-                                   double time_sec, const void *out, double out64[3])
+                                   double time_sec, const void *out, double out64[3],
+                                   const tendon_fpenv *env)
 {
     if (!settings)
         return tendon_fail(TENDON_ERR_NULL, "%s: settings is NULL", fn);
@@ -684,10 +728,8 @@ static tendon_status spring_sample(const char *fn, const tendon_kernels *given,
     tendon_status st = check_lookback(fn, lookback);
     if (st != TENDON_OK)
         return st;
-    if (sa) {
-        anchor = status_anchor_call;
-        user = sa;
-    }
+    caller_anchor ca;
+    caller_anchor_wrap(env, sa, &ca, &anchor, &user);
     spring_setup s;
     st = spring_setup_for(fn, settings, lookback, &s);
     const tendon_kernels *k;
@@ -717,6 +759,7 @@ static tendon_status spring_sample(const char *fn, const tendon_kernels *given,
 
 tendon_status tendon_spring_settle_sec(const tendon_spring_settings *settings, double *out_sec)
 {
+    TENDON_FPENV_GUARD();
     if (!settings)
         return tendon_fail(TENDON_ERR_NULL, "tendon_spring_settle_sec: settings is NULL");
     if (!out_sec)
@@ -730,10 +773,11 @@ tendon_status tendon_spring_sample_f64_on(const tendon_kernels *k,
                                           tendon_spring_anchor_fn anchor, void *user,
                                           double time_sec, double out64[3])
 {
+    TENDON_FPENV_GUARD();
     double result[3];
     const tendon_status st = spring_sample("tendon_spring_sample_f64", k, settings,
                                            TENDON_SPRING_LOOKBACK_SEED, anchor, user, NULL,
-                                           time_sec, out64, result);
+                                           time_sec, out64, result, TENDON_FPENV_HERE);
     if (st == TENDON_OK)
         memcpy(out64, result, sizeof result);
     return st;
@@ -751,10 +795,11 @@ tendon_status tendon_spring_sample_on(const tendon_kernels *k,
                                       tendon_spring_anchor_fn anchor, void *user, double time_sec,
                                       float out[3])
 {
+    TENDON_FPENV_GUARD();
     double result[3];
     const tendon_status st =
         spring_sample("tendon_spring_sample", k, settings, TENDON_SPRING_LOOKBACK_SEED, anchor,
-                      user, NULL, time_sec, out, result);
+                      user, NULL, time_sec, out, result, TENDON_FPENV_HERE);
     if (st == TENDON_OK) {
         out[0] = (float)result[0];
         out[1] = (float)result[1];
@@ -789,7 +834,7 @@ static tendon_status spring_batch(const char *fn, const tendon_kernels *given,
                                   tendon_spring_lookback lookback, tendon_spring_anchor_fn anchor,
                                   void *user, status_anchor *sa, double time_sec,
                                   size_t spring_count, void *workspace, size_t workspace_bytes,
-                                  float *out)
+                                  float *out, const tendon_fpenv *env)
 {
     if (spring_count == 0)
         return TENDON_OK;
@@ -804,10 +849,8 @@ static tendon_status spring_batch(const char *fn, const tendon_kernels *given,
     tendon_status st = check_lookback(fn, lookback);
     if (st != TENDON_OK)
         return st;
-    if (sa) {
-        anchor = status_anchor_call;
-        user = sa;
-    }
+    caller_anchor ca;
+    caller_anchor_wrap(env, sa, &ca, &anchor, &user);
     spring_setup s;
     st = spring_setup_for(fn, settings, lookback, &s);
     if (st != TENDON_OK)
@@ -849,9 +892,10 @@ tendon_status tendon_spring_sample_batch_on(const tendon_kernels *given,
                                             double time_sec, size_t spring_count, void *workspace,
                                             size_t workspace_bytes, float *out)
 {
+    TENDON_FPENV_GUARD();
     return spring_batch("tendon_spring_sample_batch", given, settings,
                         TENDON_SPRING_LOOKBACK_SEED, anchor, user, NULL, time_sec, spring_count,
-                        workspace, workspace_bytes, out);
+                        workspace, workspace_bytes, out, TENDON_FPENV_HERE);
 }
 
 tendon_status tendon_spring_sample_batch(const tendon_spring_settings *settings,
@@ -868,6 +912,7 @@ tendon_status tendon_spring_sample_batch(const tendon_spring_settings *settings,
 tendon_status tendon_spring_chain_settle_sec(const tendon_spring_link *links, size_t link_count,
                                              double *out_sec)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_spring_chain_settle_sec";
     if (!out_sec)
         return tendon_fail(TENDON_ERR_NULL, "%s: out_sec is NULL", fn);
@@ -946,7 +991,7 @@ static tendon_status chain_sample(const char *fn, const tendon_kernels *given,
                                   void *user, status_anchor *sa, double time_sec,
                                   size_t chain_count, void *workspace, size_t workspace_bytes,
                                   float *out, size_t out_count, int stack_allowed,
-                                  uint64_t max_work, int callers_budget)
+                                  uint64_t max_work, int callers_budget, const tendon_fpenv *env)
 {
     if (link_count == 0 || chain_count == 0)
         return TENDON_OK; /* the seed's empty chain returns at once */
@@ -955,10 +1000,8 @@ static tendon_status chain_sample(const char *fn, const tendon_kernels *given,
                            link_count);
     if (sa ? !sa->fn : !root)
         return tendon_fail(TENDON_ERR_NULL, "%s: root is NULL", fn);
-    if (sa) {
-        root = status_anchor_call;
-        user = sa;
-    }
+    caller_anchor ca;
+    caller_anchor_wrap(env, sa, &ca, &root, &user);
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
     TENDON_CHECK_OUT_ALIGNED(fn, out);
@@ -1090,9 +1133,11 @@ tendon_status tendon_spring_chain_sample_on(const tendon_kernels *k,
                                             double time_sec, void *workspace,
                                             size_t workspace_bytes, float *out, size_t out_count)
 {
+    TENDON_FPENV_GUARD();
     return chain_sample("tendon_spring_chain_sample", k, links, link_count,
                         TENDON_SPRING_LOOKBACK_SEED, root, user, NULL, time_sec, 1, workspace,
-                        workspace_bytes, out, out_count, 1, TENDON_SPRING_MAX_WORK, 0);
+                        workspace_bytes, out, out_count, 1, TENDON_SPRING_MAX_WORK, 0,
+                        TENDON_FPENV_HERE);
 }
 
 tendon_status tendon_spring_chain_sample_batch_on(const tendon_kernels *k,
@@ -1102,9 +1147,11 @@ tendon_status tendon_spring_chain_sample_batch_on(const tendon_kernels *k,
                                                   void *workspace, size_t workspace_bytes,
                                                   float *out, size_t out_count)
 {
+    TENDON_FPENV_GUARD();
     return chain_sample("tendon_spring_chain_sample_batch", k, links, link_count,
                         TENDON_SPRING_LOOKBACK_SEED, root, user, NULL, time_sec, chain_count,
-                        workspace, workspace_bytes, out, out_count, 0, TENDON_SPRING_MAX_WORK, 0);
+                        workspace, workspace_bytes, out, out_count, 0, TENDON_SPRING_MAX_WORK, 0,
+                        TENDON_FPENV_HERE);
 }
 
 tendon_status tendon_spring_chain_sample(const tendon_spring_link *links, size_t link_count,
@@ -1133,9 +1180,10 @@ tendon_status tendon_spring_chain_sample_budget(const tendon_spring_link *links,
                                                 void *workspace, size_t workspace_bytes,
                                                 float *out, size_t out_count)
 {
+    TENDON_FPENV_GUARD();
     return chain_sample("tendon_spring_chain_sample_budget", NULL, links, link_count,
                         TENDON_SPRING_LOOKBACK_SEED, root, user, NULL, time_sec, 1, workspace,
-                        workspace_bytes, out, out_count, 1, max_work, 1);
+                        workspace_bytes, out, out_count, 1, max_work, 1, TENDON_FPENV_HERE);
 }
 
 tendon_status tendon_spring_chain_sample_batch_budget(const tendon_spring_link *links,
@@ -1146,9 +1194,11 @@ tendon_status tendon_spring_chain_sample_batch_budget(const tendon_spring_link *
                                                       size_t workspace_bytes, float *out,
                                                       size_t out_count)
 {
+    TENDON_FPENV_GUARD();
     return chain_sample("tendon_spring_chain_sample_batch_budget", NULL, links, link_count,
                         TENDON_SPRING_LOOKBACK_SEED, root, user, NULL, time_sec, chain_count,
-                        workspace, workspace_bytes, out, out_count, 0, max_work, 1);
+                        workspace, workspace_bytes, out, out_count, 0, max_work, 1,
+                        TENDON_FPENV_HERE);
 }
 
 /* ---- the lookback setting and status-returning anchors ------------------------------------- */
@@ -1156,6 +1206,7 @@ tendon_status tendon_spring_chain_sample_batch_budget(const tendon_spring_link *
 tendon_status tendon_spring_settle_sec_lookback(const tendon_spring_settings *settings,
                                                 tendon_spring_lookback lookback, double *out_sec)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_spring_settle_sec_lookback";
     if (!settings)
         return tendon_fail(TENDON_ERR_NULL, "%s: settings is NULL", fn);
@@ -1179,6 +1230,7 @@ tendon_status tendon_spring_chain_settle_sec_lookback(const tendon_spring_link *
                                                       tendon_spring_lookback lookback,
                                                       double *out_sec)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_spring_chain_settle_sec_lookback";
     if (!out_sec)
         return tendon_fail(TENDON_ERR_NULL, "%s: out_sec is NULL", fn);
@@ -1204,10 +1256,12 @@ tendon_status tendon_spring_sample_status_on(const tendon_kernels *k,
                                              tendon_spring_anchor_status_fn anchor, void *user,
                                              double time_sec, float out[3])
 {
-    status_anchor sa = {anchor, user, TENDON_OK, 0.0, 0};
+    TENDON_FPENV_GUARD();
+    status_anchor sa = {anchor, user, TENDON_OK, 0.0, 0, NULL};
     double result[3];
     const tendon_status st = spring_sample("tendon_spring_sample_status", k, settings, lookback,
-                                           NULL, NULL, &sa, time_sec, out, result);
+                                           NULL, NULL, &sa, time_sec, out, result,
+                                           TENDON_FPENV_HERE);
     if (st == TENDON_OK) {
         out[0] = (float)result[0];
         out[1] = (float)result[1];
@@ -1229,9 +1283,11 @@ tendon_status tendon_spring_sample_batch_status_on(
     tendon_spring_lookback lookback, tendon_spring_anchor_status_fn anchor, void *user,
     double time_sec, size_t spring_count, void *workspace, size_t workspace_bytes, float *out)
 {
-    status_anchor sa = {anchor, user, TENDON_OK, 0.0, 0};
+    TENDON_FPENV_GUARD();
+    status_anchor sa = {anchor, user, TENDON_OK, 0.0, 0, NULL};
     return spring_batch("tendon_spring_sample_batch_status", k, settings, lookback, NULL, NULL,
-                        &sa, time_sec, spring_count, workspace, workspace_bytes, out);
+                        &sa, time_sec, spring_count, workspace, workspace_bytes, out,
+                        TENDON_FPENV_HERE);
 }
 
 tendon_status tendon_spring_sample_batch_status(const tendon_spring_settings *settings,
@@ -1251,10 +1307,11 @@ tendon_status tendon_spring_chain_sample_status_on(
     double time_sec, uint64_t max_work, void *workspace, size_t workspace_bytes, float *out,
     size_t out_count)
 {
-    status_anchor sa = {root, user, TENDON_OK, 0.0, 0};
+    TENDON_FPENV_GUARD();
+    status_anchor sa = {root, user, TENDON_OK, 0.0, 0, NULL};
     return chain_sample("tendon_spring_chain_sample_status", k, links, link_count, lookback, NULL,
                         NULL, &sa, time_sec, 1, workspace, workspace_bytes, out, out_count, 1,
-                        max_work, 1);
+                        max_work, 1, TENDON_FPENV_HERE);
 }
 
 tendon_status tendon_spring_chain_sample_status(const tendon_spring_link *links,
@@ -1276,10 +1333,11 @@ tendon_status tendon_spring_chain_sample_batch_status_on(
     double time_sec, uint64_t max_work, size_t chain_count, void *workspace,
     size_t workspace_bytes, float *out, size_t out_count)
 {
-    status_anchor sa = {root, user, TENDON_OK, 0.0, 0};
+    TENDON_FPENV_GUARD();
+    status_anchor sa = {root, user, TENDON_OK, 0.0, 0, NULL};
     return chain_sample("tendon_spring_chain_sample_batch_status", k, links, link_count, lookback,
                         NULL, NULL, &sa, time_sec, chain_count, workspace, workspace_bytes, out,
-                        out_count, 0, max_work, 1);
+                        out_count, 0, max_work, 1, TENDON_FPENV_HERE);
 }
 
 tendon_status tendon_spring_chain_sample_batch_status(
@@ -1329,5 +1387,6 @@ tendon_status tendon_spring_chain_sample_plain(const char *fn, const tendon_kern
                                                size_t out_count)
 {
     return chain_sample(fn, k, links, link_count, lookback, root, user, NULL, time_sec,
-                        chain_count, workspace, workspace_bytes, out, out_count, 0, max_work, 1);
+                        chain_count, workspace, workspace_bytes, out, out_count, 0, max_work, 1,
+                        NULL);
 }

@@ -22,6 +22,7 @@
 
 #include "common/detmath.h"
 #include "common/detmath_exp.h"
+#include "common/fpenv.h"
 #include "common/kernels_internal.h"
 #include "common/quat_ref.h"     /* tendon_ref_clamp01: the masked kernels' joint weight */
 #include "common/quat_ref_f32.h" /* tendon_weight_to_f32 */
@@ -203,20 +204,26 @@ static double clip_time(const tendon_rig_clip *c, double t)
     return clip_time_d(c, tendon_clip_duration(c->clip), t);
 }
 
-static double weight_at(const tendon_rig_weight *w, double t)
+/* A weight function is the user's: it runs in the caller's floating-point environment (env). */
+static double weight_at(const tendon_rig_weight *w, double t, const tendon_fpenv *env)
 {
     if (!w->fn)
         return w->value;
     double out;
+    tendon_fpenv_to_caller(env);
     w->fn(w->user, &t, 1, &out);
+    tendon_fpenv_from_caller(env);
     return out;
 }
 
 /* The weights at count times into out[count]. */
-static void weights_at(const tendon_rig_weight *w, const double *t, size_t count, double *out)
+static void weights_at(const tendon_rig_weight *w, const double *t, size_t count, double *out,
+                       const tendon_fpenv *env)
 {
     if (w->fn) {
+        tendon_fpenv_to_caller(env);
         w->fn(w->user, t, count, out);
+        tendon_fpenv_from_caller(env);
         return;
     }
     for (size_t i = 0; i < count; ++i)
@@ -919,6 +926,7 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
 
 tendon_status tendon_spring_rig_create(const tendon_spring_rig_desc *desc, tendon_spring_rig **out)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_spring_rig_create";
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
@@ -1129,7 +1137,7 @@ static void fill_chunk(float *dst, size_t dst_cap, const float *src, size_t src_
 
 static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                                    const tendon_spring_rig *rig, const rig_grid *gr, double time_sec,
-                                   unsigned char *ws)
+                                   unsigned char *ws, const tendon_fpenv *env)
 {
     const size_t T = gr->times, n = gr->slots, C = gr->chunk, cn = rig->chunk_joints;
     const size_t np = gr->pinned, nc = gr->chain_count;
@@ -1170,7 +1178,8 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
             const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
             for (size_t i = 0; i < c; ++i) {
                 tendon_pose_copy(rest, &fp);
-                const tendon_status st = tendon_blend_tree_evaluate(src->tree, times[i0 + i], &fp);
+                const tendon_status st =
+                    tendon_blend_tree_evaluate_env(src->tree, times[i0 + i], &fp, env);
                 if (st != TENDON_OK)
                     return st;
                 for (size_t s = 0; s < n; ++s) {
@@ -1199,7 +1208,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
             if (rig->clip[1]) { /* P ← blend(P, Q, w(t)), every time's own weight */
                 tendon_pose Q = view(pose[1], cn, 0, m);
                 double *wt = wd + m; /* the times' weights, after the joints' (room: C ≤ cn) */
-                weights_at(&src->blend_weight, times + i0, c, wt);
+                weights_at(&src->blend_weight, times + i0, c, wt, env);
                 for (size_t i = 0; i < c; ++i) { /* no mask: every joint's weight is the time's */
                     const double w = wt[i];
                     if (f32) { /* tendon_blend_weight_f32 without a mask */
@@ -1230,7 +1239,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                    joint_weight: 0 where the clamped mask is 0, else t·m; the float tier then
                    clamps — below at 0 for an additive layer — and rounds once) */
                 double *wt = wd + m;
-                weights_at(&src->layer_weight, times + i0, c, wt);
+                weights_at(&src->layer_weight, times + i0, c, wt, env);
                 for (size_t i = 0; i < c; ++i) {
                     const double w = wt[i];
                     for (size_t s = 0; s < n; ++s) {
@@ -1308,7 +1317,9 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
             for (size_t i = 0; i < c; ++i) {
                 const size_t ti = i0 + i;
                 float r[16];
+                tendon_fpenv_to_caller(env); /* the user's root transform */
                 const tendon_status st = rig->root(rig->root_user, times[ti], r);
+                tendon_fpenv_from_caller(env);
                 if (st != TENDON_OK) {
                     char before[300];
                     snprintf(before, sizeof before, "%s", tendon_error_message());
@@ -1329,9 +1340,9 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
     return TENDON_OK;
 }
 
-tendon_status tendon_spring_rig_evaluate_on(const tendon_kernels *given,
-                                            const tendon_spring_rig *rig, double time_sec,
-                                            void *workspace, size_t workspace_bytes)
+static tendon_status rig_evaluate(const tendon_kernels *given, const tendon_spring_rig *rig,
+                                  double time_sec, void *workspace, size_t workspace_bytes,
+                                  const tendon_fpenv *env)
 {
     static const char fn[] = "tendon_spring_rig_evaluate";
     tendon_status st = check_workspace(fn, rig, workspace, workspace_bytes);
@@ -1352,11 +1363,19 @@ tendon_status tendon_spring_rig_evaluate_on(const tendon_kernels *given,
     }
     h->valid = 0;
     for (size_t g = 0; g < rig->grid_count; ++g)
-        if ((st = evaluate_grid(fn, k, rig, &rig->grids[g], time_sec, ws)) != TENDON_OK)
+        if ((st = evaluate_grid(fn, k, rig, &rig->grids[g], time_sec, ws, env)) != TENDON_OK)
             return st;
     h->time_sec = time_sec;
     h->valid = 1;
     return TENDON_OK;
+}
+
+tendon_status tendon_spring_rig_evaluate_on(const tendon_kernels *given,
+                                            const tendon_spring_rig *rig, double time_sec,
+                                            void *workspace, size_t workspace_bytes)
+{
+    TENDON_FPENV_GUARD();
+    return rig_evaluate(given, rig, time_sec, workspace, workspace_bytes, TENDON_FPENV_HERE);
 }
 
 tendon_status tendon_spring_rig_evaluate(const tendon_spring_rig *rig, double time_sec,
@@ -1405,6 +1424,7 @@ tendon_status tendon_spring_rig_march_on(const tendon_kernels *given, const tend
                                          double time_sec, void *workspace, size_t workspace_bytes,
                                          float *out_positions, size_t out_count, tendon_pose *pose)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_spring_rig_march";
     tendon_status st = check_workspace(fn, rig, workspace, workspace_bytes);
     if (st != TENDON_OK)
@@ -1506,10 +1526,12 @@ tendon_status tendon_spring_rig_sample(const tendon_spring_rig *rig, double time
                                        void *workspace, size_t workspace_bytes,
                                        float *out_positions, size_t out_count, tendon_pose *pose)
 {
+    TENDON_FPENV_GUARD();
     if (!out_positions && !pose)
         return tendon_fail(TENDON_ERR_NULL,
                            "tendon_spring_rig_sample: out_positions and pose are both NULL");
-    tendon_status st = tendon_spring_rig_evaluate(rig, time_sec, workspace, workspace_bytes);
+    tendon_status st =
+        rig_evaluate(NULL, rig, time_sec, workspace, workspace_bytes, TENDON_FPENV_HERE);
     if (st != TENDON_OK)
         return st;
     return tendon_spring_rig_march(rig, time_sec, workspace, workspace_bytes, out_positions,
@@ -1550,12 +1572,14 @@ tendon_status tendon_spring_rig_evaluated_anchors(const tendon_spring_rig *rig,
 /* ---- the single-time reference -------------------------------------------------------------- */
 
 static tendon_status source_pose_clips(const tendon_spring_rig *rig, double time_sec,
-                                       tendon_pose *scratch, tendon_pose *pose);
+                                       tendon_pose *scratch, tendon_pose *pose,
+                                       const tendon_fpenv *env);
 
-tendon_status tendon_spring_rig_source_pose(const tendon_spring_rig *rig, double time_sec,
-                                            tendon_pose *scratch, tendon_pose *pose)
+static tendon_status rig_source_pose(const tendon_spring_rig *rig, double time_sec,
+                                     tendon_pose *scratch, tendon_pose *pose,
+                                     const tendon_fpenv *env)
 {
-    tendon_status st = source_pose_clips(rig, time_sec, scratch, pose);
+    tendon_status st = source_pose_clips(rig, time_sec, scratch, pose, env);
     if (st != TENDON_OK || rig->source.kind == TENDON_RIG_SOURCE_TREE)
         return st;
     /* joints no track drives hold their rest transform exactly */
@@ -1569,8 +1593,16 @@ tendon_status tendon_spring_rig_source_pose(const tendon_spring_rig *rig, double
     return TENDON_OK;
 }
 
+tendon_status tendon_spring_rig_source_pose(const tendon_spring_rig *rig, double time_sec,
+                                            tendon_pose *scratch, tendon_pose *pose)
+{
+    TENDON_FPENV_GUARD();
+    return rig_source_pose(rig, time_sec, scratch, pose, TENDON_FPENV_HERE);
+}
+
 static tendon_status source_pose_clips(const tendon_spring_rig *rig, double time_sec,
-                                       tendon_pose *scratch, tendon_pose *pose)
+                                       tendon_pose *scratch, tendon_pose *pose,
+                                       const tendon_fpenv *env)
 {
     static const char fn[] = "tendon_spring_rig_source_pose";
     if (!rig)
@@ -1589,7 +1621,7 @@ static tendon_status source_pose_clips(const tendon_spring_rig *rig, double time
     if ((st = tendon_pose_copy(rest, pose)) != TENDON_OK)
         return st;
     if (src->kind == TENDON_RIG_SOURCE_TREE)
-        return tendon_blend_tree_evaluate(src->tree, time_sec, pose);
+        return tendon_blend_tree_evaluate_env(src->tree, time_sec, pose, env);
     const int f32 = rig->tier == TENDON_TIER_F32;
     tendon_status (*sample)(const tendon_clip *, double, tendon_pose *) =
         f32 ? tendon_clip_sample_f32 : tendon_clip_sample;
@@ -1612,7 +1644,7 @@ static tendon_status source_pose_clips(const tendon_spring_rig *rig, double time
         tendon_pose_copy(rest, &q);
         if ((st = sample(rig->clip[1], clip_time(&src->blend, time_sec), &q)) != TENDON_OK ||
             (st = (f32 ? tendon_pose_blend_f32 : tendon_pose_blend)(
-                 pose, &q, weight_at(&src->blend_weight, time_sec), pose)) != TENDON_OK)
+                 pose, &q, weight_at(&src->blend_weight, time_sec, env), pose)) != TENDON_OK)
             return st;
     }
     if (rig->clip[2]) {
@@ -1629,7 +1661,7 @@ static tendon_status source_pose_clips(const tendon_spring_rig *rig, double time
             (st = (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(&rig->reference, &q, &q)) !=
                 TENDON_OK)
             return st;
-        const double w = weight_at(&src->layer_weight, time_sec);
+        const double w = weight_at(&src->layer_weight, time_sec, env);
         if (additive)
             st = rig->mask ? (f32 ? tendon_pose_add_masked_f32 : tendon_pose_add_masked)(
                                  pose, &q, w, rig->mask, pose)
@@ -1646,13 +1678,15 @@ tendon_status tendon_spring_rig_anchor(const tendon_spring_rig *rig, size_t chai
                                        tendon_pose *scratch_pose, tendon_pose *scratch_pose2,
                                        float *scratch_model, float out[3])
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_spring_rig_anchor";
     if (!rig || !scratch_model || !out)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn,
                            !rig ? "rig" : !scratch_model ? "scratch_model" : "out");
     if (chain >= rig->chain_count)
         return tendon_fail(TENDON_ERR_RANGE, "%s: chain %zu of %zu", fn, chain, rig->chain_count);
-    tendon_status st = tendon_spring_rig_source_pose(rig, time_sec, scratch_pose2, scratch_pose);
+    tendon_status st =
+        rig_source_pose(rig, time_sec, scratch_pose2, scratch_pose, TENDON_FPENV_HERE);
     if (st != TENDON_OK ||
         (st = tendon_pose_model_matrices(rig->skeleton, scratch_pose, NULL, scratch_model)) !=
             TENDON_OK)
@@ -1669,7 +1703,10 @@ tendon_status tendon_spring_rig_anchor(const tendon_spring_rig *rig, size_t chai
         xform_point(scratch_model + 16 * (size_t)rig->parents[j0], p, p);
     if (rig->root) {
         float r[16];
-        if ((st = rig->root(rig->root_user, time_sec, r)) != TENDON_OK)
+        tendon_fpenv_to_caller(TENDON_FPENV_HERE); /* the user's root transform */
+        st = rig->root(rig->root_user, time_sec, r);
+        tendon_fpenv_from_caller(TENDON_FPENV_HERE);
+        if (st != TENDON_OK)
             return st;
         xform_point(r, p, p);
     }
@@ -1683,6 +1720,7 @@ tendon_status tendon_spring_chain_pose(const tendon_skeleton *skeleton, const ui
                                        size_t joint_count, const float *positions,
                                        const float *root_matrix, tendon_pose *pose)
 {
+    TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_spring_chain_pose";
     if (!skeleton || !joints || !positions)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn,

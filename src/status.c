@@ -17,6 +17,17 @@ tendon_status tendon_fail(tendon_status status, const char *fmt, ...)
     return status;
 }
 
+tendon_status tendon_error_set(tendon_status status, const char *fmt, ...)
+{
+    if (!fmt)
+        fmt = "";
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(g_message, sizeof g_message, fmt, args);
+    va_end(args);
+    return status;
+}
+
 const char *tendon_status_name(tendon_status status)
 {
     switch (status) {
@@ -32,8 +43,9 @@ const char *tendon_status_name(tendon_status status)
     case TENDON_ERR_FORMAT: return "TENDON_ERR_FORMAT";
     case TENDON_ERR_NOT_FOUND: return "TENDON_ERR_NOT_FOUND";
     case TENDON_ERR_IO: return "TENDON_ERR_IO";
+    case TENDON_ERR_FPENV: return "TENDON_ERR_FPENV";
     }
     return "TENDON_ERR_UNKNOWN";
 }
 
-const char *tendon_version(void) { return TENDON_VERSION_STRING; }
+const char *tendon_version(void) { return TENDON_VERSION_STRING_LITERAL; }

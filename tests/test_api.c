@@ -594,8 +594,9 @@ START_TEST(test_status_names_and_version)
     static const char *const NAMES[] = {
         "TENDON_OK",        "TENDON_ERR_NULL",   "TENDON_ERR_COUNT",     "TENDON_ERR_RANGE",
         "TENDON_ERR_ALIAS", "TENDON_ERR_ISA",    "TENDON_ERR_VALUE",     "TENDON_ERR_OVERFLOW",
-        "TENDON_ERR_NOMEM", "TENDON_ERR_FORMAT", "TENDON_ERR_NOT_FOUND", "TENDON_ERR_IO"};
-    for (int i = 0; i <= TENDON_ERR_IO; ++i)
+        "TENDON_ERR_NOMEM", "TENDON_ERR_FORMAT", "TENDON_ERR_NOT_FOUND", "TENDON_ERR_IO",
+        "TENDON_ERR_FPENV"};
+    for (int i = 0; i <= TENDON_ERR_FPENV; ++i)
         ck_assert_str_eq(tendon_status_name((tendon_status)i), NAMES[i]);
     ck_assert_str_eq(tendon_status_name((tendon_status)999), "TENDON_ERR_UNKNOWN");
     ck_assert_str_eq(tendon_status_name((tendon_status)-1), "TENDON_ERR_UNKNOWN");
@@ -603,6 +604,39 @@ START_TEST(test_status_names_and_version)
     char tail;
     ck_assert_msg(sscanf(tendon_version(), "%u.%u.%u%c", &major, &minor, &patch, &tail) == 3,
                   "version \"%s\" is not MAJOR.MINOR.PATCH", tendon_version());
+    /* the macros (version.h) are the version of the library the program runs against */
+    ck_assert_uint_eq(major, TENDON_VERSION_MAJOR);
+    ck_assert_uint_eq(minor, TENDON_VERSION_MINOR);
+    ck_assert_uint_eq(patch, TENDON_VERSION_PATCH);
+    ck_assert_str_eq(tendon_version(), TENDON_VERSION_STRING_LITERAL);
+    ck_assert_int_eq(TENDON_VERSION_NUMBER, (int)(major * 10000 + minor * 100 + patch));
+    ck_assert_int_eq(TENDON_MAKE_VERSION(0, 2, 0), 200);
+    ck_assert(TENDON_MAKE_VERSION(0, 10, 0) > TENDON_MAKE_VERSION(0, 9, 99));
+    ck_assert(TENDON_MAKE_VERSION(1, 0, 0) > TENDON_MAKE_VERSION(0, 99, 99));
+}
+END_TEST
+
+/* tendon_error_set: what a layered component (the glTF importer) reports its refusals with. */
+START_TEST(test_error_set)
+{
+    ck_assert_int_eq(tendon_error_set(TENDON_ERR_FORMAT, "%s: accessors[%d]: %s", "a.gltf", 3,
+                                      "count is 0"),
+                     TENDON_ERR_FORMAT);
+    ck_assert_str_eq(tendon_error_message(), "a.gltf: accessors[3]: count is 0");
+    /* a library refusal replaces it, as any later failure does */
+    ck_assert_int_eq(tendon_quat_slerp(NULL, NULL, NULL, 1, NULL), TENDON_ERR_NULL);
+    ck_assert_ptr_null(strstr(tendon_error_message(), "accessors"));
+    /* truncated to the message buffer, never overrun */
+    char long_text[2000];
+    memset(long_text, 'x', sizeof long_text - 1);
+    long_text[sizeof long_text - 1] = '\0';
+    ck_assert_int_eq(tendon_error_set(TENDON_ERR_VALUE, "%s", long_text), TENDON_ERR_VALUE);
+    ck_assert_uint_eq(strlen(tendon_error_message()), 511);
+    /* a NULL format sets "" (a NULL the compiler cannot see, so -Wformat stays quiet) */
+    const char *null_format = getenv("TENDON_TEST_UNSET_VARIABLE");
+    ck_assert_ptr_null(null_format);
+    ck_assert_int_eq(tendon_error_set(TENDON_OK, null_format), TENDON_OK);
+    ck_assert_str_eq(tendon_error_message(), "");
 }
 END_TEST
 
@@ -1356,6 +1390,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_error_message_is_per_thread);
     tcase_add_test(tc, test_first_use_race);
     tcase_add_test(tc, test_status_names_and_version);
+    tcase_add_test(tc, test_error_set);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("errors");

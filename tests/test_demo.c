@@ -304,10 +304,22 @@ START_TEST(svg_chart)
     char path[] = "/tmp/tendon-test-demo-XXXXXX";
     const int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
-    demo_result r[1] = {scalar};
-    ck_assert_int_eq(demo_write_svg(path, &scene, r, 1), 0);
+    /* scalar, then an ISA built through emulation here (NEON on x86-64, SSE2 on AArch64) with
+       half scalar's time: it must not be shown as a 2x speed-up */
+    demo_result r[2] = {scalar, scalar};
+    size_t count = 1;
+    for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa) {
+        if (tendon_isa_compiled((tendon_isa)isa) == TENDON_ISA_EMULATED) {
+            r[1].isa = isa;
+            for (int st = 0; st < DEMO_STAGE_COUNT; ++st)
+                r[1].ns_per_frame[st] = r[0].ns_per_frame[st] / 2;
+            count = 2;
+            break;
+        }
+    }
+    ck_assert_int_eq(demo_write_svg(path, &scene, r, count), 0);
     FILE *f = fopen(path, "r");
-    char buf[1 << 16];
+    static char buf[1 << 17];
     const size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     remove(path);
@@ -316,6 +328,14 @@ START_TEST(svg_chart)
     ck_assert(n > 7 && strcmp(buf + n - 7, "</svg>\n") == 0);
     for (int st = 0; st < DEMO_STAGE_COUNT; ++st)
         ck_assert_ptr_nonnull(strstr(buf, DEMO_STAGE_NAME[st]));
+    /* microseconds as µs, never "us"; an x axis with a 0 tick and µs ticks */
+    ck_assert_ptr_nonnull(strstr(buf, " &#181;s</text>"));
+    ck_assert_ptr_null(strstr(buf, " us"));
+    ck_assert_ptr_nonnull(strstr(buf, "text-anchor=\"middle\">0</text>"));
+    if (count == 2) {
+        ck_assert_ptr_nonnull(strstr(buf, "(emulated: not a speed-up)"));
+        ck_assert_ptr_null(strstr(buf, "2.00&#215;"));
+    }
 }
 END_TEST
 

@@ -523,6 +523,32 @@ START_TEST(test_malformed)
         free(text);
         json_decref(j);
     }
+    /* a required extension the importer does not implement is refused by name (issue 15:
+       EXT_meshopt_compression data would be garbage); one that is only used is ignored */
+    j = simple_skin();
+    json_object_set_new(j, "extensionsRequired", json_pack("[s]", "EXT_meshopt_compression"));
+    json_object_set_new(j, "extensionsUsed", json_pack("[s]", "EXT_meshopt_compression"));
+    expect_error(j, TENDON_ERR_FORMAT, "extensionsRequired[0]",
+                 "requires the extension \"EXT_meshopt_compression\", which this importer does "
+                 "not implement");
+    j = simple_skin();
+    json_object_set_new(j, "extensionsRequired", json_string("KHR_mesh_quantization"));
+    expect_error(j, TENDON_ERR_FORMAT, "extensionsRequired", "must be an array");
+    j = simple_skin();
+    json_object_set_new(j, "extensionsRequired", json_pack("[i]", 7));
+    expect_error(j, TENDON_ERR_FORMAT, "extensionsRequired[0]", "must be a string");
+    j = simple_skin();
+    json_object_set_new(j, "extensionsUsed", json_pack("[s]", "KHR_materials_variants"));
+    json_object_set_new(j, "extensionsRequired", json_array());
+    {
+        char *text = json_dumps(j, JSON_COMPACT);
+        tendon_gltf *g;
+        ck_assert_msg(tendon_gltf_load_memory(text, strlen(text), "used.gltf", NULL, &g) ==
+                          TENDON_OK, "%s", tendon_error_message());
+        tendon_gltf_destroy(g);
+        free(text);
+        json_decref(j);
+    }
     /* bad offsets */
     j = simple_skin();
     json_object_set_new(at(j, "accessors", 6), "byteOffset", json_real(4096));
@@ -621,6 +647,94 @@ START_TEST(test_malformed)
 END_TEST
 
 /* TANGENT: imported as stored (VEC4 float); a file without it has none; wrong types refused. */
+/* KHR_mesh_quantization: Fox.glb quantized by a real tool (@gltf-transform/cli 4.5.1 `quantize`:
+   POSITION as normalised shorts, the dequantisation folded into the inverse bind matrices,
+   WEIGHTS_0 as normalised bytes) skins to the same vertices as Fox.glb, within what quantising
+   costs: half a 16-bit step of the mesh's extent for a position, and weights rounded to 1/255,
+   which move a vertex by up to 1/255 of the distance between where its joints carry it. */
+static void skin_all(model *m, double t, float *out, size_t *count)
+{
+    tendon_gltf_primitive pr;
+    ck_assert_int_eq(tendon_gltf_get_primitive(m->g, 0, 0, &pr), TENDON_OK);
+    ck_assert_ptr_nonnull(pr.joints);
+    ck_assert_ptr_nonnull(pr.weights);
+    size_t walk;
+    ck_assert_int_eq(tendon_gltf_find_animation(m->g, "Walk", &walk), TENDON_OK);
+    ck_assert_int_eq(tendon_skeleton_rest_pose(m->sk, &m->pose), TENDON_OK);
+    ck_assert_int_eq(tendon_clip_sample(tendon_gltf_animation(m->g, walk), t, &m->pose), TENDON_OK);
+    const tendon_skin_binding *b = tendon_gltf_skin(m->g, 0);
+    ck_assert_int_eq(tendon_pose_palette(m->sk, b, &m->pose, NULL, m->model, m->palette),
+                     TENDON_OK);
+    tendon_skin_job job;
+    memset(&job, 0, sizeof job);
+    job.palette_count = tendon_skin_binding_palette_count(b);
+    job.vertex_count = pr.vertex_count;
+    job.influence_count = 4;
+    job.joint_index_type = TENDON_JOINT_INDEX_U16;
+    job.joints = pr.joints;
+    job.weights = pr.weights;
+    job.positions = pr.positions;
+    tendon_skin_mesh *mesh = NULL;
+    ck_assert_int_eq(tendon_skin_mesh_create(&job, &mesh), TENDON_OK);
+    ck_assert_int_eq(tendon_skin_mesh_apply(mesh, m->palette, out, NULL, NULL), TENDON_OK);
+    tendon_skin_mesh_destroy(mesh);
+    *count = pr.vertex_count;
+}
+
+START_TEST(test_mesh_quantization)
+{
+    model plain, quant;
+    model_open(&plain, "khronos-sample-assets/Fox/Fox.glb");
+    model_open(&quant, "../gltf-quantized/Fox-quantized.glb");
+    tendon_gltf_primitive pp, pq;
+    ck_assert_int_eq(tendon_gltf_get_primitive(plain.g, 0, 0, &pp), TENDON_OK);
+    ck_assert_int_eq(tendon_gltf_get_primitive(quant.g, 0, 0, &pq), TENDON_OK);
+    ck_assert_uint_eq(pp.vertex_count, pq.vertex_count);
+    ck_assert_uint_eq(plain.n, quant.n);
+    for (size_t j = 0; j < plain.n; ++j)
+        ck_assert_str_eq(tendon_skeleton_joint_name(plain.sk, j),
+                         tendon_skeleton_joint_name(quant.sk, j));
+    /* the quantized positions are integers read as normalised values: within [-1, 1] */
+    float lo = 1e30f, hi = -1e30f, qmax = 0;
+    for (size_t i = 0; i < 3 * pp.vertex_count; ++i) {
+        lo = pp.positions[i] < lo ? pp.positions[i] : lo;
+        hi = pp.positions[i] > hi ? pp.positions[i] : hi;
+        qmax = fabsf(pq.positions[i]) > qmax ? fabsf(pq.positions[i]) : qmax;
+    }
+    ck_assert(qmax <= 1.0f && qmax > 0.5f);
+    const double extent = (double)hi - (double)lo;
+    const size_t n = pp.vertex_count;
+    float *a = malloc(3 * n * sizeof(float)), *b = malloc(3 * n * sizeof(float));
+    ck_assert(a && b);
+    static const double times[] = {0.0, 0.37, 0.81};
+    for (size_t k = 0; k < sizeof times / sizeof times[0]; ++k) {
+        size_t na, nb;
+        skin_all(&plain, times[k], a, &na);
+        skin_all(&quant, times[k], b, &nb);
+        double worst = 0;
+        for (size_t i = 0; i < 3 * n; ++i) {
+            const double d = fabs((double)a[i] - (double)b[i]);
+            worst = d > worst ? d : worst;
+        }
+        ck_assert_msg(worst <= extent / 255.0, "t = %g: a vertex moved %g, extent %g", times[k],
+                      worst, extent);
+        ck_assert(worst > 0); /* it is the quantized data that was read */
+    }
+    free(a);
+    free(b);
+    model_close(&plain);
+    model_close(&quant);
+
+    /* without the extension, integer positions are refused, naming it */
+    json_t *j = simple_skin();
+    json_t *pos = at(j, "accessors", 1);
+    ck_assert_str_eq(json_string_value(json_object_get(pos, "type")), "VEC3");
+    json_object_set_new(pos, "componentType", json_real(5122));
+    json_object_set_new(pos, "normalized", json_true());
+    expect_error(j, TENDON_ERR_FORMAT, "POSITION must be float", "need KHR_mesh_quantization");
+}
+END_TEST
+
 START_TEST(test_tangents)
 {
     size_t size;
@@ -856,6 +970,7 @@ static Suite *gltf_suite(void)
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_truncated_glb);
     tcase_add_test(tc, test_tangents);
+    tcase_add_test(tc, test_mesh_quantization);
     tcase_add_test(tc, test_counts_before_allocation);
     suite_add_tcase(s, tc);
     return s;

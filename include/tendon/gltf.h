@@ -24,7 +24,12 @@
  *     unorm8, unorm16 → float, as stored: not renormalised) and morph target POSITION deltas,
  *     with the mesh's default weights.
  * Files: `.gltf` (buffers as data: URIs with base64, or files relative to the .gltf) and `.glb`.
- * Images are not read. Extensions are ignored.
+ * Images are not read. One extension is implemented, KHR_mesh_quantization: POSITION and morph
+ * target POSITION as 8- or 16-bit integers (normalised or not), NORMAL and TANGENT as normalised
+ * ones, converted to float as stored (the dequantising transform is the file's: node or
+ * inverse bind matrices). A file whose `extensionsRequired` names any other extension is
+ * refused (TENDON_ERR_FORMAT naming it), as the glTF specification asks; extensions only used
+ * are ignored.
  *
  * Malformed input (truncated, bad offsets, wrong types, out-of-range indices, missing buffers,
  * a cycle in the node graph, a node with two parents, …) gives TENDON_ERR_FORMAT with a message

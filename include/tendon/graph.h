@@ -40,6 +40,8 @@ extern "C" {
  * times. Channels it does not write keep what `out` held: the bind pose when the source is under
  * a lerp or 1-D node, the caller's pose when the source is the tree's root (as a clip sampler
  * leaves channels no track names untouched). It must not call back into the tree.
+ * It runs in the caller's own floating-point environment (tendon/fpenv.h) and must return
+ * with the environment it was called in.
  */
 typedef void (*tendon_pose_sample_fn)(void *user, double time_sec, tendon_pose *out);
 
@@ -204,6 +206,8 @@ TENDON_API int tendon_parameters_get(const tendon_parameters *parameters, const 
 /**
  * A transition's condition: nonzero to take it. The consumer's own function over the
  * consumer's own parameters; it must not call back into the machine.
+ * It runs in the caller's own floating-point environment (tendon/fpenv.h) and must return
+ * with the environment it was called in.
  */
 typedef int (*tendon_transition_predicate)(void *user, const tendon_parameters *parameters);
 

@@ -8,13 +8,26 @@
  * Every entry of every table computes the same bits as the scalar table's entry for the same
  * input (finite inputs; NaNs by class). None allocates, reads a clock or keeps state.
  *
+ * **The floating-point environment.** Unlike the public entry points, these function pointers
+ * are not guarded: they run in the calling thread's environment as it is, and their bits are
+ * the promised ones only in the defined environment (round to nearest, no FTZ/DAZ). A thread
+ * that may have another (a game that sets FTZ/DAZ, a changed rounding mode) wraps a batch of
+ * raw calls in tendon_fpenv_enter / tendon_fpenv_leave (tendon/fpenv.h) — one register write
+ * each way per batch instead of per call. The spring march kernels call plan->anchor in that
+ * same environment. (Why not guarded: a guard per call would be a register read and compare
+ * in every kernel of every ISA, which the public entry points already pay once per call;
+ * docs/determinism.md, "The floating-point environment".)
+ *
  * Fields are appended as modules land; compare `isa` rather than relying on the size.
+ * Appending one is an ABI change: the release that carries it bumps TENDON_VERSION_MINOR and so
+ * the soname (libtendon.so.0.MINOR; README, "Versions and the ABI").
  */
 #ifndef TENDON_KERNELS_H
 #define TENDON_KERNELS_H
 
 #include "blend.h"
 #include "dispatch.h"
+#include "fpenv.h"
 #include "pose.h"
 #include "skin.h"
 #include "spring.h"

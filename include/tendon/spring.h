@@ -63,7 +63,10 @@ extern "C" {
  * `out`: a float it leaves unwritten holds an unspecified earlier value — zero if no call has
  * written it (an anchor that writes nothing is a constant anchor at 0) — the same on every ISA.
  * It may call tendon functions (everything here is re-entrant). The floats it writes are read
- * as they are (non-finite values flow through the arithmetic; nothing is refused).
+ * as they are (non-finite values flow through the arithmetic; nothing is refused). Called by a
+ * public entry point, it runs in the caller's own floating-point environment (tendon/fpenv.h:
+ * the library's defined one is set around the library's work, not around the anchor's), and
+ * it must return with the environment it was called in.
  */
 typedef void (*tendon_spring_anchor_fn)(void *user, double time_sec, float *out);
 

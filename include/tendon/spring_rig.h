@@ -68,6 +68,8 @@ extern "C" {
  * increasing order, in calls of any size). Each value is used as the blend's and the layer's own
  * `t` / `weight` argument, unchanged (the blend clamps it to [0, 1], the additive layer below
  * at 0). Batched so that a weight costs a loop, not a call, per substep time.
+ * It runs in the caller's own floating-point environment (tendon/fpenv.h) and must return
+ * with the environment it was called in.
  */
 typedef void (*tendon_rig_weight_fn)(void *user, const double *times_sec, size_t count,
                                      double *out);
@@ -162,6 +164,8 @@ typedef struct tendon_spring_rig_source {
  * and the link positions are world positions. A status other than TENDON_OK stops the sample
  * (returned, nothing written). The rest offsets stay as they are (model-space directions, not
  * turned with the root: the chains hang in the world as they hang in the rest pose).
+ * It runs in the caller's own floating-point environment (tendon/fpenv.h) and must return
+ * with the environment it was called in.
  */
 typedef tendon_status (*tendon_rig_root_fn)(void *user, double time_sec, float out[16]);
 

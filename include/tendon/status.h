@@ -48,7 +48,14 @@ typedef enum tendon_status {
     /** A name that was looked up and not found. */
     TENDON_ERR_NOT_FOUND = 10,
     /** An I/O failure (a file that cannot be read). */
-    TENDON_ERR_IO = 11
+    TENDON_ERR_IO = 11,
+    /**
+     * The calling thread's floating-point environment is not the defined one (round to nearest,
+     * no FTZ/DAZ) and this library was built with TENDON_FPENV=check, which refuses instead of
+     * setting it (tendon/fpenv.h). The message names the register value and the expected one;
+     * nothing was written.
+     */
+    TENDON_ERR_FPENV = 12
 } tendon_status;
 
 /**
@@ -61,8 +68,24 @@ TENDON_API const char *tendon_error_message(void);
 /** The enumerator's name, e.g. "TENDON_ERR_COUNT"; "TENDON_ERR_UNKNOWN" for other values. */
 TENDON_API const char *tendon_status_name(tendon_status status);
 
-/** The library version as "MAJOR.MINOR.PATCH". */
+/**
+ * The library version as "MAJOR.MINOR.PATCH": the version of the library this program runs
+ * against. The version it was compiled against is TENDON_VERSION_STRING_LITERAL (version.h).
+ */
 TENDON_API const char *tendon_version(void);
+
+/**
+ * Set the calling thread's error message (what tendon_error_message() returns), formatted as
+ * printf formats it (truncated to 511 bytes; NULL `fmt` sets ""), and return `status`. For
+ * components layered over the core — the glTF importer (gltf.h) reports its errors through it,
+ * so one message function serves both — and for an engine's own wrappers that want their
+ * refusals read the same way. Thread-safe: the message is per thread.
+ */
+TENDON_API tendon_status tendon_error_set(tendon_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 #ifdef __cplusplus
 }

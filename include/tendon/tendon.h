@@ -1,7 +1,9 @@
 /* tendon — the umbrella header: the whole public C API. */
 #ifndef TENDON_TENDON_H
 #define TENDON_TENDON_H
+#include "version.h"
 #include "status.h"
+#include "fpenv.h"
 #include "dispatch.h"
 #include "pose.h"
 #include "quat.h"

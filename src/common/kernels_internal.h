@@ -212,6 +212,12 @@ TENDON_HIDDEN void tendon_morph_scalar_from(const float *base, const float *cons
 /* The skeleton's own rest pose (src/skeleton.c), read-only: no copy. */
 TENDON_HIDDEN const tendon_pose *tendon_skeleton_rest_view(const tendon_skeleton *skeleton);
 
+/* tendon_blend_tree_evaluate under an entry point's floating-point guard (src/common/fpenv.h):
+   the tree's pose sources run in the environment `env` saved (NULL: as they are). */
+TENDON_HIDDEN tendon_status tendon_blend_tree_evaluate_env(tendon_blend_tree *tree,
+                                                           double time_sec, tendon_pose *out,
+                                                           const tendon_fpenv *env);
+
 /*
  * Many times, a subset of the joints (src/clip.c): tendon_clip_subset lists the TRS tracks of
  * the joints with a slot (slot_of_joint[joint] ≥ 0; [clip joint_count]) into tracks/slots

@@ -18,11 +18,13 @@
 
 #include <math.h> /* sqrt: set-up time only (matrix decomposition), not a kernel */
 
-#include "common/kernels_internal.h"
+#include "common/fpenv.h" /* header-only over the public API: the guard of gltf_load */
 #include "tendon/gltf.h"
+#include "tendon/tendon.h"
 
-/* The library's thread-local message (tendon_error_message). tendon_gltf links tendon_static. */
-#define tendon_gltf_set_error tendon_fail
+/* The library's thread-local message (tendon_error_message), set through the public API, so
+   the importer links over the shared core as over the static one. */
+#define tendon_gltf_set_error tendon_error_set
 
 /* ---- the model ---------------------------------------------------------------------------- */
 
@@ -127,6 +129,7 @@ typedef struct ctx {
     const unsigned char *glb_bin;
     size_t glb_bin_len;
     int is_glb;
+    int quantized; /* KHR_mesh_quantization is required or used: integer vertex attributes */
     tendon_gltf *g;
     /* counts of the top-level arrays */
     size_t n_nodes, n_accessors, n_views, n_meshes, n_skins;
@@ -692,11 +695,14 @@ static void apply_sparse(const acc *a, size_t keep, float *outf, uint16_t *outu)
 
 /*
  * Accessor `index`, opened to be read as floats: its type must have `comps` components (0: any),
- * its component type be float or (allow_norm) a normalised integer. Allocates nothing: a caller
+ * its component type be float, or a normalised integer when allow_norm has ALLOW_NORM, or any
+ * 8- or 16-bit integer, normalised or not, when it has ALLOW_INT (KHR_mesh_quantization). Allocates nothing: a caller
  * compares a->count with what it needs (another attribute's count, the key count, the joint
  * count) before read_floats_of claims count·comps floats — a sparse accessor without a buffer
  * view can claim up to 2^32 elements in a few bytes of JSON.
  */
+enum { ALLOW_NORM = 1, ALLOW_INT = 2 };
+
 static tendon_status open_floats(const ctx *c, size_t index, int comps, int allow_norm,
                                  const char *what, acc *a)
 {
@@ -706,10 +712,14 @@ static tendon_status open_floats(const ctx *c, size_t index, int comps, int allo
     if (comps && a->comps != comps)
         return ferr(c, a->where, "%s needs %d components per element, the accessor has %d", what,
                     comps, a->comps);
-    if (a->ct != CT_F32 && !(allow_norm && a->normalized))
-        return ferr(c, a->where, "%s must be float%s (componentType %d%s)", what,
-                    allow_norm ? " or normalised integers" : "", a->ct,
-                    a->normalized ? "" : ", not normalised");
+    if (a->ct != CT_F32 && !((allow_norm & ALLOW_NORM) && a->normalized) &&
+        !((allow_norm & ALLOW_INT) && a->ct != CT_U32))
+        return ferr(c, a->where, "%s must be float%s (componentType %d%s)%s", what,
+                    allow_norm & ALLOW_INT   ? " or 8- or 16-bit integers"
+                    : allow_norm & ALLOW_NORM ? " or normalised integers"
+                                              : "",
+                    a->ct, a->normalized ? "" : ", not normalised",
+                    c->quantized ? "" : "; integer vertex attributes need KHR_mesh_quantization");
     return TENDON_OK;
 }
 
@@ -1396,7 +1406,8 @@ static tendon_status load_meshes(ctx *c)
             if ((st = get_index(c, attrs, "POSITION", c->n_accessors, SIZE_MAX - 1, pw, &pos_ai)))
                 return st;
             if (pos_ai != SIZE_MAX - 1) {
-                if ((st = open_floats(c, pos_ai, 3, 0, "POSITION", &aa)) ||
+                if ((st = open_floats(c, pos_ai, 3, c->quantized ? ALLOW_NORM | ALLOW_INT : 0,
+                                      "POSITION", &aa)) ||
                     (st = read_floats_of(c, &aa, aa.count, &d->pos)))
                     return st;
                 n = aa.count;
@@ -1405,14 +1416,14 @@ static tendon_status load_meshes(ctx *c)
             if ((st = get_index(c, attrs, "NORMAL", c->n_accessors, SIZE_MAX - 1, pw, &ai)))
                 return st;
             if (ai != SIZE_MAX - 1 &&
-                ((st = open_floats(c, ai, 3, 0, "NORMAL", &aa)) ||
+                ((st = open_floats(c, ai, 3, c->quantized ? ALLOW_NORM : 0, "NORMAL", &aa)) ||
                  (st = check_vertices(c, pw, "NORMAL", &aa, n, pos_ai)) ||
                  (st = read_floats_of(c, &aa, aa.count, &d->nrm))))
                 return st;
             if ((st = get_index(c, attrs, "TANGENT", c->n_accessors, SIZE_MAX - 1, pw, &ai)))
                 return st;
             if (ai != SIZE_MAX - 1 &&
-                ((st = open_floats(c, ai, 4, 0, "TANGENT", &aa)) ||
+                ((st = open_floats(c, ai, 4, c->quantized ? ALLOW_NORM : 0, "TANGENT", &aa)) ||
                  (st = check_vertices(c, pw, "TANGENT", &aa, n, pos_ai)) ||
                  (st = read_floats_of(c, &aa, aa.count, &d->tan))))
                 return st;
@@ -1447,7 +1458,9 @@ static tendon_status load_meshes(ctx *c)
                 if ((st = get_index(c, tg, "POSITION", c->n_accessors, SIZE_MAX - 1, tw, &ai)))
                     return st;
                 if (ai != SIZE_MAX - 1 &&
-                    ((st = open_floats(c, ai, 3, 1, "a morph target POSITION", &aa)) ||
+                    ((st = open_floats(c, ai, 3,
+                                       c->quantized ? ALLOW_NORM | ALLOW_INT : ALLOW_NORM,
+                                       "a morph target POSITION", &aa)) ||
                      (st = check_vertices(c, tw, "this target's POSITION", &aa, n, pos_ai)) ||
                      (st = read_floats_of(c, &aa, aa.count, &d->targets[t]))))
                     return st;
@@ -1512,6 +1525,34 @@ static tendon_status load_impl(ctx *c, const unsigned char *data, size_t size)
     const char *ver = json_string_value(json_object_get(asset, "version"));
     if (!ver || strncmp(ver, "2.", 2) != 0)
         return ferr(c, "asset", "`asset.version` must be \"2.x\"");
+    /* glTF 2.0: a file that requires an extension the loader does not implement must not be
+       loaded (its data may be compressed or otherwise unreadable without it). This importer
+       implements KHR_mesh_quantization only; any other required extension is refused by name,
+       used-only ones are ignored. */
+    static const char QUANTIZATION[] = "KHR_mesh_quantization";
+    const json_t *required = json_object_get(c->root, "extensionsRequired");
+    if (required && !json_is_array(required))
+        return ferr(c, "extensionsRequired", "must be an array of extension names");
+    for (size_t i = 0; i < json_array_size(required); ++i) {
+        const char *ext = json_string_value(json_array_get(required, i));
+        char where[48];
+        snprintf(where, sizeof where, "extensionsRequired[%zu]", i);
+        if (!ext)
+            return ferr(c, where, "must be a string (an extension name)");
+        if (strcmp(ext, QUANTIZATION) == 0) {
+            c->quantized = 1;
+            continue;
+        }
+        return ferr(c, where, "the file requires the extension \"%s\", which this importer does "
+                              "not implement (it implements only %s): not loaded, as the glTF "
+                              "specification requires", ext, QUANTIZATION);
+    }
+    const json_t *used = json_object_get(c->root, "extensionsUsed");
+    for (size_t i = 0; json_is_array(used) && i < json_array_size(used); ++i) {
+        const char *ext = json_string_value(json_array_get(used, i));
+        if (ext && strcmp(ext, QUANTIZATION) == 0)
+            c->quantized = 1;
+    }
     c->n_nodes = array_len(c->root, "nodes");
     c->n_accessors = array_len(c->root, "accessors");
     c->n_views = array_len(c->root, "bufferViews");
@@ -1552,6 +1593,7 @@ static tendon_status load_common(const unsigned char *data, size_t size, const c
 tendon_status tendon_gltf_load_memory(const void *data, size_t size, const char *name,
                                       const char *base_dir, tendon_gltf **out)
 {
+    TENDON_FPENV_GUARD();
     if (!out)
         return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_load_memory: out is NULL");
     *out = NULL;
@@ -1562,6 +1604,7 @@ tendon_status tendon_gltf_load_memory(const void *data, size_t size, const char 
 
 tendon_status tendon_gltf_load(const char *path, tendon_gltf **out)
 {
+    TENDON_FPENV_GUARD();
     if (!out)
         return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_load: out is NULL");
     *out = NULL;

@@ -25,10 +25,13 @@ const char USAGE_BENCH[] =
     "\n"
     "Run the benchmark harness tendon-bench (looked for next to this executable, then at\n"
     "$TENDON_BENCH, then on PATH) and print, per kernel and count, the nanoseconds per item\n"
-    "(joint, quaternion, ...) on each ISA and the speed-up over scalar. The harness's own\n"
+    "(joint, quaternion, ...) on each ISA and the speed-up over scalar. The time is CPU time:\n"
+    "Google Benchmark's items_per_second, which it divides by the benchmark thread's CPU time\n"
+    "(not wall time) since the harness asks for neither real nor manual time. The harness's own\n"
     "progress goes to stderr; the table to stdout.\n"
     "\n"
-    "  --json FILE    keep the raw Google Benchmark JSON in FILE\n"
+    "  --json FILE    keep the raw Google Benchmark JSON in FILE, unchanged (`--json -`: write it\n"
+    "                 to stdout instead of the table)\n"
     "  --filter RE    run only the benchmarks whose name (`kernel/isa/count`) matches RE\n"
     "                 (passed on as --benchmark_filter; exit 2 if it is not a regular\n"
     "                 expression or matches no benchmark)\n"
@@ -464,7 +467,8 @@ static int print_table(const json_t *doc, const char *source)
         }
 
     print_context(doc);
-    printf("# ns per item on each ISA; after it, the speed-up over scalar\n");
+    printf("# ns per item of CPU time (Google Benchmark's items_per_second: the thread's CPU "
+           "clock, not wall time) on each ISA; after it, the speed-up over scalar\n");
     for (int r = 0; r <= t.row_count; ++r) {
         for (int c = 0; c < columns; ++c) {
             const int left = c == 0 || c == 2;
@@ -567,6 +571,31 @@ static int check_filter(const char *filter)
     return 0;
 }
 
+/*
+ * `--json -`: the harness's JSON, byte for byte, on stdout. An empty file means nothing ran
+ * (Google Benchmark writes none then): said as format_file says it.
+ */
+static int copy_to_stdout(const char *path, const char *filter)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    size_t len = 0;
+    const int err = f ? jx_read_all(f, &text, &len) : errno;
+    if (f)
+        fclose(f);
+    if (err) {
+        cli_error("bench", "cannot read the harness's results %s: %s", path, strerror(err));
+        return CLI_FAIL;
+    }
+    if (len == 0) {
+        free(text);
+        return format_file(path, FROM_HARNESS, filter);
+    }
+    const int ok = fwrite(text, 1, len, stdout) == len;
+    free(text);
+    return ok ? CLI_OK : CLI_FAIL;
+}
+
 /* ---- the command -------------------------------------------------------------------------- */
 
 int cmd_bench(int argc, char **argv)
@@ -620,7 +649,8 @@ int cmd_bench(int argc, char **argv)
         return CLI_FAIL;
 
     char tmp[PATH_MAX] = "";
-    const char *path = json_out;
+    const int json_stdout = json_out && strcmp(json_out, "-") == 0;
+    const char *path = json_stdout ? NULL : json_out;
     if (!path) {
         const char *dir = getenv("TMPDIR");
         snprintf(tmp, sizeof tmp, "%s/tendon-bench-XXXXXX", dir && *dir ? dir : "/tmp");
@@ -633,9 +663,11 @@ int cmd_bench(int argc, char **argv)
         close(fd);
         path = tmp;
     }
-    const int rc = run_harness(harness, path, filter, min_time, emulated) == 0
-                       ? format_file(path, FROM_HARNESS, filter)
-                       : CLI_FAIL;
+    int rc = run_harness(harness, path, filter, min_time, emulated) == 0 ? CLI_OK : CLI_FAIL;
+    if (rc == CLI_OK && json_stdout)
+        rc = copy_to_stdout(path, filter);
+    else if (rc == CLI_OK)
+        rc = format_file(path, FROM_HARNESS, filter);
     if (tmp[0])
         unlink(tmp);
     return rc;

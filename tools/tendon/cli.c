@@ -21,12 +21,12 @@ void cli_error(const char *cmd, const char *fmt, ...)
 
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
 {
+    (void)usage; /* the whole usage is --help's: a mistake gets one line and where to look */
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "tendon %s: ", cmd);
     vfprintf(stderr, fmt, ap);
-    fputs("\n\n", stderr);
-    fputs(usage, stderr);
+    fprintf(stderr, "\nhint: `tendon %s --help` lists the options\n", cmd);
     va_end(ap);
     return CLI_USAGE;
 }

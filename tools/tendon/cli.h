@@ -31,8 +31,9 @@ extern const char USAGE_SAMPLE[];
 extern const char USAGE_DEMO[];
 
 /*
- * Report a usage error: "tendon <cmd>: <message>" and the command's usage on stderr.
- * Returns CLI_USAGE, so a command can `return cli_usage_error(...)`.
+ * Report a usage error on stderr: one line, "tendon <cmd>: <message>", and a hint naming
+ * `tendon <cmd> --help` (the usage itself is --help's). Returns CLI_USAGE, so a command can
+ * `return cli_usage_error(...)`.
  */
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -49,5 +50,24 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **
 
 /* Whether argv[i] is "--help" or "-h". */
 int cli_is_help(const char *arg);
+
+/* fpenv_cli.c: print "<prefix>fp environment: MXCSR 0x1f80 (round to nearest, FTZ off, DAZ off);
+   library mode guard" — the calling thread's control register now — on f. */
+void cli_fpenv_line(FILE *f, const char *prefix);
+/* Set the tool's thread to a mode named by CLI_FPENV_MODES (default, ftz, daz, ftz+daz, down,
+   up, zero); -1 for another name. */
+int cli_fpenv_set(const char *mode);
+extern const char CLI_FPENV_MODES[];
+
+/*
+ * Find one of the tools' data files (data.c): `name` (e.g. "golden.digest") in $TENDON_DATA_DIR,
+ * else in share/tendon beside this executable's directory (<prefix>/bin → <prefix>/share/tendon;
+ * the build tree's build/tools → build/share/tendon), else in the configured install datadir.
+ * Writes the path of the first that is a regular file into out[size]: 0, or -1 if none is.
+ */
+int cli_data_file(const char *name, char *out, size_t size);
+
+/* Print the places cli_data_file looks for `name`, comma-separated, to f (for messages). */
+void cli_data_searched(FILE *f, const char *name);
 
 #endif

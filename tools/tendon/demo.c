@@ -454,6 +454,7 @@ int cmd_demo(int argc, char **argv)
            demo_stage_items(&scene, DEMO_SPRINGS, NULL), scene.target_count, scene.morph_count);
     printf("  %zu frames (%.3g s at %.3g fps), %s tier; cpu: %s\n", frames, seconds, fps,
            tier == TENDON_TIER_F32 ? "float32" : "exact", tendon_cpu_name());
+    cli_fpenv_line(stdout, "  ");
     if (scene.rig) {
         printf("  spring rig: %zu chains, %zu links, %zu substep grid%s (", scene.chain_count,
                tendon_spring_rig_link_count(scene.rig), tendon_spring_rig_grid_count(scene.rig),

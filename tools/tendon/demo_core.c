@@ -1304,17 +1304,59 @@ static void xml_text(FILE *f, const char *s)
     }
 }
 
+/* A round tick step (1, 2 or 5 × 10^k) giving 2 to 5 intervals up to max. */
+static double tick_step(double max)
+{
+    if (!(max > 0))
+        return 1;
+    double step = 1;
+    while (step * 10 <= max)
+        step *= 10;
+    while (step > max)
+        step /= 10;
+    /* step ≤ max < 10·step */
+    const double ratio = max / step;
+    return ratio < 2 ? step / 2 : ratio < 5 ? step : step * 2;
+}
+
+/* An x axis under bars scaled `width` px per `max` ns: a line, ticks and µs labels at y. */
+static void svg_axis(FILE *f, double left, double width, double y, double max_ns, int small)
+{
+    const double max_us = max_ns / 1e3, step = tick_step(max_us);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#555\"/>\n", left, y,
+            left + width, y);
+    for (int k = 0; k * step <= max_us * (1 + 1e-9) && k < 50; ++k) {
+        const double v = k * step, x = left + width * v / max_us;
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#555\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\">%g%s</text>\n",
+                x, y, x, y + 4, x, y + (small ? 13 : 15), small ? 10 : 11, v,
+                k == 0 ? "" : " &#181;s");
+    }
+}
+
+/* "(2.31× scalar)", or for an ISA run through SIMDe emulation, what its time is not. */
+static void svg_ratio(FILE *f, const demo_result *base, const demo_result *r, double base_ns,
+                      double ns)
+{
+    if (tendon_isa_compiled((tendon_isa)r->isa) == TENDON_ISA_EMULATED)
+        fputs(" (emulated: not a speed-up)", f);
+    else if (r != base && ns > 0)
+        fprintf(f, " (%.2f&#215; %s)", base_ns / ns, tendon_isa_name((tendon_isa)base->isa));
+}
+
 int demo_write_svg(const char *path, const demo_scene *s, const demo_result *r, size_t count)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    const double left = 150, bar_w = 560, row_h = 34, top = 70;
+    const double left = 150, bar_w = 520, row_h = 34, top = 70;
     size_t shown = 0; /* stages that run for this scene */
     for (int st = 0; st < DEMO_STAGE_COUNT; ++st)
         shown += demo_stage_items(s, st, NULL) != 0;
-    const double panel_h = 14.0 * (double)count + 30; /* one per stage, below the totals */
-    const double panels_top = top + row_h * (double)count + 95;
+    const double panel_h = 14.0 * (double)count + 48; /* one per stage, below the totals */
+    const double axis_h = 24;
+    const double panels_top = top + row_h * (double)count + axis_h + 95;
     const double height = panels_top + panel_h * (double)shown + 20;
     double max_total = 0;
     for (size_t i = 0; i < count; ++i)
@@ -1326,7 +1368,8 @@ int demo_write_svg(const char *path, const demo_scene *s, const demo_result *r, 
             "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
             height);
     fputs("<text x=\"20\" y=\"26\" font-size=\"16\" font-weight=\"bold\">tendon demo: "
-          "microseconds per frame, by stage and ISA</text>\n<text x=\"20\" y=\"46\">",
+          "&#181;s per frame, by stage and ISA (median over the frames)</text>\n"
+          "<text x=\"20\" y=\"46\">",
           f);
     char line[1024];
     snprintf(line, sizeof line, "%s: %zu joints, %zu vertices, %zu spring links. %s", s->name,
@@ -1336,37 +1379,46 @@ int demo_write_svg(const char *path, const demo_scene *s, const demo_result *r, 
     fputs("</text>\n", f);
     for (size_t i = 0; i < count; ++i) {
         const double y = top + row_h * (double)i;
-        fprintf(f, "<text x=\"20\" y=\"%.1f\">%s%s</text>\n", y + 20,
-                tendon_isa_name((tendon_isa)r[i].isa),
-                tendon_isa_compiled((tendon_isa)r[i].isa) == TENDON_ISA_EMULATED ? " (emulated)"
-                                                                                  : "");
+        const int emu = tendon_isa_compiled((tendon_isa)r[i].isa) == TENDON_ISA_EMULATED;
+        fprintf(f, "<text x=\"20\" y=\"%.1f\"%s>%s%s</text>\n", y + 20,
+                emu ? " fill=\"#777\" font-style=\"italic\"" : "",
+                tendon_isa_name((tendon_isa)r[i].isa), emu ? " (emulated)" : "");
         double x = left;
         for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
-            const double w = bar_w * r[i].ns_per_frame[st] / max_total;
+            const double w = max_total > 0 ? bar_w * r[i].ns_per_frame[st] / max_total : 0;
             fprintf(f,
-                    "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\">"
-                    "<title>%s %s: %.1f us/frame</title></rect>\n",
+                    "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\"%s>"
+                    "<title>%s %s: %.1f &#181;s per frame</title></rect>\n",
                     x, y + 6, w, row_h - 10, STAGE_COLOUR[st],
-                    tendon_isa_name((tendon_isa)r[i].isa), DEMO_STAGE_NAME[st],
-                    r[i].ns_per_frame[st] / 1e3);
+                    emu ? " fill-opacity=\"0.45\"" : "", tendon_isa_name((tendon_isa)r[i].isa),
+                    DEMO_STAGE_NAME[st], r[i].ns_per_frame[st] / 1e3);
             x += w;
         }
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%.1f us (%.2fx)</text>\n", x + 8, y + 20,
-                total_ns(&r[i]) / 1e3, total_ns(&r[0]) / total_ns(&r[i]));
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%.1f &#181;s", x + 8, y + 20,
+                total_ns(&r[i]) / 1e3);
+        svg_ratio(f, &r[0], &r[i], total_ns(&r[0]), total_ns(&r[i]));
+        fputs("</text>\n", f);
     }
-    const double ly = top + row_h * (double)count + 25;
+    svg_axis(f, left, bar_w, top + row_h * (double)count + 2, max_total, 0);
+    const double ly = top + row_h * (double)count + axis_h + 25;
     for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
         const double lx = 20 + 120 * st;
         fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"14\" fill=\"%s\"/>"
                    "<text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
                 lx, ly, STAGE_COLOUR[st], lx + 20, ly + 12, DEMO_STAGE_NAME[st]);
     }
-    int all = 1;
+    int all = 1, any_emu = 0;
     for (int st = 0; st < DEMO_STAGE_COUNT; ++st)
         all &= demo_stage_agrees(r, count, st);
+    for (size_t i = 0; i < count; ++i)
+        any_emu |= tendon_isa_compiled((tendon_isa)r[i].isa) == TENDON_ISA_EMULATED;
     fprintf(f, "<text x=\"20\" y=\"%.0f\">%s</text>\n", ly + 40,
             all ? "every stage's output hash is the same on every ISA"
                 : "ISAs DISAGREE: see the report");
+    if (any_emu)
+        fprintf(f, "<text x=\"20\" y=\"%.0f\" fill=\"#777\">emulated ISAs (SIMDe, pale): their "
+                   "bits are checked; their time says nothing about the ISA</text>\n",
+                ly + 58);
     /* one panel per stage, each on its own scale, so the small stages can be read too */
     double py = panels_top;
     for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
@@ -1382,16 +1434,20 @@ int demo_write_svg(const char *path, const demo_scene *s, const demo_result *r, 
         for (size_t i = 0; i < count; ++i) {
             const double y = py + 20 + 14.0 * (double)i;
             const double w = max > 0 ? bar_w * r[i].ns_per_frame[st] / max : 0;
+            const int emu = tendon_isa_compiled((tendon_isa)r[i].isa) == TENDON_ISA_EMULATED;
             fprintf(f,
-                    "<text x=\"40\" y=\"%.1f\" font-size=\"11\">%s%s</text>"
-                    "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.2f\" height=\"11\" fill=\"%s\"/>"
-                    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%.2f us (%.2fx)</text>\n",
-                    y + 10, tendon_isa_name((tendon_isa)r[i].isa),
-                    tendon_isa_compiled((tendon_isa)r[i].isa) == TENDON_ISA_EMULATED ? " (emu)" : "",
-                    left, y, w, STAGE_COLOUR[st],
-                    left + w + 6, y + 10, r[i].ns_per_frame[st] / 1e3,
-                    r[0].ns_per_frame[st] / r[i].ns_per_frame[st]);
+                    "<text x=\"40\" y=\"%.1f\" font-size=\"11\"%s>%s%s</text>"
+                    "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.2f\" height=\"11\" fill=\"%s\"%s/>"
+                    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%.2f &#181;s",
+                    y + 10, emu ? " fill=\"#777\" font-style=\"italic\"" : "",
+                    tendon_isa_name((tendon_isa)r[i].isa), emu ? " (emulated)" : "", left, y, w,
+                    STAGE_COLOUR[st], emu ? " fill-opacity=\"0.45\"" : "", left + w + 6, y + 10,
+                    r[i].ns_per_frame[st] / 1e3);
+            svg_ratio(f, &r[0], &r[i], r[0].ns_per_frame[st], r[i].ns_per_frame[st]);
+            fputs("</text>\n", f);
         }
+        if (max > 0)
+            svg_axis(f, left, bar_w, py + 20 + 14.0 * (double)count + 1, max, 1);
         py += panel_h;
     }
     fputs("</svg>\n", f);

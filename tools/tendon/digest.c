@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <nettle/sha2.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@
 #include "cli.h"
 
 const char USAGE_DIGEST[] =
-    "usage: tendon digest [--expect FILE | --golden]\n"
+    "usage: tendon digest [--expect [FILE] [--summary] | --golden] [--fpenv MODE]\n"
     "\n"
     "Run a fixed, seeded workload (tail-exercising counts up to 1003, misaligned starts, aliased\n"
     "outputs, adversarial quaternions and weights: antipodal, near the 0.9995 threshold, zero,\n"
@@ -33,9 +34,20 @@ const char USAGE_DIGEST[] =
     "\n"
     "  --expect FILE  also compare every hash with FILE (lines `KERNEL SHA256`, `#` comments), and\n"
     "                 exit 1 listing each kernel and ISA that differs, or a kernel missing from\n"
-    "                 either side\n"
+    "                 either side. Without FILE: the golden.digest installed with tendon\n"
+    "                 (share/tendon; $TENDON_DATA_DIR first)\n"
+    "  --summary      with --expect: no table, one verdict line on stdout (every kernel x ISA\n"
+    "                 matches, or how many differ; each difference is still named on stderr)\n"
     "  --golden       print the scalar hashes in the golden-file format instead (refused, exit 1,\n"
-    "                 when the ISAs here disagree)\n";
+    "                 when the ISAs here disagree)\n"
+    "  --fpenv MODE   set the tool's floating-point environment first: default, ftz, daz,\n"
+    "                 ftz+daz, down, up or zero (round toward -inf, +inf, 0). The digest calls\n"
+    "                 the raw kernel tables, which run in the caller's environment, so each\n"
+    "                 kernel's workload runs between tendon_fpenv_enter and tendon_fpenv_leave\n"
+    "                 (tendon/fpenv.h), and the mode is checked to be back after each: the\n"
+    "                 hashes must still be the golden ones\n"
+    "A line `# fp environment: ...` names the environment the command ran in (on stderr with\n"
+    "--golden).\n";
 
 /* ---- the sink: SHA-256 of the outputs, NaNs canonical, little-endian ---------------------- */
 
@@ -2015,33 +2027,63 @@ static int read_golden(const char *path, golden_entry *entries, int max)
 
 int cmd_digest(int argc, char **argv)
 {
-    const char *expect = NULL;
-    int golden_out = 0;
+    const char *expect = NULL, *fpenv_mode = NULL;
+    int golden_out = 0, summary = 0, expect_default = 0;
     for (int i = 1; i < argc; ++i) {
         const char *value;
         int m;
         if (cli_is_help(argv[i])) {
             fputs(USAGE_DIGEST, stdout);
+            char found[PATH_MAX + 64];
+            if (cli_data_file("golden.digest", found, sizeof found) == 0)
+                printf("\nThe installed golden file (--expect without FILE): %s\n", found);
             return CLI_OK;
         }
         if ((m = cli_opt_value(argc, argv, &i, "--expect", &value)) != 0) {
-            if (m < 0)
-                return cli_usage_error("digest", USAGE_DIGEST, "--expect needs a FILE");
-            expect = value;
+            if (m > 0 && value == argv[i] && strncmp(value, "--", 2) == 0) {
+                --i; /* `--expect --summary`: the next argument is an option, not a FILE */
+                m = -1;
+            }
+            expect = m > 0 ? value : NULL;
+            expect_default = m < 0;
         } else if (strcmp(argv[i], "--golden") == 0) {
             golden_out = 1;
+        } else if ((m = cli_opt_value(argc, argv, &i, "--fpenv", &value)) != 0) {
+            if (m < 0)
+                return cli_usage_error("digest", USAGE_DIGEST, "--fpenv needs a MODE (%s)",
+                                       CLI_FPENV_MODES);
+            fpenv_mode = value;
+        } else if (strcmp(argv[i], "--summary") == 0) {
+            summary = 1;
         } else {
             return cli_usage_error("digest", USAGE_DIGEST, "unknown argument \"%s\"", argv[i]);
         }
     }
-    if (expect && golden_out)
+    if ((expect || expect_default) && golden_out)
         return cli_usage_error("digest", USAGE_DIGEST, "--expect and --golden exclude each other");
+    if (summary && !expect && !expect_default)
+        return cli_usage_error("digest", USAGE_DIGEST, "--summary is a verdict on --expect");
+    static char default_golden[PATH_MAX + 64];
+    if (expect_default) {
+        if (cli_data_file("golden.digest", default_golden, sizeof default_golden) != 0) {
+            fputs("tendon digest: --expect without FILE: no golden.digest in ", stderr);
+            cli_data_searched(stderr, "golden.digest");
+            fputs(" (install tendon, set TENDON_DATA_DIR, or name the FILE)\n", stderr);
+            return CLI_USAGE;
+        }
+        expect = default_golden;
+    }
 
     enum { MAX_GOLDEN = 256 };
     static golden_entry golden[MAX_GOLDEN];
     int golden_count = 0;
     if (expect && (golden_count = read_golden(expect, golden, MAX_GOLDEN)) < 0)
         return CLI_USAGE;
+    if (fpenv_mode && cli_fpenv_set(fpenv_mode) != 0)
+        return cli_usage_error("digest", USAGE_DIGEST, "--fpenv: \"%s\" is not one of %s",
+                               fpenv_mode, CLI_FPENV_MODES);
+    const uint64_t caller_env = tendon_fpenv_read();
+    cli_fpenv_line(golden_out ? stderr : stdout, "# ");
 
     static char hex[KERNEL_COUNT][TENDON_ISA_COUNT][65];
     const tendon_kernels *tables[TENDON_ISA_COUNT];
@@ -2055,7 +2097,22 @@ int cmd_digest(int argc, char **argv)
             dg_sink s;
             uint8_t digest[SHA256_DIGEST_SIZE];
             sha256_init(&s.sha);
-            if (KERNELS[kn].run(tables[isa], &s) != 0) {
+            tendon_fpenv saved = {0, 0};
+            if (fpenv_mode)
+                tendon_fpenv_enter(&saved);
+            const int ran = KERNELS[kn].run(tables[isa], &s);
+            if (fpenv_mode) {
+                tendon_fpenv_leave(&saved);
+                if (((tendon_fpenv_read() ^ caller_env) & ~(uint64_t)0x3f) != 0) {
+                    cli_error("digest", "%s on %s: the control register is 0x%llx after "
+                              "tendon_fpenv_leave, 0x%llx before", KERNELS[kn].name,
+                              tendon_isa_name((tendon_isa)isa),
+                              (unsigned long long)tendon_fpenv_read(),
+                              (unsigned long long)caller_env);
+                    return CLI_FAIL;
+                }
+            }
+            if (ran != 0) {
                 cli_error("digest", "%s: out of memory", KERNELS[kn].name);
                 return CLI_USAGE;
             }
@@ -2090,20 +2147,24 @@ int cmd_digest(int argc, char **argv)
         return CLI_OK;
     }
 
-    for (int kn = 0; kn < KERNEL_COUNT; ++kn)
-        for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa)
-            if (tables[isa])
-                printf("%-18s %-7s %s\n", KERNELS[kn].name, tendon_isa_name((tendon_isa)isa),
-                       hex[kn][isa]);
-    int not_run = 0;
+    if (!summary)
+        for (int kn = 0; kn < KERNEL_COUNT; ++kn)
+            for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa)
+                if (tables[isa])
+                    printf("%-18s %-7s %s\n", KERNELS[kn].name, tendon_isa_name((tendon_isa)isa),
+                           hex[kn][isa]);
+    int not_run = 0, ran = 0;
     for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa) {
-        if (tables[isa])
+        if (tables[isa]) {
+            ++ran;
             continue;
+        }
         ++not_run;
-        printf("# not run: %s (%s)\n", tendon_isa_name((tendon_isa)isa),
-               tendon_isa_compiled((tendon_isa)isa) == TENDON_ISA_ABSENT
-                   ? "not compiled into this build"
-                   : "not supported by this CPU");
+        if (!summary)
+            printf("# not run: %s (%s)\n", tendon_isa_name((tendon_isa)isa),
+                   tendon_isa_compiled((tendon_isa)isa) == TENDON_ISA_ABSENT
+                       ? "not compiled into this build"
+                       : "not supported by this CPU");
     }
 
     if (expect) {
@@ -2134,7 +2195,29 @@ int cmd_digest(int argc, char **argv)
                 ++mismatches;
             }
         }
-        if (mismatches) {
+        if (summary) {
+            /* the verdict, then which ISAs ran (emulated ones marked) and which did not */
+            if (mismatches)
+                printf("digest: %d difference%s from %s (named above): a determinism bug\n",
+                       mismatches, mismatches == 1 ? "" : "s", expect);
+            else
+                printf("digest: all %d kernels x %d ISAs match %s\n", KERNEL_COUNT, ran, expect);
+            printf("digest: ran");
+            for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa)
+                if (tables[isa])
+                    printf(" %s%s", tendon_isa_name((tendon_isa)isa),
+                           tendon_isa_compiled((tendon_isa)isa) == TENDON_ISA_EMULATED
+                               ? " (emulated)"
+                               : "");
+            if (not_run) {
+                printf("; not run:");
+                for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa)
+                    if (!tables[isa])
+                        printf(" %s", tendon_isa_name((tendon_isa)isa));
+            }
+            printf(". `tendon digest` prints every hash\n");
+            failed = failed || mismatches;
+        } else if (mismatches) {
             failed = 1;
         } else {
             fprintf(stderr, "tendon digest: %d kernels on every ISA run here match %s", KERNEL_COUNT,

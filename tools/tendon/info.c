@@ -13,15 +13,16 @@
 const char USAGE_INFO[] =
     "usage: tendon info [--json]\n"
     "\n"
-    "Print the CPU, the library version, and one line per ISA:\n"
+    "Print the CPU, the library version, the floating-point environment the command runs in\n"
+    "(the control register, and the library's TENDON_FPENV mode), and one line per ISA:\n"
     "  NAME compiled|emulated|absent usable|unusable [active]\n"
     "compiled: built for this architecture; emulated: built through SIMDe for the other one\n"
     "(tests, replay and digest run it, dispatch never picks it); usable: dispatch may pick it on\n"
     "this CPU. When TENDON_ISA names an ISA that cannot run here, everything is still printed,\n"
     "with the error, and the exit status is 1.\n"
     "\n"
-    "  --json   the same as one JSON object: {version, cpu, active, error?, isas: [{name, build,\n"
-    "           usable, active}]}\n";
+    "  --json   the same as one JSON object: {version, cpu, fp_environment, fpenv_mode, active,\n"
+    "           error?, isas: [{name, build, usable, active}]}\n";
 
 static const char *build_name(tendon_isa_build b)
 {
@@ -62,6 +63,10 @@ int cmd_info(int argc, char **argv)
         json_t *doc = json_pack("{s:s, s:s, s:o}", "version", tendon_version(), "cpu",
                                 tendon_cpu_name(), "active",
                                 error ? json_null() : json_string(tendon_isa_name(active)));
+        char fpenv[200];
+        tendon_fpenv_describe(tendon_fpenv_read(), fpenv, sizeof fpenv);
+        json_object_set_new(doc, "fp_environment", json_string(fpenv));
+        json_object_set_new(doc, "fpenv_mode", json_string(tendon_fpenv_mode()));
         if (error)
             json_object_set_new(doc, "error", json_string(error));
         json_object_set_new(doc, "isas", isas);
@@ -71,6 +76,7 @@ int cmd_info(int argc, char **argv)
     } else {
         printf("version %s\n", tendon_version());
         printf("cpu     %s\n", tendon_cpu_name());
+        cli_fpenv_line(stdout, "");
         for (int i = 0; i < TENDON_ISA_COUNT; ++i) {
             const tendon_isa isa = (tendon_isa)i;
             const char *usable = tendon_isa_supported(isa) ? "usable" : "unusable";

@@ -26,6 +26,8 @@ static const char USAGE[] =
     "Exit status: 0 done, 1 a problem found (differences, unusable ISA, harness failure),\n"
     "2 a usage error or unreadable / malformed input.\n";
 
+static const char HINT[] = "hint: `tendon --help` lists the commands\n";
+
 static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -55,7 +57,7 @@ int main(int argc, char **argv)
                     return COMMANDS[i].run(2, help);
                 }
             }
-            fprintf(stderr, "tendon: unknown command \"%s\"\n\n%s", argv[2], USAGE);
+            fprintf(stderr, "tendon: unknown command \"%s\"\n%s", argv[2], HINT);
             return CLI_USAGE;
         }
         fputs(USAGE, stdout);
@@ -75,6 +77,6 @@ int main(int argc, char **argv)
             return rc;
         }
     }
-    fprintf(stderr, "tendon: unknown command \"%s\"\n\n%s", name, USAGE);
+    fprintf(stderr, "tendon: unknown command \"%s\"\n%s", name, HINT);
     return CLI_USAGE;
 }

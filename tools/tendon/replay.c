@@ -5,6 +5,7 @@
  * return `actual`) and one entry in OPS[] below.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h> /* sin: the cases' sine anchor, the seed's Math.sin */
 #include <stdarg.h>
 #include <stdint.h>
@@ -19,8 +20,9 @@
 const char USAGE_REPLAY[] =
     "usage: tendon replay [--isa NAME|all] [--only OP[,OP...]] < cases.json > results.json\n"
     "\n"
-    "Read a JSON array of cases (the format of tests/data/seed/*.json) on stdin and write the same\n"
-    "array, one case per line, each with an `actual` member shaped like `expected`. Every other\n"
+    "Read a JSON array of cases on stdin (the format: CASES-README.md, installed with tendon;\n"
+    "its path is printed below) and write the same array, one case per line, each with an\n"
+    "`actual` member shaped like `expected`. Every other\n"
     "member is passed through untouched. Numbers are written as JavaScript writes them (-0 keeps\n"
     "its sign); NaN and the infinities are the strings \"NaN\", \"Infinity\", \"-Infinity\".\n"
     "A refusal by the library is actual {error, status}; an unknown op or a malformed case (a\n"
@@ -1035,6 +1037,14 @@ int cmd_replay(int argc, char **argv)
         int m;
         if (cli_is_help(argv[i])) {
             fputs(USAGE_REPLAY, stdout);
+            char doc[PATH_MAX + 64];
+            if (cli_data_file("CASES-README.md", doc, sizeof doc) == 0)
+                printf("\nThe case format: %s\n", doc);
+            else {
+                printf("\nThe case format: CASES-README.md, not found in ");
+                cli_data_searched(stdout, "CASES-README.md");
+                putchar('\n');
+            }
             return CLI_OK;
         }
         if ((m = cli_opt_value(argc, argv, &i, "--isa", &value)) != 0) {
@@ -1218,6 +1228,7 @@ int cmd_replay(int argc, char **argv)
             fprintf(stderr, "; %zu malformed", bad);
         fputc('\n', stderr);
     }
+    cli_fpenv_line(stderr, "tendon replay: "); /* the environment it ran in (stdout is JSON) */
     json_decref(results);
     json_decref(cases);
     if (bad)

@@ -19,6 +19,7 @@
 const char USAGE_SAMPLE[] =
     "usage: tendon sample MODEL [--animation INDEX|NAME --time SEC...] [--vertex "
     "NODE:PRIMITIVE:VERTEX...]\n"
+    "       tendon sample MODEL --list\n"
     "\n"
     "Load a .gltf or .glb and print, for one time, one JSON object\n"
     "  {\"t\", \"skins\": [{\"skin\", \"joints\": [names], \"local\": "
@@ -34,7 +35,50 @@ const char USAGE_SAMPLE[] =
     "\n"
     "  --animation A   the animation's index, or its name\n"
     "  --time SEC      seconds on the clip's axis (repeatable; clamped at each track's ends)\n"
-    "  --vertex N:P:V  a vertex V of primitive P of the mesh of node N (repeatable)\n";
+    "  --vertex N:P:V  a vertex V of primitive P of the mesh of node N (repeatable)\n"
+    "  --list          instead, print what the file holds, as text: its skins (each palette\n"
+    "                  entry's joint), the skeleton's joints (the names tendon gives them:\n"
+    "                  node<index> for an unnamed node, #2, #3 for a repeat) and animations\n";
+
+/* --list: the skins, the joints and the animations of a loaded model, one per line. */
+static void list_model(const char *path, const tendon_gltf *g)
+{
+    const tendon_skeleton *sk = tendon_gltf_skeleton(g);
+    const size_t n = tendon_skeleton_joint_count(sk);
+    const int32_t *parents = tendon_skeleton_parents(sk);
+    const size_t ns = tendon_gltf_skin_count(g), na = tendon_gltf_animation_count(g),
+                 nm = tendon_gltf_mesh_count(g);
+    printf("%s: %zu node%s, %zu skin%s, %zu animation%s, %zu mesh%s\n", path, n,
+           n == 1 ? "" : "s", ns, ns == 1 ? "" : "s", na, na == 1 ? "" : "s", nm,
+           nm == 1 ? "" : "es");
+    for (size_t k = 0; k < tendon_gltf_skin_count(g); ++k) {
+        const tendon_skin_binding *b = tendon_gltf_skin(g, k);
+        const char *name = tendon_gltf_skin_name(g, k);
+        const size_t pc = tendon_skin_binding_palette_count(b);
+        const uint32_t *joints = tendon_skin_binding_joints(b);
+        printf("\nskin %zu%s%s%s: %zu palette entries (entry: joint)\n", k, name ? " \"" : "",
+               name ? name : "", name ? "\"" : "", pc);
+        for (size_t e = 0; e < pc; ++e)
+            printf("  %3zu: %s\n", e, tendon_skeleton_joint_name(sk, joints[e]));
+    }
+    printf("\njoints (joint, name, parent, glTF node)\n");
+    for (size_t j = 0; j < n; ++j) {
+        const int32_t node = tendon_gltf_joint_node(g, j);
+        if (parents[j] < 0)
+            printf("  %3zu  %-28s  -    node %d\n", j, tendon_skeleton_joint_name(sk, j), node);
+        else
+            printf("  %3zu  %-28s  %-4d node %d\n", j, tendon_skeleton_joint_name(sk, j),
+                   parents[j], node);
+    }
+    printf("\nanimations (index, name, duration, tracks)\n");
+    for (size_t a = 0; a < tendon_gltf_animation_count(g); ++a) {
+        const tendon_clip *clip = tendon_gltf_animation(g, a);
+        const char *name = tendon_gltf_animation_name(g, a);
+        printf("  %3zu  %s%s%s  %.4g s  %zu tracks\n", a, name ? "\"" : "",
+               name ? name : "(unnamed)", name ? "\"" : "", tendon_clip_duration(clip),
+               tendon_clip_track_count(clip));
+    }
+}
 
 /* The shortest decimal (≤ 9 significant digits) that reads back as f, as a JSON real. */
 static json_t *jfloat(float f)
@@ -192,6 +236,7 @@ static int emit(state *s, const tendon_clip *clip, size_t anim, double t, int ha
 int cmd_sample(int argc, char **argv)
 {
     const char *model = NULL, *anim_arg = NULL;
+    int list = 0;
     double *times = calloc((size_t)argc + 1, sizeof(double));
     probe *probes = calloc((size_t)argc + 1, sizeof(probe));
     size_t nt = 0, np = 0;
@@ -205,7 +250,9 @@ int cmd_sample(int argc, char **argv)
             fputs(USAGE_SAMPLE, stdout);
             goto out;
         }
-        if ((m = cli_opt_value(argc, argv, &i, "--animation", &v)) != 0) {
+        if (strcmp(argv[i], "--list") == 0) {
+            list = 1;
+        } else if ((m = cli_opt_value(argc, argv, &i, "--animation", &v)) != 0) {
             if (m < 0) {
                 rc = cli_usage_error("sample", USAGE_SAMPLE, "--animation needs a value");
                 goto out;
@@ -248,6 +295,11 @@ int cmd_sample(int argc, char **argv)
         rc = cli_usage_error("sample", USAGE_SAMPLE, "MODEL is required");
         goto out;
     }
+    if (list && (anim_arg || nt || np)) {
+        rc = cli_usage_error("sample", USAGE_SAMPLE,
+                             "--list takes no --animation, --time or --vertex");
+        goto out;
+    }
     if (anim_arg && nt == 0) {
         rc = cli_usage_error("sample", USAGE_SAMPLE, "--animation needs at least one --time");
         goto out;
@@ -259,6 +311,10 @@ int cmd_sample(int argc, char **argv)
     if (tendon_gltf_load(model, &s.g) != TENDON_OK) {
         cli_error("sample", "%s", tendon_error_message());
         rc = CLI_USAGE;
+        goto out;
+    }
+    if (list) {
+        list_model(model, s.g);
         goto out;
     }
     size_t anim = 0;

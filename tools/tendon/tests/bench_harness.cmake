@@ -93,6 +93,21 @@ file(SHA256 "${SAMPLE}" want)
 if(NOT got STREQUAL want)
   message(FATAL_ERROR "--json ${WORK}/raw.json does not hold the harness's JSON")
 endif()
+# --json - writes the harness's JSON to stdout, byte for byte, instead of the table; a temporary
+# file carries it and is removed.
+execute_process(COMMAND ${emu} "${tendon}" bench --json - OUTPUT_FILE "${WORK}/stdout.json"
+                ERROR_VARIABLE err RESULT_VARIABLE rc)
+file(SHA256 "${WORK}/stdout.json" got)
+if(NOT rc EQUAL 0 OR NOT got STREQUAL want OR NOT err MATCHES "stand-in harness args: --benchmark_out=${WORK}/tendon-bench-")
+  message(FATAL_ERROR "tendon bench --json -: exit ${rc}, stdout is not the harness's JSON "
+                      "unchanged, or the harness did not write to a temporary file:\n${err}")
+endif()
+file(GLOB leftovers "${WORK}/tendon-bench-*")
+if(leftovers)
+  message(FATAL_ERROR "--json -: temporary results left behind: ${leftovers}")
+endif()
+# The table says which time its nanoseconds are.
+run(0 "\n# ns per item of CPU time [^\n]*not wall time[^\n]*\n${table}" "")
 # A failing harness.
 set(ENV{FAKE_EXIT} 3)
 run(1 "^$" "exited with status 3")
@@ -110,7 +125,7 @@ set(ENV{FAKE_EMPTY} 1)
 run(1 "^$" "\ntendon bench: the harness ran no benchmark\n$")
 unset(ENV{FAKE_EMPTY})
 # An invalid regular expression never reaches the harness: a usage error.
-run(2 "^$" "^tendon bench: --filter \"\\(\" is not a valid regular expression: [^\n]+\n\nusage: tendon bench"
+run(2 "^$" "^tendon bench: --filter \"\\(\" is not a valid regular expression: [^\n]+\nhint: `tendon bench --help`"
     --filter "(")
 run(2 "^$" "^tendon bench: --filter \"\\[\" is not a valid regular expression: " --filter "[")
 # PATH, when TENDON_BENCH is not set.

@@ -1,0 +1,71 @@
+/*
+ * Where the tools' data is: the files installed under share/tendon (golden.digest, the case
+ * format CASES-README.md, LICENSE, NOTICE), found the same way from an install prefix and from
+ * the build tree, which holds a copy at build/share/tendon (CMakeLists.txt). docs/integration.md.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#ifndef TENDON_CLI_DATADIR
+#define TENDON_CLI_DATADIR "/usr/local/share/tendon"
+#endif
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Candidate k (0, 1, 2) for `name` into out[size]; 0, or -1 when there is no such candidate. */
+static int candidate(int k, const char *name, char *out, size_t size)
+{
+    int n = -1;
+    if (k == 0) {
+        const char *env = getenv("TENDON_DATA_DIR");
+        if (!env || !*env)
+            return -1;
+        n = snprintf(out, size, "%s/%s", env, name);
+    } else if (k == 1) {
+        /* <prefix>/bin/tendon → <prefix>/share/tendon; build/tools/tendon → build/share/tendon */
+        char self[PATH_MAX];
+        const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (len <= 0)
+            return -1;
+        self[len] = '\0';
+        char *slash = strrchr(self, '/');
+        if (!slash)
+            return -1;
+        *slash = '\0';
+        n = snprintf(out, size, "%s/../share/tendon/%s", self, name);
+    } else if (k == 2) {
+        n = snprintf(out, size, "%s/%s", TENDON_CLI_DATADIR, name);
+    }
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+int cli_data_file(const char *name, char *out, size_t size)
+{
+    for (int k = 0; k < 3; ++k)
+        if (candidate(k, name, out, size) == 0 && is_file(out))
+            return 0;
+    return -1;
+}
+
+void cli_data_searched(FILE *f, const char *name)
+{
+    char path[PATH_MAX + 64];
+    const char *sep = "";
+    for (int k = 0; k < 3; ++k) {
+        if (candidate(k, name, path, sizeof path) == 0) {
+            fprintf(f, "%s%s", sep, path);
+            sep = ", ";
+        }
+    }
+}
