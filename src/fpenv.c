@@ -73,6 +73,16 @@ tendon_status tendon_fpenv_leave(const tendon_fpenv *saved)
 {
     if (!saved)
         return tendon_fail(TENDON_ERR_NULL, "tendon_fpenv_leave: saved is NULL");
+#if defined(TENDON_FPENV_X86)
+    /* MXCSR bits 16-31 are reserved: loading one faults (#GP), so a value tendon_fpenv_enter
+       cannot have saved is refused rather than loaded. */
+    if (saved->switched && (saved->caller >> 16) != 0)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "tendon_fpenv_leave: saved->caller is 0x%llx, not an MXCSR value "
+                           "(bits 16-31 are reserved; was saved filled by tendon_fpenv_enter?); "
+                           "nothing changed",
+                           (unsigned long long)saved->caller);
+#endif
     if (saved->switched)
         tendon_fpenv_set_(tendon_fpenv_caller_from_(saved->caller, tendon_fpenv_get_()));
     return TENDON_OK;

@@ -846,6 +846,19 @@ START_TEST(default_and_describe)
     ck_assert(!e.switched);
     ck_assert(tendon_fpenv_leave(&e) == TENDON_OK);
     ck_assert(tendon_fpenv_is_defined(reg()));
+#if defined(__x86_64__)
+    /* a struct enter never filled (reserved MXCSR bits 16-31 set, "switched"): refused by
+       name, not loaded — ldmxcsr would fault (#GP, SIGSEGV) — and the register unchanged */
+    const uint64_t before = tendon_fpenv_read();
+    const tendon_fpenv bogus = {0xffffffffull, 1};
+    ck_assert(tendon_fpenv_leave(&bogus) == TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "saved->caller is 0xffffffff") != NULL, "%s",
+                  tendon_error_message());
+    ck_assert(tendon_fpenv_read() == before);
+    const tendon_fpenv unswitched = {0xffffffffull, 0}; /* enter changed nothing: nothing to do */
+    ck_assert(tendon_fpenv_leave(&unswitched) == TENDON_OK);
+    ck_assert(tendon_fpenv_read() == before);
+#endif
 }
 END_TEST
 

@@ -80,7 +80,10 @@ TENDON_API tendon_status tendon_fpenv_enter(tendon_fpenv *saved);
 
 /**
  * Put back the control bits tendon_fpenv_enter saved (nothing if it changed nothing). On
- * x86-64 the sticky flags raised meanwhile are kept. Errors: TENDON_ERR_NULL.
+ * x86-64 the sticky flags raised meanwhile are kept. `saved` must be what tendon_fpenv_enter
+ * wrote. Errors (nothing changed): TENDON_ERR_NULL (saved NULL); TENDON_ERR_VALUE (on x86-64,
+ * `switched` set with a saved MXCSR that has reserved bits 16-31 set — a value
+ * tendon_fpenv_enter cannot have written, which the processor would refuse to load).
  */
 TENDON_API tendon_status tendon_fpenv_leave(const tendon_fpenv *saved);
 
