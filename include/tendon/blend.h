@@ -221,7 +221,12 @@ typedef struct tendon_blend_layers_job {
  * every ISA computes exactly it (docs/fast-tier.md, "N-layer blending").
  *
  * job: every pose of joint_count equal to out's; a blended layer's weights are relative (two
- * layers of 2 and 2 blend as 0.5 and 0.5), weights beyond ~1e38 overflow float32 in the sums.
+ * layers of 2 and 2 blend as 0.5 and 0.5) within a range: the rotation sum Q is normalised
+ * through its squared length in float32, so where the joint's summed weight W exceeds ~1.8e19
+ * that square overflows and Q comes out (0, 0, 0, 0), and where W·|q| falls below ~1e-19 (only
+ * reachable with a threshold below that) the square underflows and Q is left unnormalised —
+ * both reported as TENDON_OK. Keep summed weights in [1e-19, 1e19] (and the threshold ≥ 1e-19);
+ * weights beyond ~1e38 overflow float32 in the sums themselves.
  * out: written whole. It may be exactly any one of the input poses (each joint's inputs are
  * all read before its output is written); a partial overlap of out with any input array, or
  * with a joint_weights array, is refused.
