@@ -136,7 +136,12 @@ static void op_pose(void)
                                              lw[i]};
         }
     }
-    tendon_blend_layers_job job = {layers, nl, layers + nl, na, u8() % 2 ? &b : &a,
+    /* out one joint into a's translation is an overlap only if the job reads a; otherwise it
+       is just memory past a's allocation, which no library could detect: the rest pose is a
+       then (fn 17 may reference neither a nor b through its layers) */
+    const int overlap_out = bad_out && !misaligned;
+    tendon_blend_layers_job job = {layers, nl, layers + nl, na,
+                                   (u8() % 2 && !overlap_out) ? &b : &a,
                                    u8() % 2 ? TENDON_BLEND_LAYERS_DEFAULT_THRESHOLD : dval()};
     switch (fn) {
     case 0: st = tendon_pose_blend(&a, &b, t, &out); break;
