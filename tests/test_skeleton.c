@@ -4,7 +4,7 @@
  * Oracles: hand-computed rigs (exact small-integer matrices: non-uniform and negative scale, a
  * root matrix, a non-unit quaternion, a binding in another order than the skeleton); cglm
  * (glm_quat_mat4, glm_mat4_mul, glm_mat4_inv) within a stated tolerance; and, for every ISA,
- * the scalar table bit for bit over counts 0..67 and 10,000 with unaligned buffers.
+ * the scalar table bit for bit over counts 0..67 and 1031 with unaligned buffers.
  */
 #include <math.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * Oracles: hand-computed vertices (non-uniform and negative scale, a rotation, unnormalised and
  * all-zero weights); bug case anim-bug-18 from tests/data/bugs/bugs.json; cglm (glm_mat4_mulv3
  * per influence, glm_mat3_inv of the blended 3×3) within a stated tolerance; and for every ISA
- * the scalar table bit for bit over vertex counts 0..67 and 10,000, 1–4 influences, uint8 and
+ * the scalar table bit for bit over vertex counts 0..67 and 1031, 1–4 influences, uint8 and
  * uint16 indices, with and without normals, packed / interleaved / unaligned / in place.
  */
 #include <jansson.h>
