@@ -1552,8 +1552,11 @@ tendon_status tendon_spring_rig_evaluated_anchors(const tendon_spring_rig *rig,
     if (chain >= rig->chain_count)
         return tendon_fail(TENDON_ERR_RANGE, "%s: chain %zu of %zu", fn, chain, rig->chain_count);
     const rig_header *h = (const rig_header *)(const void *)align64((void *)(uintptr_t)workspace);
-    if (!evaluated(fn, rig, workspace, h->time_sec, &st))
-        return st;
+    if (h->magic != RIG_MAGIC || h->rig != rig || !h->valid) /* no time to quote: none is held */
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: the workspace holds no evaluation of this rig: call "
+                           "tendon_spring_rig_evaluate with it first",
+                           fn);
     const rig_chain *ch = &rig->chains[chain];
     const rig_batch *bt = &rig->batches[ch->batch];
     const rig_grid *gr = &rig->grids[ch->grid];

@@ -786,7 +786,20 @@ START_TEST(failing_root_and_stale_workspace)
     ck_assert_int_eq(tendon_spring_rig_march(rig, 0.2, ws, bytes, positions, 21, &pose),
                      TENDON_ERR_VALUE);
     ck_assert(strstr(tendon_error_message(), "call tendon_spring_rig_evaluate"));
+    /* the anchors of a workspace never evaluated: refused, quoting no time (the workspace holds
+       none: it once quoted whatever its time field held) */
+    float anchors[3 * 512];
+    ck_assert_int_eq(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, anchors, 3 * 512,
+                                                         NULL, 0),
+                     TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "holds no evaluation of this rig: call "
+                                                 "tendon_spring_rig_evaluate") &&
+                      !strstr(tendon_error_message(), "time_sec"),
+                  "%s", tendon_error_message());
     ck_assert(tendon_spring_rig_sample(rig, 0.2, ws, bytes, positions, 21, &pose) == TENDON_OK);
+    ck_assert_int_eq(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, anchors, 3 * 512,
+                                                         NULL, 0),
+                     TENDON_OK);
     /* another time than the evaluation's */
     ck_assert_int_eq(tendon_spring_rig_march(rig, 0.25, ws, bytes, positions, 21, &pose),
                      TENDON_ERR_VALUE);
