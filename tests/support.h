@@ -11,6 +11,18 @@
 
 #include <tendon/tendon.h>
 
+/*
+ * Accuracy sweeps (a reference function against MPFR over many points) take every
+ * TENDON_TEST_THIN-th point under an emulator (tests/CMakeLists.txt): the scalar C measured is
+ * the same on every target, and its bits are compared across targets by the digest.
+ */
+#if defined(TENDON_TEST_UNDER_EMULATOR)
+#define TENDON_TEST_THIN 8u
+#else
+#define TENDON_TEST_THIN 1u
+#endif
+
+
 #ifndef TENDON_TEST_DATA_DIR
 #error "TENDON_TEST_DATA_DIR must point at tests/data"
 #endif

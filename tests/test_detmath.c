@@ -165,6 +165,7 @@ static void probe(errstat *e, double x)
 /* Every double x with lo ≤ x ≤ hi on a uniform grid of n intervals, endpoints included. */
 static void sweep_uniform(errstat *e, double lo, double hi, size_t n)
 {
+    n /= TENDON_TEST_THIN;
     for (size_t i = 0; i <= n; ++i) {
         double x = lo + (hi - lo) * ((double)i / (double)n);
         if (x > hi)
@@ -175,6 +176,7 @@ static void sweep_uniform(errstat *e, double lo, double hi, size_t n)
 
 static void sweep_random(errstat *e, double lo, double hi, size_t n, uint64_t seed)
 {
+    n /= TENDON_TEST_THIN;
     test_rng r;
     rng_seed(&r, seed);
     for (size_t i = 0; i < n; ++i)
@@ -328,7 +330,7 @@ START_TEST(test_asin_core)
     /* Odd: asin_core(−u) is −asin_core(u), bit for bit (the doc extends it to [−1/2, 0]). */
     test_rng r;
     rng_seed(&r, 0xA7);
-    for (int i = 0; i < 100000; ++i) {
+    for (int i = 0; i < (int)(100000 / TENDON_TEST_THIN); ++i) {
         const double u = i == 0 ? 0.5 : i == 1 ? DBL_TRUE_MIN : rng_range(&r, 0.0, 0.5);
         const double p = tendon_det_asin_core(u), m = tendon_det_asin_core(-u);
         ck_assert_msg(tendon_det_bits(m) == tendon_det_bits(-p),
@@ -537,9 +539,9 @@ static void f32_measure(int fn, float x, float got, f32_err *e)
 START_TEST(test_f32_acos_pos)
 {
     f32_err e = {0, 0, 0, 0};
-    /* every 256th float by bit pattern (0 … 1), then every float of the last 2^14 below 1 */
+    /* every 256th float by bit pattern (every 2048th under an emulator: TENDON_TEST_THIN) (0 … 1), then every float of the last 2^14 below 1 */
     const uint32_t one = 0x3f800000u;
-    for (uint32_t bits = 0; bits <= one; bits += 256u) {
+    for (uint32_t bits = 0; bits <= one; bits += 256u * TENDON_TEST_THIN) {
         float x;
         memcpy(&x, &bits, sizeof x);
         f32_measure(0, x, tendon_detf_acos_pos(x), &e);
@@ -563,7 +565,7 @@ START_TEST(test_f32_sin_core)
     const float top = 1.57079637f; /* the float above π/2 */
     uint32_t top_bits;
     memcpy(&top_bits, &top, sizeof top_bits);
-    for (uint32_t bits = 0; bits <= top_bits; bits += bits + 256u > top_bits && bits < top_bits ? top_bits - bits : 256u) {
+    for (uint32_t bits = 0; bits <= top_bits; bits += bits + 256u * TENDON_TEST_THIN > top_bits && bits < top_bits ? top_bits - bits : 256u * TENDON_TEST_THIN) {
         float x;
         memcpy(&x, &bits, sizeof x);
         f32_measure(1, x, tendon_detf_sin_core(x), &e);
