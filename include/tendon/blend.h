@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — combining poses: a blend between two, an additive layer over one, and their
  * per-joint-weight (bone-masked) forms.
  *
@@ -184,10 +184,10 @@ typedef struct tendon_blend_layer {
 typedef struct tendon_blend_layers_job {
     /** [layer_count] blended layers, in order; may be NULL when layer_count is 0. */
     const tendon_blend_layer *layers;
-    size_t layer_count;
+    size_t layer_count; /**< entries of `layers` */
     /** [additive_count] additive layers, applied in order after the blend; may be NULL when 0. */
     const tendon_blend_layer *additive_layers;
-    size_t additive_count;
+    size_t additive_count; /**< entries of `additive_layers` */
     /** The rest (bind) pose: it fills in where the blended weights sum below the threshold. */
     const tendon_pose *rest_pose;
     /** Finite and > 0 (TENDON_BLEND_LAYERS_DEFAULT_THRESHOLD is ozz's 0.1). */

@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — animation clips: keyframed tracks sampled as a pure function of time, and root motion.
  *
  * Seeds: 000 README (`sampleClip(clip, seconds, out)`: a pure function of a time you supply,
@@ -54,8 +54,8 @@ typedef enum tendon_interpolation {
 typedef struct tendon_track_desc {
     /** The joint it drives (< the clip's joint_count); for WEIGHTS, any caller-chosen id. */
     uint32_t joint;
-    tendon_track_path path;
-    tendon_interpolation interpolation;
+    tendon_track_path path;             /**< what it drives: translation, rotation, scale, weights */
+    tendon_interpolation interpolation; /**< how values between keys are found */
     /** Floats per value: 3 (translation, scale), 4 (rotation), ≥ 1 for weights. */
     size_t width;
     /** ≥ 1 keys. */
@@ -72,10 +72,11 @@ typedef struct tendon_track_desc {
 /** A clip: a set of tracks over one joint count. Opaque, immutable. */
 typedef struct tendon_clip tendon_clip;
 
+/** What tendon_clip_create copies: the tracks of one clip. */
 typedef struct tendon_clip_desc {
     /** The joint count of the poses it is sampled into. */
     size_t joint_count;
-    size_t track_count;
+    size_t track_count; /**< entries of `tracks` */
     /** [track_count] tracks; may be NULL when track_count is 0. */
     const tendon_track_desc *tracks;
 } tendon_clip_desc;
@@ -107,12 +108,14 @@ TENDON_API double tendon_clip_duration(const tendon_clip *clip);
 TENDON_API size_t tendon_clip_track_count(const tendon_clip *clip);
 /** The joint count the clip was made for; 0 for NULL. */
 TENDON_API size_t tendon_clip_joint_count(const tendon_clip *clip);
+/**@{*/
 /**
  * Floats of track `track`'s sampled value (its width), and its offset into the output of
  * tendon_clip_sample_tracks; 0 when out of range.
  */
 TENDON_API size_t tendon_clip_track_width(const tendon_clip *clip, size_t track);
 TENDON_API size_t tendon_clip_track_offset(const tendon_clip *clip, size_t track);
+/**@}*/
 /** Total floats written by tendon_clip_sample_tracks (Σ widths); 0 for NULL. */
 TENDON_API size_t tendon_clip_value_count(const tendon_clip *clip);
 /**
@@ -241,6 +244,7 @@ TENDON_API tendon_status tendon_clip_sample_times_f32(const tendon_clip *clip, c
                                                       size_t joint_count, tendon_pose *out);
 
 struct tendon_kernels;
+/**@{*/
 /** The two above through kernel table `k` (tendon_kernels_for(); NULL: the active table). */
 TENDON_API tendon_status tendon_clip_sample_times_on(const struct tendon_kernels *k,
                                                      const tendon_clip *clip, const double *times,
@@ -251,6 +255,7 @@ TENDON_API tendon_status tendon_clip_sample_times_f32_on(const struct tendon_ker
                                                          const double *times, size_t time_count,
                                                          const uint32_t *joints,
                                                          size_t joint_count, tendon_pose *out);
+/**@}*/
 
 /** Root motion over an interval: apply it as position += R·translation, R = R·rotation. */
 typedef struct tendon_root_motion {

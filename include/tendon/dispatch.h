@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — instruction sets, CPU detection and the per-ISA kernel tables.
  *
  * Every hot routine has a scalar reference and SSE2, SSE4.1, AVX2, AVX-512 and NEON variants, all

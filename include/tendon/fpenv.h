@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — the floating-point environment (issue 14; docs/determinism.md, "The floating-point
  * environment").
  *

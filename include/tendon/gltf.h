@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — glTF 2.0 import (an optional component: library tendon_gltf, CMake option
  * TENDON_BUILD_GLTF; it depends on jansson, the core library does not). docs/gltf.md.
  *
@@ -50,6 +50,7 @@
 extern "C" {
 #endif
 
+/** A loaded model (tendon_gltf_load): opaque, immutable. */
 typedef struct tendon_gltf tendon_gltf;
 
 /**
@@ -85,20 +86,25 @@ TENDON_API int32_t tendon_gltf_node_joint(const tendon_gltf *gltf, size_t node);
 TENDON_API int32_t tendon_gltf_joint_node(const tendon_gltf *gltf, size_t joint);
 /** The node's name, or NULL (unnamed, or out of range). */
 TENDON_API const char *tendon_gltf_node_name(const tendon_gltf *gltf, size_t node);
-/** The node's mesh / skin index, or −1. */
+/** The node's mesh index, or −1 (no mesh, or the node out of range). */
 TENDON_API int32_t tendon_gltf_node_mesh(const tendon_gltf *gltf, size_t node);
+/** The node's skin index, or −1 (no skin, or the node out of range). */
 TENDON_API int32_t tendon_gltf_node_skin(const tendon_gltf *gltf, size_t node);
 
+/** Number of skins in the file; 0 for NULL. */
 TENDON_API size_t tendon_gltf_skin_count(const tendon_gltf *gltf);
 /** Skin `skin` as a binding to the skeleton; NULL when out of range. */
 TENDON_API const tendon_skin_binding *tendon_gltf_skin(const tendon_gltf *gltf, size_t skin);
 /** The glTF nodes of skin.joints, [palette_count]; NULL when out of range or empty. */
 TENDON_API const uint32_t *tendon_gltf_skin_nodes(const tendon_gltf *gltf, size_t skin);
+/** The skin's name, or NULL (unnamed, or out of range). */
 TENDON_API const char *tendon_gltf_skin_name(const tendon_gltf *gltf, size_t skin);
 
+/** Number of animations in the file; 0 for NULL. */
 TENDON_API size_t tendon_gltf_animation_count(const tendon_gltf *gltf);
 /** Animation `index` as a clip; NULL when out of range. */
 TENDON_API const tendon_clip *tendon_gltf_animation(const tendon_gltf *gltf, size_t index);
+/** The animation's name, or NULL (unnamed, or out of range). */
 TENDON_API const char *tendon_gltf_animation_name(const tendon_gltf *gltf, size_t index);
 /**
  * The index of the first animation named `name`.
@@ -111,7 +117,7 @@ TENDON_API tendon_status tendon_gltf_find_animation(const tendon_gltf *gltf, con
 typedef struct tendon_gltf_channel {
     size_t channel;      /**< index in the animation's `channels` */
     size_t node;         /**< target node */
-    tendon_track_path path;
+    tendon_track_path path; /**< the channel's target path */
 } tendon_gltf_channel;
 
 /** Track `track` of animation `anim`. Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE. */
@@ -120,7 +126,7 @@ TENDON_API tendon_status tendon_gltf_animation_channel(const tendon_gltf *gltf, 
 
 /** One mesh primitive's vertex data, owned by the model. */
 typedef struct tendon_gltf_primitive {
-    size_t vertex_count;
+    size_t vertex_count;       /**< vertices (the POSITION accessor's count) */
     const float *positions;    /**< [3·vertex_count] */
     const float *normals;      /**< [3·vertex_count] or NULL */
     const uint16_t *joints;    /**< [4·vertex_count] JOINTS_0, or NULL */
@@ -132,7 +138,9 @@ typedef struct tendon_gltf_primitive {
     const float *tangents; /**< [4·vertex_count] TANGENT (x y z w, float, as stored), or NULL */
 } tendon_gltf_primitive;
 
+/** Number of meshes in the file; 0 for NULL. */
 TENDON_API size_t tendon_gltf_mesh_count(const tendon_gltf *gltf);
+/** Number of primitives of mesh `mesh`; 0 when out of range. */
 TENDON_API size_t tendon_gltf_primitive_count(const tendon_gltf *gltf, size_t mesh);
 /** Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE (mesh or primitive out of range; names both). */
 TENDON_API tendon_status tendon_gltf_get_primitive(const tendon_gltf *gltf, size_t mesh,

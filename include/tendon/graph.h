@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — the animation graph: a blend tree over named parameters, and a crossfading state
  * machine over blend trees, both advanced by times the caller supplies (no clock is read).
  *
@@ -59,26 +59,28 @@ typedef enum tendon_blend_node_kind {
 
 /** One node of a tree description. Members a kind does not use are ignored. */
 typedef struct tendon_blend_node {
-    tendon_blend_node_kind kind;
+    tendon_blend_node_kind kind; /**< which kind of node; it says which members below are read */
     /* TENDON_BLEND_SOURCE */
     tendon_pose_sample_fn sample; /**< required for a source */
     void *user;                   /**< handed to sample, never dereferenced by tendon */
     /** The clock: the parameter whose value is this source's own time in seconds, or NULL for
      *  the time evaluate is given (the frame clock). */
     const char *clock;
-    /* TENDON_BLEND_CLIP (uses `clock` as a source does): the clip, borrowed (it must outlive the
-     * tree), of the tree's joint count. */
+    /** TENDON_BLEND_CLIP (uses `clock` as a source does): the clip, borrowed (it must outlive the
+     *  tree), of the tree's joint count. */
     const tendon_clip *clip;
     /* TENDON_BLEND_LERP and TENDON_BLEND_ONE_DIMENSIONAL */
     /** The blend parameter (required): lerp's weight, or the 1-D node's position. */
     const char *parameter;
-    /* TENDON_BLEND_LERP: node indices of the two children (a at weight 0, b at weight 1). */
+    /** @{ TENDON_BLEND_LERP: node indices of the two children (a at weight 0, b at weight 1). */
     size_t a, b;
-    /* TENDON_BLEND_ONE_DIMENSIONAL: child_count ≥ 1 children; children[i] is a node index and
-     * at[i] its position: finite and strictly increasing. */
+    /** @} */
+    /** @{ TENDON_BLEND_ONE_DIMENSIONAL: child_count ≥ 1 children; children[i] is a node index
+     *  and at[i] its position: finite and strictly increasing. */
     const size_t *children;
     const double *at;
     size_t child_count;
+    /** @} */
 } tendon_blend_node;
 
 /** What tendon_blend_tree_create copies. */
@@ -88,7 +90,7 @@ typedef struct tendon_blend_tree_desc {
     const tendon_blend_node *nodes;
     size_t node_count; /**< ≥ 1 */
     size_t root;       /**< index of the root node */
-    size_t joint_count;
+    size_t joint_count; /**< joints of every pose the tree blends (its clips', bind's, out's) */
     /** The bind pose (joint_count joints; copied), or NULL for one whose channels start at rest
      *  (translation 0, rotation (0,0,0,1), scale 1). Supply it whenever sources write only some
      *  channels (rotation-only clips), or the scratch poses blend zero translations in. */
@@ -213,14 +215,14 @@ typedef int (*tendon_transition_predicate)(void *user, const tendon_parameters *
 
 /** A state: a name and the tree that plays while it is active (borrowed, not owned). */
 typedef struct tendon_state_desc {
-    const char *name;
-    tendon_blend_tree *tree;
+    const char *name;        /**< unique among the machine's states; copied */
+    tendon_blend_tree *tree; /**< borrowed: it must outlive the machine */
 } tendon_state_desc;
 
 /** A transition from `from` to `to`, crossfading over duration_sec, taken when `when` holds. */
 typedef struct tendon_transition_desc {
-    const char *from;
-    const char *to;
+    const char *from; /**< the name of the state it leaves */
+    const char *to;   /**< the name of the state it enters */
     /** Seconds; finite. ≤ 0 switches at once (no fade, so no division by zero). */
     double duration_sec;
     /** NULL: always. */
@@ -231,10 +233,10 @@ typedef struct tendon_transition_desc {
 /** What tendon_state_machine_create copies. */
 typedef struct tendon_state_machine_desc {
     const tendon_state_desc *states; /**< ≥ 1; the first is the initial state */
-    size_t state_count;
+    size_t state_count;              /**< entries of `states` */
     const tendon_transition_desc *transitions; /**< in priority order; may be NULL when 0 */
-    size_t transition_count;
-    size_t joint_count;
+    size_t transition_count;                   /**< entries of `transitions` */
+    size_t joint_count; /**< joints of every state's tree and of the poses evaluated */
     /** Bind pose for the two crossfade poses (copied), or NULL for rest. */
     const tendon_pose *bind;
     /** How many distinct parameter names `set` may hold; 0 means 32. */
@@ -323,7 +325,10 @@ typedef struct tendon_state_machine_info {
     const char *current; /**< the active state */
     const char *leaving; /**< the state being faded out, or NULL when no fade runs */
     int transitioning;   /**< leaving != NULL */
+    /** Seconds the fade has run; meaningful while transitioning (after a fade: the last one's
+     *  final value; 0 before any). */
     double fade_elapsed_sec;
+    /** The fade's duration in seconds; meaningful while transitioning (as fade_elapsed_sec). */
     double fade_duration_sec;
 } tendon_state_machine_info;
 

@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — two-bone inverse kinematics (an arm: shoulder, elbow, wrist; a leg: hip, knee,
  * ankle), analytic, with a pole and a weight.
  *
@@ -29,8 +29,9 @@ extern "C" {
 
 /** What tendon_ik_two_bone solves for. */
 typedef struct tendon_ik_two_bone_result {
-    /** The solved middle joint (elbow/knee) and end (wrist/ankle) positions, world space. */
+    /** The solved middle joint (elbow/knee) position, world space. */
     float mid[3];
+    /** The solved end (wrist/ankle) position, world space. */
     float end[3];
     /**
      * World-space rotation (x y z w, unit) about the root that turns the upper bone

@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — the raw kernel table (low level).
  *
  * One table per ISA, returned by tendon_kernels_for(). These are the unchecked kernels behind
@@ -36,72 +36,78 @@
 extern "C" {
 #endif
 
+/** One ISA's kernel table (tendon_kernels_for()): the unchecked kernels, as described above. */
 typedef struct tendon_kernels {
-    tendon_isa isa;
+    tendon_isa isa; /**< the ISA whose variants these are */
 
-    /* quat.h: count quaternions x y z w; t[count] per element. out may equal a or b. */
+    /** quat.h: count quaternions x y z w; t[count] per element. out may equal a or b. @{ */
     void (*quat_slerp)(const float *a, const float *b, const double *t, size_t count, float *out);
     void (*quat_nlerp)(const float *a, const float *b, const double *t, size_t count, float *out);
     void (*quat_multiply)(const float *a, const float *b, size_t count, float *out);
+    /** @} */
 
-    /* blend.h: joint_count joints; joint_weights NULL or [joint_count]. out may equal a or b. */
+    /** blend.h: joint_count joints; joint_weights NULL or [joint_count]. out may equal a or b.
+     *  @{ */
     void (*pose_blend)(const tendon_pose *a, const tendon_pose *b, double t,
                        const float *joint_weights, size_t joint_count, tendon_pose *out);
     void (*pose_add)(const tendon_pose *base, const tendon_pose *delta, double weight,
                      const float *joint_weights, size_t joint_count, tendon_pose *out);
+    /** @} */
 
     /* skeleton.h (float32 matrix kernels; 4×4 column-major, 16 floats per matrix). */
-    /* out[16*count]: T·R·S of count joints. out must not overlap the inputs. */
+    /** out[16*count]: T·R·S of count joints. out must not overlap the inputs. */
     void (*local_matrices)(const float *translation, const float *rotation, const float *scale,
                            size_t count, float *out);
-    /* joints [first, end): model[j] = (parents[j] < 0 ? root (NULL: copy) : model[parents[j]])
+    /** joints [first, end): model[j] = (parents[j] < 0 ? root (NULL: copy) : model[parents[j]])
        × local[j] (skeleton.h's pairwise 4×4 product); local and model are whole arrays indexed
        by joint; local may equal model. */
     void (*model_matrices)(const float *local, const int32_t *parents, const float *root,
                            size_t first, size_t end, float *model);
-    /* out[k] = model[joint_of[k]] × inverse_bind[k], k < count. out must not overlap inputs. */
+    /** out[k] = model[joint_of[k]] × inverse_bind[k], k < count. out must not overlap inputs. */
     void (*palette)(const float *model, const uint32_t *joint_of, const float *inverse_bind,
                     size_t count, float *out);
-    /* skin.h: a validated job with every stride resolved (nonzero) and every index in range. */
+    /** skin.h: a validated job with every stride resolved (nonzero) and every index in range. */
     void (*skin)(const tendon_skin_job *job);
-    /* out[e] = base[e] + Σ weights[t]·deltas[t][e] (weight 0 skipped), e < float_count. */
+    /** out[e] = base[e] + Σ weights[t]·deltas[t][e] (weight 0 skipped), e < float_count. */
     void (*morph)(const float *base, const float *const *deltas, const float *weights,
                   size_t target_count, size_t float_count, float *out);
-    /* spring.h: march plan->steps substeps over plan->lanes lanes (tendon_spring_march_plan).
+    /** spring.h: march plan->steps substeps over plan->lanes lanes (tendon_spring_march_plan).
        spring_march: one link per lane (springs, batches); spring_chain_march: link_count links
-       per lane, each anchored to the one above. Both call plan->anchor once per substep. */
+       per lane, each anchored to the one above. Both call plan->anchor once per substep. @{ */
     void (*spring_march)(const tendon_spring_march_plan *plan);
     void (*spring_chain_march)(const tendon_spring_march_plan *plan);
-    /* clip.h: out[i] = a[i] + (b[i] − a[i])·u[i] in double, rounded once, i < count (the
+    /** @} */
+    /** clip.h: out[i] = a[i] + (b[i] − a[i])·u[i] in double, rounded once, i < count (the
        gathered components of LINEAR tracks; rotations use quat_slerp). out may equal a or b. */
     void (*clip_lerp)(const float *a, const float *b, const double *u, size_t count, float *out);
-    /* clip.h CUBICSPLINE: out[i] = ((h00·v0 + h10·b0) + h01·v1) + h11·a1 in double, not
+    /** clip.h CUBICSPLINE: out[i] = ((h00·v0 + h10·b0) + h01·v1) + h11·a1 in double, not
        rounded (rotations are normalised after); h is [4·count] as four planes h00, h10, h01,
        h11 (the tangent weights already × Δt), i < count. */
     void (*clip_hermite)(const float *v0, const float *b0, const float *v1, const float *a1,
                          const double *h, size_t count, double *out);
-    /* skeleton.h: model_matrices' products for the joints order[0 .. count), in that order:
+    /** skeleton.h: model_matrices' products for the joints order[0 .. count), in that order:
        every parent must come before its children in `order` (tendon_skeleton_level_order).
        Bitwise the same matrices as model_matrices over the same joints. local may equal
        model. (Appended last: fields are only ever appended.) */
     void (*model_matrices_ordered)(const float *local, const int32_t *parents, const float *root,
                                    const uint32_t *order, size_t count, float *model);
-    /* Nonzero when a pass over a whole skeleton is faster on this table through
+    /** Nonzero when a pass over a whole skeleton is faster on this table through
        model_matrices_ordered in the level order than through model_matrices in joint order
        (measured: docs/skinning.md, "Level order"); the library's whole-skeleton calls follow
        it. The bits are the same either way. */
     int model_pass_level_order;
 
     /* ---- the float32 tier (docs/fast-tier.md): float32 arithmetic, bitwise on every ISA ---- */
-    /* quat.h _f32: count quaternions; t[count] floats per element. out may equal a or b. */
+    /** quat.h _f32: count quaternions; t[count] floats per element. out may equal a or b. @{ */
     void (*quat_slerp_f32)(const float *a, const float *b, const float *t, size_t count,
                            float *out);
     void (*quat_nlerp_f32)(const float *a, const float *b, const float *t, size_t count,
                            float *out);
     void (*quat_multiply_f32)(const float *a, const float *b, size_t count, float *out);
-    /* blend.h _f32: as pose_blend / pose_add (the weight a double, rounded to float once per
+    /** @} */
+    /** blend.h _f32: as pose_blend / pose_add (the weight a double, rounded to float once per
        call, or per joint with joint_weights); pose_blend_nlerp_f32 nlerps. out may equal a or
-       b. */
+       b. @{ */
     void (*pose_blend_f32)(const tendon_pose *a, const tendon_pose *b, double t,
                            const float *joint_weights, size_t joint_count, tendon_pose *out);
     void (*pose_blend_nlerp_f32)(const tendon_pose *a, const tendon_pose *b, double t,
@@ -109,68 +115,71 @@ typedef struct tendon_kernels {
                                  tendon_pose *out);
     void (*pose_add_f32)(const tendon_pose *base, const tendon_pose *delta, double weight,
                          const float *joint_weights, size_t joint_count, tendon_pose *out);
-    /* blend.h tendon_pose_blend_layers_f32 on a validated job, joints [0, joint_count). */
+    /** @} */
+    /** blend.h tendon_pose_blend_layers_f32 on a validated job, joints [0, joint_count). */
     void (*pose_blend_layers_f32)(const tendon_blend_layers_job *job, size_t joint_count,
                                   tendon_pose *out);
     /* clip.h _f32 (the float32 tier of clip sampling; docs/clips.md). out may equal a or b. */
-    /* out[i] = a[i] + (b[i] − a[i])·u[i] in float, i < count (gathered LINEAR components). */
+    /** out[i] = a[i] + (b[i] − a[i])·u[i] in float, i < count (gathered LINEAR components). */
     void (*clip_lerp_f32)(const float *a, const float *b, const float *u, size_t count,
                           float *out);
-    /* out[i] = a[i] + (b[i] − a[i])·u in float, i < count: one u for the whole array (a run
+    /** out[i] = a[i] + (b[i] − a[i])·u in float, i < count: one u for the whole array (a run
        of a timeline's key-major block, key k against key k+1). */
     void (*clip_lerp_uniform_f32)(const float *a, const float *b, float u, size_t count,
                                   float *out);
-    /* count quaternions (x y z w): the float tier's slerp of a[i] toward b[i] by clamp(u, 0,
+    /** count quaternions (x y z w): the float tier's slerp of a[i] toward b[i] by clamp(u, 0,
        1) — bit for bit quat_slerp_f32 with every t[i] = u. */
     void (*clip_slerp_uniform_f32)(const float *a, const float *b, float u, size_t count,
                                    float *out);
-    /* CUBICSPLINE in float: out[i] = ((h00·v0 + h10·b0) + h01·v1) + h11·a1, h [4·count] as
+    /** CUBICSPLINE in float: out[i] = ((h00·v0 + h10·b0) + h01·v1) + h11·a1, h [4·count] as
        four planes h00, h10, h01, h11 (the tangent weights already × Δt), i < count. */
     void (*clip_hermite_f32)(const float *v0, const float *b0, const float *v1, const float *a1,
                              const float *h, size_t count, float *out);
 
     /* ---- issue 12: the prepared skinning mesh (appended; keep this block contiguous) ---- */
-    /* skin.h tendon_skin_mesh_apply_range on a created mesh: vertices [first, first + count);
+    /** skin.h tendon_skin_mesh_apply_range on a created mesh: vertices [first, first + count);
        the outputs are vertex 0 of arrays with the mesh's strides, NULL ones not written. */
     void (*skin_mesh)(const struct tendon_skin_mesh *mesh, const float *palette, size_t first,
                       size_t count, float *out_positions, float *out_normals,
                       float *out_tangents);
-    /* skeleton.h: palette's products (the same bits) with the inverse bind matrices given as
+    /** skeleton.h: palette's products (the same bits) with the inverse bind matrices given as
        the binding keeps them: inverse_bind_splat [64*count], per entry for k = 0..3 sixteen
        floats holding inverse_bind[k][4c + k] in lanes 4c..4c+3 (c = 0..3). */
     void (*palette_splat)(const float *model, const uint32_t *joint_of,
                           const float *inverse_bind_splat, size_t count, float *out);
-    /* skin.h tendon_palette_to_dual_quat's arithmetic: returns the first matrix that is not a
+    /** skin.h tendon_palette_to_dual_quat's arithmetic: returns the first matrix that is not a
        rotation, translation and uniform scale (then nothing is written), or count after
        writing out[16*count]. out may equal palette. */
     size_t (*palette_to_dual_quat)(const float *palette, size_t count, float *out);
-    /* skin.h tendon_skin_mesh_apply_dq_range on a created mesh, dq as tendon_palette_to_dual_quat
+    /** skin.h tendon_skin_mesh_apply_dq_range on a created mesh, dq as tendon_palette_to_dual_quat
        writes it (palette_count entries); outputs as skin_mesh. */
     void (*skin_mesh_dq)(const struct tendon_skin_mesh *mesh, const float *dq, size_t first,
                          size_t count, float *out_positions, float *out_normals,
                          float *out_tangents);
-    /* Nonzero when palette_splat is faster on this table than palette (the 128-bit ISAs, whose
+    /** Nonzero when palette_splat is faster on this table than palette (the 128-bit ISAs, whose
        splats are shuffles; on AVX2 and AVX-512 the four-times-larger table costs more than
        the in-lane splats it saves: measured, docs/skinning.md); tendon_palette and
        tendon_pose_palette follow it. The bits are the same either way. */
     int palette_splat_pays;
     /* ---- a weight per joint given (the spring rig: every substep time of a pose at once,
        each time with its own weights) ---- */
-    /* pose_blend / pose_add with joint j's weight given as weights[j] in place of t·m_j (the
+    /** pose_blend / pose_add with joint j's weight given as weights[j] in place of t·m_j (the
        joint weight pose_blend and pose_add compute from t and joint_weights: 0 where the clamped
        mask is 0, else t·clamp(m, 0, 1)); then clamped as they clamp it. With weights[j] that
-       joint weight, the same bits as pose_blend / pose_add. out may equal a or b. */
+       joint weight, the same bits as pose_blend / pose_add. out may equal a or b. @{ */
     void (*pose_blend_weighted)(const tendon_pose *a, const tendon_pose *b, const double *weights,
                                 size_t joint_count, tendon_pose *out);
     void (*pose_add_weighted)(const tendon_pose *base, const tendon_pose *delta,
                               const double *weights, size_t joint_count, tendon_pose *out);
-    /* The float32 tier's: weights[j] the float weight pose_blend_f32 / pose_add_f32 use for
+    /** @} */
+    /** The float32 tier's: weights[j] the float weight pose_blend_f32 / pose_add_f32 use for
        joint j (clamp(t·m_j, 0, 1), or max(weight·m_j, 0) saturated at FLT_MAX, in double,
-       rounded once), used as it is. */
+       rounded once), used as it is. @{ */
     void (*pose_blend_weighted_f32)(const tendon_pose *a, const tendon_pose *b,
                                     const float *weights, size_t joint_count, tendon_pose *out);
     void (*pose_add_weighted_f32)(const tendon_pose *base, const tendon_pose *delta,
                                   const float *weights, size_t joint_count, tendon_pose *out);
+    /** @} */
 } tendon_kernels;
 
 #ifdef __cplusplus

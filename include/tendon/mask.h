@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — bone masks for layered animation: which bones a layer drives, and how much.
  *
  * Seed: 003 (bone-mask). A mask is a **weight per bone**, ramped along the chain below a split

@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — poses: per-joint local transforms, stored exactly as the engine holds them.
  *
  * Seed: 000 (README, `Pose`): three flat float arrays per pose,
@@ -24,10 +24,10 @@ extern "C" {
  * The three arrays of one pose must not overlap each other.
  */
 typedef struct tendon_pose {
-    float *translation;
-    float *rotation;
-    float *scale;
-    size_t joint_count;
+    float *translation; /**< [3*joint_count] x y z per joint, metres */
+    float *rotation;    /**< [4*joint_count] x y z w per joint, unit quaternions */
+    float *scale;       /**< [3*joint_count] x y z per joint, unitless factors */
+    size_t joint_count; /**< joints in each array */
 } tendon_pose;
 
 /**

@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — quaternion arrays: slerp, nlerp, product.
  *
  * Seed: 000 `blend.js` (slerpInto, multiplyInto). Quaternions are x y z w, four floats each,

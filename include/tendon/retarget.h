@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — retargeting a pose between two skeletons by joint name.
  *
  * Seed: 000 README ("retargeting by joint name"; blendTree.d.ts notes that a figure that went

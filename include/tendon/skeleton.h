@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — skeletons, model matrices, inverse bind matrices and the skinning palette.
  *
  * Seeds: 002 (`Skeleton`, `SkeletonJoint`: joints in DFS pre-order, a parent before its

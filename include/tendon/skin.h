@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — linear-blend skinning of positions, normals and tangents by a palette, skin weight
  * normalisation, and morph targets.
  *
@@ -42,34 +42,34 @@ typedef struct tendon_skin_job {
     /** [16*palette_count] column-major matrices (tendon_palette). Only rows 0..2 are read: the
      *  palette is taken to be affine; the bottom row is ignored, nothing is divided by w. */
     const float *palette;
-    size_t palette_count;
+    size_t palette_count; /**< matrices in `palette`: every joint index is checked against it */
 
-    size_t vertex_count;
+    size_t vertex_count; /**< vertices to skin */
     /** Influences per vertex, 1..4 (glTF JOINTS_0 / WEIGHTS_0 hold 4; fewer skips the rest). */
     size_t influence_count;
 
-    tendon_joint_index_type joint_index_type;
+    tendon_joint_index_type joint_index_type; /**< the type of each entry of `joints` */
     /** Per vertex: influence_count indices into the palette, each < palette_count (checked). */
     const void *joints;
-    size_t joints_stride;
+    size_t joints_stride; /**< bytes from one vertex's joints to the next's; 0: packed */
     /** Per vertex: influence_count float weights, used **as given** (not normalised here:
      *  tendon_skin_weights_normalize at load time). Zero weights still read their joint. */
     const float *weights;
-    size_t weights_stride;
+    size_t weights_stride; /**< bytes; 0: packed (4·influence_count) */
 
     /** Per vertex: x y z (bind-space position, metres). Required. */
     const float *positions;
-    size_t positions_stride;
+    size_t positions_stride; /**< bytes; 0: packed (12) */
     /** Per vertex: x y z skinned position. Required. May be exactly `positions` (same stride). */
     float *out_positions;
-    size_t out_positions_stride;
+    size_t out_positions_stride; /**< bytes; 0: packed (12) */
 
     /** Per vertex: x y z normal, or NULL to skin positions only (then out_normals NULL too). */
     const float *normals;
-    size_t normals_stride;
+    size_t normals_stride; /**< bytes; 0: packed (12) */
     /** Per vertex: unit skinned normal. May be exactly `normals` (same stride). */
     float *out_normals;
-    size_t out_normals_stride;
+    size_t out_normals_stride; /**< bytes; 0: packed (12) */
 
     /* ---- appended (issue 12): fields are only ever appended; a zeroed job has no tangents ---- */
 
@@ -77,11 +77,11 @@ typedef struct tendon_skin_job {
      *  handedness), or NULL (then out_tangents NULL too). Needs normals: a job with tangents
      *  and no normals is refused. Stride 0: 16 bytes. */
     const float *tangents;
-    size_t tangents_stride;
+    size_t tangents_stride; /**< bytes; 0: packed (16) */
     /** Per vertex: x y z unit skinned tangent and w (see tendon_skin). May be exactly
      *  `tangents` (same stride). */
     float *out_tangents;
-    size_t out_tangents_stride;
+    size_t out_tangents_stride; /**< bytes; 0: packed (16) */
 } tendon_skin_job;
 
 /**

@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — secondary motion: damped springs and spring chains, sampled as a pure function of
  * time (hair, a coat, an antenna, a braid reacting to what the subject is doing).
  *
@@ -435,14 +435,16 @@ TENDON_API tendon_status tendon_spring_chain_sample_batch_status(
     tendon_spring_anchor_status_fn root, void *user, double time_sec, uint64_t max_work,
     size_t chain_count, void *workspace, size_t workspace_bytes, float *out, size_t out_count);
 
-/*
- * ---- With an explicit kernel table (tests, tools, benchmarks) ------------------------------
+struct tendon_kernels;
+
+/**
+ * With an explicit kernel table (tests, tools, benchmarks).
  * Each is its namesake above — the same validation, errors, plan and clamp, bit for bit — with
  * the march run through `k` (from tendon_kernels_for(), emulated variants included) instead of
  * the active table; k = NULL means the active table. `tendon replay --isa`, `tendon digest` and
  * the benchmarks use them to run every ISA in one process without flipping the global choice.
+ * @{
  */
-struct tendon_kernels;
 
 TENDON_API tendon_status tendon_spring_sample_on(const struct tendon_kernels *k,
                                                  const tendon_spring_settings *settings,
@@ -483,6 +485,7 @@ TENDON_API tendon_status tendon_spring_chain_sample_batch_status_on(
     tendon_spring_lookback lookback, tendon_spring_anchor_status_fn root, void *user,
     double time_sec, uint64_t max_work, size_t chain_count, void *workspace,
     size_t workspace_bytes, float *out, size_t out_count);
+/** @} */
 
 /*
  * ---- Low level: the march the kernel table runs (tendon/kernels.h) --------------------------
@@ -493,7 +496,9 @@ TENDON_API tendon_status tendon_spring_chain_sample_batch_status_on(
 
 /** One link's substep transition (seed transitionOver + trailPerUnitSpeed), for a fixed step. */
 typedef struct tendon_spring_coeffs {
+    /**@{*/
     double c0, c1, c2, c3; /**< (offset, velocity) ← [c0 c1; c2 c3]·(offset, velocity) */
+    /**@}*/
     double trail;          /**< −2ζ/ω: the offset of a mass trailing an anchor at unit speed */
 } tendon_spring_coeffs;
 
@@ -509,8 +514,8 @@ typedef struct tendon_spring_march_plan {
     const tendon_spring_coeffs *links; /**< [link_count] */
     /** chains: [24·link_count], row i = link i's rest offset repeated (x y z x y z …); else NULL */
     const double *rest_lanes;
-    tendon_spring_anchor_fn anchor;
-    void *user;
+    tendon_spring_anchor_fn anchor; /**< the anchor, sampled once per substep into anchor_b */
+    void *user;                     /**< handed to `anchor` */
     double *position;  /**< [link_count·lane_stride], row i = link i */
     double *velocity;  /**< [link_count·lane_stride] */
     float *anchor_a;   /**< [lane_stride]: the anchor at start_sec on entry; padding lanes 0 */

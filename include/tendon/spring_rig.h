@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — the spring rig: secondary motion attached to a skeleton (hair, a coat, a tail), with
  * the anchors evaluated by the library and the result written into the pose.
  *
@@ -76,16 +76,16 @@ typedef void (*tendon_rig_weight_fn)(void *user, const double *times_sec, size_t
 
 /** fn(user, …) when fn is non-NULL, else the constant `value` at every time. */
 typedef struct tendon_rig_weight {
-    tendon_rig_weight_fn fn;
-    void *user;
-    double value;
+    tendon_rig_weight_fn fn; /**< NULL: the constant `value` */
+    void *user;              /**< handed to `fn` */
+    double value;            /**< the weight at every time when `fn` is NULL */
 } tendon_rig_weight;
 
 /** A clip played on the rig's clock: clip time = loop ? wrap(t + offset_sec) : t + offset_sec. */
 typedef struct tendon_rig_clip {
     /** Borrowed (must outlive the rig), of the skeleton's joint count; NULL: not used. */
     const tendon_clip *clip;
-    double offset_sec;
+    double offset_sec; /**< seconds added to the rig's time to give the clip's */
     /** Nonzero: wrapped into [0, duration): x − ⌊x/d⌋·d (0 when that rounds to d; a clip of
      *  duration 0 is sampled at 0). 0: as it is (the clip clamps at its ends). */
     int loop;
@@ -139,14 +139,14 @@ typedef enum tendon_rig_layer_mode {
  * tendon_spring_rig_source_pose evaluates exactly this for one time.
  */
 typedef struct tendon_spring_rig_source {
-    tendon_rig_source_kind kind;
+    tendon_rig_source_kind kind; /**< clips (the members below it) or a tree (`tree`) */
     /* ---- TENDON_RIG_SOURCE_CLIPS ---- */
     tendon_rig_clip base;  /**< NULL clip: the rest pose */
     tendon_rig_clip blend; /**< NULL clip: no blend */
-    tendon_rig_weight blend_weight;
+    tendon_rig_weight blend_weight; /**< the blend toward blend.clip, as a function of time */
     tendon_rig_clip layer; /**< NULL clip: no layer */
-    tendon_rig_layer_mode layer_mode;
-    tendon_rig_weight layer_weight;
+    tendon_rig_layer_mode layer_mode; /**< how the layer meets the base */
+    tendon_rig_weight layer_weight;   /**< the layer's weight, as a function of time */
     /** NULL, or [joint_count] per-joint weights (tendon_bone_mask_*), copied. */
     const float *layer_mask;
     /** ADDITIVE only: NULL (layer.clip samples deltas), or the pose its full poses are deltas
@@ -184,7 +184,7 @@ typedef struct tendon_spring_rig_chain {
     float anchor_offset[3];
     /** [settings_count] springs: 1 (every link), or n (link k drives J_k). Copied. */
     const tendon_spring_settings *settings;
-    size_t settings_count;
+    size_t settings_count; /**< 1 or n: entries of `settings` */
     /**
      * NULL: each link's rest offset from the skeleton's rest pose — J1's rest position minus the
      * rest anchor point, then J_k's minus J_{k−1}'s (model space, computed in double) — so the
@@ -200,8 +200,8 @@ typedef struct tendon_spring_rig_desc {
     /** Borrowed: it must outlive the rig. */
     const tendon_skeleton *skeleton;
     const tendon_spring_rig_chain *chains; /**< [chain_count], ≥ 1 */
-    size_t chain_count;
-    tendon_spring_rig_source source;
+    size_t chain_count;                    /**< entries of `chains` */
+    tendon_spring_rig_source source;       /**< what the anchors are evaluated from */
     /** The tier the clip sources are sampled and layered on (TENDON_TIER_EXACT = 0, the
      *  default, or TENDON_TIER_F32); a tree evaluates on its own. */
     tendon_tier tier;
@@ -211,7 +211,7 @@ typedef struct tendon_spring_rig_desc {
     uint64_t max_work;
     /** NULL: the chains march in model space. */
     tendon_rig_root_fn root;
-    void *root_user;
+    void *root_user; /**< handed to `root` */
 } tendon_spring_rig_desc;
 
 /** A spring rig. Opaque, immutable (see "Threads" above). */
@@ -267,6 +267,7 @@ TENDON_API tendon_status tendon_spring_rig_chain_links(const tendon_spring_rig *
                                                        tendon_spring_link *out,
                                                        size_t out_count);
 
+/**@{*/
 /**
  * The number of substep grids (evaluations per sample) and grid g's time count (substeps + 2:
  * the pose evaluations each sample makes for it) and chain count; for reports. 0 when out of
@@ -274,6 +275,7 @@ TENDON_API tendon_status tendon_spring_rig_chain_links(const tendon_spring_rig *
  */
 TENDON_API size_t tendon_spring_rig_grid_count(const tendon_spring_rig *rig);
 TENDON_API size_t tendon_spring_rig_grid_times(const tendon_spring_rig *rig, size_t grid);
+/**@}*/
 /** Chain `chain`'s anchor times per sample (its grid's: substeps + 2); 0 when out of range. */
 TENDON_API size_t tendon_spring_rig_chain_times(const tendon_spring_rig *rig, size_t chain);
 /** The joints grid g evaluates at every time: of the anchor joints' parents and their ancestors
@@ -402,8 +404,8 @@ TENDON_API tendon_status tendon_spring_chain_pose(const tendon_skeleton *skeleto
                                                   const float *positions,
                                                   const float *root_matrix, tendon_pose *pose);
 
-/* With an explicit kernel table (tests, tools; NULL: the active table): the same bits. */
 struct tendon_kernels;
+/** With an explicit kernel table (tests, tools; NULL: the active table): the same bits. @{ */
 TENDON_API tendon_status tendon_spring_rig_evaluate_on(const struct tendon_kernels *k,
                                                        const tendon_spring_rig *rig,
                                                        double time_sec, void *workspace,
@@ -413,6 +415,7 @@ TENDON_API tendon_status tendon_spring_rig_march_on(const struct tendon_kernels 
                                                     void *workspace, size_t workspace_bytes,
                                                     float *out_positions, size_t out_count,
                                                     tendon_pose *pose);
+/** @} */
 
 #ifdef __cplusplus
 }

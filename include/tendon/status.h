@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — status codes and the thread-local error message.
  *
  * Every fallible tendon function returns a tendon_status. On failure it also sets a message,

@@ -1,4 +1,5 @@
-/* tendon — the umbrella header: the whole public C API. */
+/** @file
+ * tendon — the umbrella header: the whole public C API. */
 #ifndef TENDON_TENDON_H
 #define TENDON_TENDON_H
 #include "version.h"

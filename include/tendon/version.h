@@ -1,4 +1,4 @@
-/*
+/** @file
  * tendon — the version, at compile time.
  *
  * These macros are the one place the version is written: CMakeLists.txt reads its project
