@@ -11,6 +11,8 @@
 #ifndef TENDON_CLI_H
 #define TENDON_CLI_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
@@ -52,8 +54,14 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **
 int cli_is_help(const char *arg);
 
 /* fpenv_cli.c: print "<prefix>fp environment: MXCSR 0x1f80 (round to nearest, FTZ off, DAZ off);
-   library mode guard" — the calling thread's control register now — on f. */
+   library mode guard" — the calling thread's control bits now — on f. On x86-64 the MXCSR's
+   sticky exception flags (bits 0-5) are masked out: they record what ran before, not the
+   environment, and vary from run to run. */
 void cli_fpenv_line(FILE *f, const char *prefix);
+/* The control register's control bits (tendon_fpenv_read, x86-64's flags bits 0-5 cleared), and
+   their description (tendon_fpenv_describe of that) into buf[size]: what info --json prints. */
+uint64_t cli_fpenv_control(void);
+void cli_fpenv_describe(char *buf, size_t size);
 /* Set the tool's thread to a mode named by CLI_FPENV_MODES (default, ftz, daz, ftz+daz, down,
    up, zero); -1 for another name. */
 int cli_fpenv_set(const char *mode);
