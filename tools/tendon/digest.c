@@ -2079,6 +2079,13 @@ int cmd_digest(int argc, char **argv)
     int golden_count = 0;
     if (expect && (golden_count = read_golden(expect, golden, MAX_GOLDEN)) < 0)
         return CLI_USAGE;
+    if (expect && golden_count == 0) { /* empty, or only comments: not a golden file */
+        cli_error("digest",
+                  "%s holds no hashes: a golden file has a `KERNEL SHA256` line per kernel "
+                  "(`tendon digest --golden` writes one)",
+                  expect);
+        return CLI_USAGE;
+    }
     if (fpenv_mode && cli_fpenv_set(fpenv_mode) != 0)
         return cli_usage_error("digest", USAGE_DIGEST, "--fpenv: \"%s\" is not one of %s",
                                fpenv_mode, CLI_FPENV_MODES);
