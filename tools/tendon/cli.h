@@ -50,6 +50,15 @@ void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(prin
  */
 int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **value);
 
+/*
+ * For a command (or mode) that does not use dispatch — it runs the ISAs' kernel tables by name —
+ * warn on stderr when TENDON_ISA names no ISA or one that cannot run here: "tendon <cmd>:
+ * warning: <the library's message, naming the value and the valid names> (ignored: <why>)".
+ * The library refuses such a TENDON_ISA at the first dispatched call; a command that dispatches
+ * reports that error instead (info: exit 1, replay: exit 2).
+ */
+void cli_isa_env_warn(const char *cmd, const char *why_unused);
+
 /* Whether argv[i] is "--help" or "-h". */
 int cli_is_help(const char *arg);
 

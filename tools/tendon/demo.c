@@ -391,6 +391,7 @@ int cmd_demo(int argc, char **argv)
             want[isa] = 1;
         }
         free(copy);
+        cli_isa_env_warn(C, "--isa names the ISAs to run");
     } else if (crowd) { /* a crowd runs the ISA dispatch picks */
         tendon_isa active;
         if (tendon_isa_active(&active) != TENDON_OK) {
@@ -399,6 +400,7 @@ int cmd_demo(int argc, char **argv)
         }
         want[active] = 1;
     } else {
+        cli_isa_env_warn(C, "the demo runs every ISA's kernel table, not dispatch");
         for (int i = 0; i < TENDON_ISA_COUNT; ++i)
             want[i] = tendon_kernels_for((tendon_isa)i) != NULL &&
                       (emulated || tendon_isa_compiled((tendon_isa)i) != TENDON_ISA_EMULATED);

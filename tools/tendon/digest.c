@@ -2063,6 +2063,7 @@ int cmd_digest(int argc, char **argv)
         return cli_usage_error("digest", USAGE_DIGEST, "--expect and --golden exclude each other");
     if (summary && !expect && !expect_default)
         return cli_usage_error("digest", USAGE_DIGEST, "--summary is a verdict on --expect");
+    cli_isa_env_warn("digest", "digest runs every ISA's kernel table, not dispatch");
     static char default_golden[PATH_MAX + 64];
     if (expect_default) {
         if (cli_data_file("golden.digest", default_golden, sizeof default_golden) != 0) {

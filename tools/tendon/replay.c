@@ -1088,6 +1088,8 @@ int cmd_replay(int argc, char **argv)
             return CLI_USAGE;
         }
     } else {
+        /* --isa names the tables: a TENDON_ISA that could not run is not used, and said so */
+        cli_isa_env_warn("replay", "--isa names the kernel tables to run");
         /* The public API validates each case on scalar before any ISA's kernel runs it. */
         tendon_isa_force(TENDON_ISA_SCALAR);
     }

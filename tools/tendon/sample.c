@@ -364,6 +364,7 @@ int cmd_sample(int argc, char **argv)
         goto out;
     }
     if (list) {
+        cli_isa_env_warn("sample", "--list computes nothing on any ISA");
         list_model(model, s.g);
         goto out;
     }
