@@ -77,14 +77,20 @@ int cli_fpenv_set(const char *mode);
 extern const char CLI_FPENV_MODES[];
 
 /*
- * Find one of the tools' data files (data.c): `name` (e.g. "golden.digest") in $TENDON_DATA_DIR,
- * else in share/tendon beside this executable's directory (<prefix>/bin → <prefix>/share/tendon;
- * the build tree's build/tools → build/share/tendon), else in the configured install datadir.
- * Writes the path of the first that is a regular file into out[size]: 0, or -1 if none is.
+ * Find one of the tools' data files (data.c): `name` (e.g. "golden.digest") in $TENDON_DATA_DIR
+ * when it is set (and not empty) — then only there: an explicit directory that lacks the file is
+ * not fallen back from —, else in share/tendon beside this executable's directory (<prefix>/bin
+ * → <prefix>/share/tendon; the build tree's build/tools → build/share/tendon), else in the
+ * configured install datadir. Writes the path of the first that is a regular file into
+ * out[size]: 0, or -1 if none is.
  */
 int cli_data_file(const char *name, char *out, size_t size);
 
 /* Print the places cli_data_file looks for `name`, comma-separated, to f (for messages). */
 void cli_data_searched(FILE *f, const char *name);
+
+/* Why cli_data_file found no `name`, to f, no newline: "no NAME in <places>", or what is wrong
+   with $TENDON_DATA_DIR (does not exist, not a directory, has no NAME), naming the path. */
+void cli_data_missing(FILE *f, const char *name);
 
 #endif

@@ -2035,8 +2035,13 @@ int cmd_digest(int argc, char **argv)
         if (cli_is_help(argv[i])) {
             fputs(USAGE_DIGEST, stdout);
             char found[PATH_MAX + 64];
-            if (cli_data_file("golden.digest", found, sizeof found) == 0)
+            if (cli_data_file("golden.digest", found, sizeof found) == 0) {
                 printf("\nThe installed golden file (--expect without FILE): %s\n", found);
+            } else {
+                printf("\nThe installed golden file (--expect without FILE): none: ");
+                cli_data_missing(stdout, "golden.digest");
+                putchar('\n');
+            }
             return CLI_OK;
         }
         if ((m = cli_opt_value(argc, argv, &i, "--expect", &value)) != 0) {
@@ -2067,9 +2072,12 @@ int cmd_digest(int argc, char **argv)
     static char default_golden[PATH_MAX + 64];
     if (expect_default) {
         if (cli_data_file("golden.digest", default_golden, sizeof default_golden) != 0) {
-            fputs("tendon digest: --expect without FILE: no golden.digest in ", stderr);
-            cli_data_searched(stderr, "golden.digest");
-            fputs(" (install tendon, set TENDON_DATA_DIR, or name the FILE)\n", stderr);
+            fputs("tendon digest: --expect without FILE: ", stderr);
+            cli_data_missing(stderr, "golden.digest");
+            const char *env = getenv("TENDON_DATA_DIR");
+            fputs(env && *env ? " (or name the FILE)\n"
+                              : " (install tendon, set TENDON_DATA_DIR, or name the FILE)\n",
+                  stderr);
             return CLI_USAGE;
         }
         expect = default_golden;

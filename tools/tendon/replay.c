@@ -1041,8 +1041,8 @@ int cmd_replay(int argc, char **argv)
             if (cli_data_file("CASES-README.md", doc, sizeof doc) == 0)
                 printf("\nThe case format: %s\n", doc);
             else {
-                printf("\nThe case format: CASES-README.md, not found in ");
-                cli_data_searched(stdout, "CASES-README.md");
+                printf("\nThe case format: CASES-README.md, not found: ");
+                cli_data_missing(stdout, "CASES-README.md");
                 putchar('\n');
             }
             return CLI_OK;
