@@ -213,9 +213,15 @@ tendon_status tendon_pose_blend_layers_f32(const tendon_blend_layers_job *job, t
     if (s != TENDON_OK)
         return s;
     const double th = job->threshold;
-    if (!(th > 0.0 && th <= (double)FLT_MAX))
+    if (th > (double)FLT_MAX) /* 1e39 is a finite double, but not a float32 */
         return tendon_fail(TENDON_ERR_VALUE,
-                           "%s: job->threshold is %g; it must be finite and > 0 (ozz's default "
+                           "%s: job->threshold is %g: too large: it is used as a float32, so it "
+                           "must be at most FLT_MAX (%.9g) (ozz's default is "
+                           "TENDON_BLEND_LAYERS_DEFAULT_THRESHOLD, 0.1)",
+                           fn, th, (double)FLT_MAX);
+    if (!(th > 0.0))
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: job->threshold is %g; it must be a number > 0 (ozz's default "
                            "is TENDON_BLEND_LAYERS_DEFAULT_THRESHOLD, 0.1)",
                            fn, th);
     if (!job->rest_pose)

@@ -356,11 +356,29 @@ tendon_status tendon_palette_to_dual_quat(const float *palette, size_t count, fl
                                    fn, bad, e, (double)m[e]);
         break;
     case TENDON_DQ_MIRROR:
+        if (o.det != o.det) { /* ∞ − ∞ in the cofactors: the elements, not the handedness */
+            double big = 0.0;
+            for (int e = 0; e < 11; ++e)
+                if ((e & 3) != 3 && (m[e] < 0.0f ? -(double)m[e] : (double)m[e]) > big)
+                    big = m[e] < 0.0f ? -(double)m[e] : (double)m[e];
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: palette entry %zu is too large: its determinant overflows "
+                               "float32 (NaN: products of three of its elements, up to %g, pass "
+                               "FLT_MAX; elements must stay below ~7e12 for it): no dual "
+                               "quaternion",
+                               fn, bad, big);
+        }
         return tendon_fail(TENDON_ERR_VALUE,
                            "%s: palette entry %zu has determinant %g: a mirror or a degenerate "
                            "matrix has no dual quaternion (skin it with tendon_skin_mesh_apply)",
                            fn, bad, (double)o.det);
     case TENDON_DQ_SCALE:
+        if (!isfinite(o.l0) || !isfinite(o.l1) || !isfinite(o.l2) || !isfinite(o.s))
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: palette entry %zu's scale is too large: a column's squared "
+                               "length overflows float32 (column lengths %.7g, %.7g, %.7g; "
+                               "elements must stay below ~1.8e19): no dual quaternion",
+                               fn, bad, (double)o.l0, (double)o.l1, (double)o.l2);
         return tendon_fail(TENDON_ERR_VALUE,
                            "%s: palette entry %zu has a non-uniform scale (column lengths %.7g, "
                            "%.7g, %.7g differ from their mean by more than 2^-10 of it): dual "

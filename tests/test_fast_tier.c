@@ -622,7 +622,18 @@ START_TEST(test_layers_errors)
     job.threshold = 0.0;
     FAILS(tendon_pose_blend_layers_f32(&job, &O2), TENDON_ERR_VALUE, "threshold");
     job.threshold = NAN;
-    FAILS(tendon_pose_blend_layers_f32(&job, &O2), TENDON_ERR_VALUE, "threshold");
+    FAILS(tendon_pose_blend_layers_f32(&job, &O2), TENDON_ERR_VALUE, "threshold is nan; it must be a number > 0");
+    job.threshold = -1.0;
+    FAILS(tendon_pose_blend_layers_f32(&job, &O2), TENDON_ERR_VALUE, "threshold is -1; it must be a number > 0");
+    /* a finite double above float32's range is too large, not "not finite" */
+    job.threshold = 1e39;
+    FAILS(tendon_pose_blend_layers_f32(&job, &O2), TENDON_ERR_VALUE,
+          "job->threshold is 1e+39: too large: it is used as a float32, so it must be at most "
+          "FLT_MAX (3.40282347e+38)");
+    job.threshold = INFINITY;
+    FAILS(tendon_pose_blend_layers_f32(&job, &O2), TENDON_ERR_VALUE, "threshold is inf: too large");
+    job.threshold = (double)FLT_MAX; /* the largest accepted */
+    ck_assert_int_eq(tendon_pose_blend_layers_f32(&job, &O2), TENDON_OK);
     job.threshold = 0.1;
     job.layers = NULL;
     FAILS(tendon_pose_blend_layers_f32(&job, &O2), TENDON_ERR_NULL, "job->layers");

@@ -559,6 +559,53 @@ START_TEST(test_malformed)
     j = simple_skin();
     json_object_set_new(at(j, "bufferViews", 2), "byteStride", json_real(8));
     expect_error(j, TENDON_ERR_FORMAT, "bufferViews[2]", "byteStride");
+    /* accessors nothing reads are validated too (a malformed file is malformed wherever the
+       fault is): SimpleSkin's accessors[0] is the index buffer, which the importer never
+       reads; 25 u16 indices run past its 48-byte view */
+    j = simple_skin();
+    json_object_set_new(at(j, "accessors", 0), "count", json_real(25));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[0]",
+                 "25 elements of 2 bytes, 2 apart, from byte 0 run past the end of bufferViews[0] "
+                 "(48 bytes)");
+    j = simple_skin();
+    json_object_set_new(at(j, "accessors", 0), "byteOffset", json_real(2));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[0]", "from byte 2 run past the end");
+    /* an accessor appended that nothing refers to: a bad componentType, a bad view index, a
+       sparse index beyond its count; and a well-formed one, which loads */
+    j = simple_skin();
+    json_array_append_new(json_object_get(j, "accessors"),
+                          json_pack("{s:f, s:f, s:f, s:s}", "bufferView", 4.0, "componentType",
+                                    5124.0, "count", 1.0, "type", "SCALAR"));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[7]", "componentType 5124 is not one of");
+    j = simple_skin();
+    json_array_append_new(json_object_get(j, "accessors"),
+                          json_pack("{s:f, s:f, s:f, s:s}", "bufferView", 9.0, "componentType",
+                                    5126.0, "count", 1.0, "type", "SCALAR"));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[7]", "bufferView");
+    j = simple_skin();
+    json_array_append_new(
+        json_object_get(j, "accessors"),
+        json_pack("{s:f, s:f, s:s, s:{s:f, s:{s:f, s:f}, s:{s:f}}}", "componentType", 5126.0,
+                  "count", 2.0, "type", "SCALAR", "sparse", "count", 1.0, "indices",
+                  "bufferView", 0.0, "componentType", 5123.0, "values", "bufferView", 4.0));
+    /* the index read is accessors[0]'s first index, 0: below the count 2, so this one loads */
+    {
+        char *text = json_dumps(j, JSON_COMPACT);
+        tendon_gltf *g;
+        ck_assert_msg(tendon_gltf_load_memory(text, strlen(text), "unused.gltf", NULL, &g) ==
+                          TENDON_OK, "%s", tendon_error_message());
+        tendon_gltf_destroy(g);
+        free(text);
+    }
+    json_object_set_new(json_object_get(at(j, "accessors", 7), "sparse"), "count", json_real(3));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[7].sparse", "count");
+    /* a buffer view nothing refers to, past the end of its buffer */
+    j = simple_skin();
+    json_array_append_new(json_object_get(j, "bufferViews"),
+                          json_pack("{s:f, s:f, s:f}", "buffer", 3.0, "byteOffset", 200.0,
+                                    "byteLength", 41.0));
+    expect_error(j, TENDON_ERR_FORMAT, "bufferViews[5]",
+                 "byteOffset 200 + byteLength 41 runs past the end of buffers[3] (240 bytes)");
     /* wrong types */
     j = simple_skin();
     json_object_set_new(at(j, "accessors", 6), "type", json_string("VEC3"));

@@ -423,6 +423,22 @@ START_TEST(test_dq_refusals)
     memcpy(q, pal, sizeof q);
     q[32 + 5] = NAN;
     EXPECT_REFUSED("non-finite");
+    /* finite elements too large for float32's squares: the scale overflows (the lengths are
+       +inf, their differences NaN), which is not a non-uniform scale */
+    memcpy(q, pal, sizeof q);
+    for (int e = 0; e < 12; ++e)
+        q[32 + e] = (e & 3) == 3 ? 0.0f : e % 5 == 0 ? 3e19f : 0.0f; /* diag(3e19): det +inf */
+    EXPECT_REFUSED("palette entry 2's scale is too large: a column's squared length overflows "
+                   "float32 (column lengths inf, inf, inf");
+    ck_assert_ptr_null(strstr(tendon_error_message(), "non-uniform"));
+    /* columns (3e19, 0, 0), (0, 3e19, 3e19), (0, 3e19, 3e19): the cofactor m5·m10 − m6·m9 is
+       ∞ − ∞, so det is NaN — too large, not a mirror */
+    memcpy(q, pal, sizeof q);
+    for (int e = 0; e < 12; ++e)
+        q[32 + e] = 0.0f;
+    q[32 + 0] = 3e19f, q[32 + 5] = q[32 + 6] = q[32 + 9] = q[32 + 10] = 3e19f;
+    EXPECT_REFUSED("palette entry 2 is too large: its determinant overflows float32");
+    ck_assert_ptr_null(strstr(tendon_error_message(), "mirror"));
 #undef EXPECT_REFUSED
     /* within the tolerance: accepted; a scale within 2^-20 of 1 is 1 exactly */
     memcpy(q, pal, sizeof q);

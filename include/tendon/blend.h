@@ -232,7 +232,8 @@ typedef struct tendon_blend_layers_job {
  * with a joint_weights array, is refused.
  * Errors: TENDON_ERR_NULL (job, out, a layer's pose, rest_pose, layers / additive_layers with a
  * nonzero count), TENDON_ERR_COUNT (a joint count differs; the message names the layer),
- * TENDON_ERR_VALUE (threshold not finite and > 0; a misaligned array), TENDON_ERR_ALIAS,
+ * TENDON_ERR_VALUE (threshold NaN, ≤ 0, or above FLT_MAX — +∞ and a finite double such as 1e39
+ * alike: "too large", as it is used as a float32; a misaligned array), TENDON_ERR_ALIAS,
  * TENDON_ERR_ISA. Nothing is written on error. Allocates nothing.
  * Determinism: bitwise identical on every ISA and machine in the default FP environment.
  */

@@ -298,7 +298,9 @@ TENDON_API tendon_status tendon_skin_mesh_apply_range_on(const struct tendon_ker
  * Errors (nothing is written on error): TENDON_ERR_NULL (palette or out_dq with count > 0),
  * TENDON_ERR_VALUE (a misaligned pointer; a refused matrix — the message names the first such
  * entry and why: its column lengths, the cosine between two columns, its determinant or the
- * element that is not finite), TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS (out_dq partly overlaps
+ * element that is not finite; elements so large that a column's squared length or the
+ * determinant overflows float32 — from ~1.8e19, or a NaN determinant from ~7e12 — are "too
+ * large", not a non-uniform scale or a mirror), TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS (out_dq partly overlaps
  * palette), TENDON_ERR_ISA.
  */
 TENDON_API tendon_status tendon_palette_to_dual_quat(const float *palette, size_t count,

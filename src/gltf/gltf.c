@@ -640,6 +640,32 @@ static tendon_status acc_open(const ctx *c, size_t index, acc *a)
     return TENDON_OK;
 }
 
+/*
+ * Every buffer view and every accessor, read or not: a file whose unused accessor runs past its
+ * view, or whose unused view runs past its buffer, breaks the specification's rules and is
+ * malformed (the glTF validator reports it), so it is refused at load as a used one would be.
+ * Costs what acc_open costs: a few comparisons per accessor, and a pass over each sparse
+ * accessor's indices; nothing is allocated or converted. What depends on a use (the component
+ * count and type an attribute or a channel needs) is checked where it is used.
+ */
+static tendon_status check_every_accessor(const ctx *c)
+{
+    tendon_status st;
+    for (size_t v = 0; v < c->n_views; ++v) {
+        char vw[48];
+        acc_view unused;
+        snprintf(vw, sizeof vw, "bufferViews[%zu]", v);
+        if ((st = view_range(c, v, 0, 0, 1, 0, vw, &unused)))
+            return st;
+    }
+    for (size_t i = 0; i < c->n_accessors; ++i) {
+        acc a;
+        if ((st = acc_open(c, i, &a)))
+            return st;
+    }
+    return TENDON_OK;
+}
+
 static double comp_value(const unsigned char *p, int ct, int normalized)
 {
     switch (ct) {
@@ -1562,7 +1588,8 @@ static tendon_status load_impl(ctx *c, const unsigned char *data, size_t size)
     if (!c->g)
         return nomem(c);
     tendon_status st;
-    if ((st = load_buffers(c)) || (st = load_nodes(c)) || (st = load_skins(c)) ||
+    if ((st = load_buffers(c)) || (st = check_every_accessor(c)) || (st = load_nodes(c)) ||
+        (st = load_skins(c)) ||
         (st = load_animations(c)) || (st = load_meshes(c)))
         return st;
     return TENDON_OK;

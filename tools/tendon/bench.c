@@ -647,6 +647,8 @@ int cmd_bench(int argc, char **argv)
     char harness[PATH_MAX];
     if (find_harness(harness, sizeof harness) != 0)
         return CLI_FAIL;
+    cli_isa_env_warn("bench", "each ISA's kernels are benchmarked by name; the api_* benchmarks, "
+                              "which call the public API on the active ISA, do not run");
 
     char tmp[PATH_MAX] = "";
     const int json_stdout = json_out && strcmp(json_out, "-") == 0;

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <tendon/tendon.h>
+
 #include "cli.h"
 
 void cli_error(const char *cmd, const char *fmt, ...)
@@ -52,4 +54,12 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **
 int cli_is_help(const char *arg)
 {
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+void cli_isa_env_warn(const char *cmd, const char *why_unused)
+{
+    tendon_isa active;
+    if (tendon_isa_active(&active) != TENDON_OK)
+        fprintf(stderr, "tendon %s: warning: %s (ignored: %s)\n", cmd, tendon_error_message(),
+                why_unused);
 }

@@ -4,6 +4,7 @@
  * the build tree, which holds a copy at build/share/tendon (CMakeLists.txt). docs/integration.md.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,9 +51,17 @@ static int candidate(int k, const char *name, char *out, size_t size)
     return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
+/* $TENDON_DATA_DIR when set and not empty: then it is the only place looked in. */
+static const char *data_dir_env(void)
+{
+    const char *env = getenv("TENDON_DATA_DIR");
+    return env && *env ? env : NULL;
+}
+
 int cli_data_file(const char *name, char *out, size_t size)
 {
-    for (int k = 0; k < 3; ++k)
+    const int last = data_dir_env() ? 0 : 2; /* an explicit directory is not fallen back from */
+    for (int k = 0; k <= last; ++k)
         if (candidate(k, name, out, size) == 0 && is_file(out))
             return 0;
     return -1;
@@ -62,10 +71,33 @@ void cli_data_searched(FILE *f, const char *name)
 {
     char path[PATH_MAX + 64];
     const char *sep = "";
-    for (int k = 0; k < 3; ++k) {
+    const int last = data_dir_env() ? 0 : 2;
+    for (int k = 0; k <= last; ++k) {
         if (candidate(k, name, path, sizeof path) == 0) {
             fprintf(f, "%s%s", sep, path);
             sep = ", ";
         }
     }
+}
+
+void cli_data_missing(FILE *f, const char *name)
+{
+    const char *env = data_dir_env();
+    if (!env) {
+        fprintf(f, "no %s in ", name);
+        cli_data_searched(f, name);
+        return;
+    }
+    struct stat st;
+    char path[PATH_MAX + 64];
+    if (stat(env, &st) != 0)
+        fprintf(f, "TENDON_DATA_DIR=\"%s\" does not exist (%s)", env, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        fprintf(f, "TENDON_DATA_DIR=\"%s\" is not a directory", env);
+    else if (candidate(0, name, path, sizeof path) != 0)
+        fprintf(f, "TENDON_DATA_DIR=\"%s\" is too long a path", env);
+    else
+        fprintf(f, "TENDON_DATA_DIR=\"%s\" has no %s (%s: %s)", env, name, path,
+                stat(path, &st) != 0 ? strerror(errno) : "not a regular file");
+    fputs(": when set, it is the only place looked in (unset it to use the installed data)", f);
 }

@@ -5,6 +5,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,61 +57,147 @@ const char USAGE_DEMO[] =
     "                 under \"output hashes\"; # comments); exit 1 on a difference. Another\n"
     "                 machine's output, run with the same arguments, is such a file\n"
     "  --characters N a crowd: N characters (character c plays from c x 0.37 s) through the\n"
-    "                 whole frame, each stage's hash over the characters in order; with\n"
-    "  --threads T    on T POSIX threads (and on 1, for the scaling); reports characters per\n"
-    "                 16.7 ms frame per core. Runs the dispatched ISA (or each of --isa)\n"
+    "                 whole frame, each stage's hash over the characters in order; reports\n"
+    "                 characters per 16.7 ms frame, and per core (divided by min(T, the\n"
+    "                 online CPUs)). Runs the dispatched ISA (or each of --isa); writes no\n"
+    "                 chart, picture or JSON (--chart, --picture, --json are refused)\n"
+    "  --threads T    with --characters: on T POSIX threads (and on 1, for the scaling)\n"
+    "\n"
+    "--expect, --chart, --json and --picture are checked before the run: a FILE that cannot be\n"
+    "read or is not `STAGE SHA256` lines, or an output that cannot be opened for writing, is a\n"
+    "usage error.\n"
     "\n"
     "Exit status: 0 every ISA agreed (and matched --expect), 1 an ISA disagreed or failed or a\n"
     "hash differs from --expect, 2 usage error or unreadable model or --expect file.\n";
 
-/* Read `STAGE SHA256` lines from path; compare with the scalar hashes. Returns 0 when every
-   stage named matches (and every stage that ran is named), 1 on a difference, 2 unreadable. */
-static int check_expect(const char *path, const demo_scene *s, const demo_result *scalar)
+/* An --expect file, read and checked before any work: a hash per stage named. */
+typedef struct expect_file {
+    const char *path;
+    int seen[DEMO_STAGE_COUNT];
+    char hex[DEMO_STAGE_COUNT][65];
+} expect_file;
+
+/* Read `STAGE SHA256` lines (# comments, blank lines) from path into e. Returns 0, or 2 after
+   saying why: unreadable, a malformed line, a name that is not a stage, a stage listed twice,
+   no hash at all. */
+static int load_expect(const char *path, expect_file *e)
 {
+    memset(e, 0, sizeof *e);
+    e->path = path;
     FILE *f = fopen(path, "r");
     if (!f) {
         cli_error("demo", "cannot read %s: %s", path, strerror(errno));
         return 2;
     }
     char line[512];
-    int seen[DEMO_STAGE_COUNT] = {0}, rc = 0, lineno = 0;
-    while (fgets(line, sizeof line, f)) {
+    int lineno = 0, count = 0, rc = 0;
+    for (;;) {
+        errno = 0;
+        if (!fgets(line, sizeof line, f)) {
+            if (ferror(f)) { /* a directory opens, and its first read fails (EISDIR) */
+                cli_error("demo", "cannot read %s: %s", path, strerror(errno ? errno : EIO));
+                rc = 2;
+            }
+            break;
+        }
         ++lineno;
-        char name[64], hex[128];
-        if (line[0] == '#' || sscanf(line, "%63s", name) != 1)
+        char name[64], hex[128], extra[2];
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            ++p;
+        if (*p == '#' || sscanf(p, "%63s", name) != 1)
             continue;
-        if (sscanf(line, "%63s %127s", name, hex) != 2 || strlen(hex) != 64) {
-            cli_error("demo", "%s:%d: expected `STAGE SHA256`", path, lineno);
-            fclose(f);
-            return 2;
+        if (sscanf(p, "%63s %127s %1s", name, hex, extra) != 2 || strlen(hex) != 64 ||
+            strspn(hex, "0123456789abcdef") != 64) {
+            cli_error("demo", "%s:%d: expected `STAGE SHA256` (64 lowercase hex digits)", path,
+                      lineno);
+            rc = 2;
+            break;
         }
         int st = 0;
         while (st < DEMO_STAGE_COUNT && strcmp(name, DEMO_STAGE_NAME[st]) != 0)
             ++st;
         if (st == DEMO_STAGE_COUNT) {
-            cli_error("demo", "%s:%d: \"%s\" is not a stage", path, lineno, name);
-            fclose(f);
-            return 2;
+            char names[256];
+            size_t n = 0;
+            for (int k = 0; k < DEMO_STAGE_COUNT; ++k)
+                n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", k ? ", " : "",
+                                      DEMO_STAGE_NAME[k]);
+            cli_error("demo", "%s:%d: \"%s\" is not a stage (the stages: %s)", path, lineno,
+                      name, names);
+            rc = 2;
+            break;
         }
+        if (e->seen[st]) {
+            cli_error("demo", "%s:%d: stage %s is listed twice", path, lineno, name);
+            rc = 2;
+            break;
+        }
+        e->seen[st] = 1;
+        memcpy(e->hex[st], hex, 65);
+        ++count;
+    }
+    fclose(f);
+    if (rc == 0 && count == 0) {
+        cli_error("demo", "%s holds no hashes: expected `STAGE SHA256` lines (the \"output "
+                  "hashes\" lines of another run)", path);
+        rc = 2;
+    }
+    return rc;
+}
+
+/* Compare the stage hashes with e: 0 when every stage named matches (and every stage that ran is
+   named), else 1, each difference printed. */
+static int check_expect(const expect_file *e, const demo_scene *s,
+                        const uint8_t hash[DEMO_STAGE_COUNT][32])
+{
+    int rc = 0;
+    for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
+        const int ran = demo_stage_items(s, st, NULL) != 0;
+        if (!e->seen[st])
+            continue;
         char mine[65];
-        demo_hex(scalar->hash[st], mine);
-        seen[st] = 1;
-        if (!demo_stage_items(s, st, NULL) || strcmp(mine, hex) != 0) {
-            printf("MISMATCH %s: %s, expected %s\n", name,
-                   demo_stage_items(s, st, NULL) ? mine : "(stage not run)", hex);
+        demo_hex(hash[st], mine);
+        if (!ran || strcmp(mine, e->hex[st]) != 0) {
+            printf("MISMATCH %s: %s, expected %s\n", DEMO_STAGE_NAME[st],
+                   ran ? mine : "(stage not run)", e->hex[st]);
             rc = 1;
         }
     }
-    fclose(f);
     for (int st = 0; st < DEMO_STAGE_COUNT; ++st) {
-        if (demo_stage_items(s, st, NULL) && !seen[st]) {
-            printf("MISMATCH %s: no hash for it in %s\n", DEMO_STAGE_NAME[st], path);
+        if (demo_stage_items(s, st, NULL) && !e->seen[st]) {
+            printf("MISMATCH %s: no hash for it in %s\n", DEMO_STAGE_NAME[st], e->path);
             rc = 1;
         }
     }
     if (rc == 0)
-        printf("every stage matches %s\n", path);
+        printf("every stage matches %s\n", e->path);
     return rc;
+}
+
+/*
+ * Whether path can be opened for writing, found before the run (the file is written after it):
+ * NULL, or the reason. Nothing is left behind: a file this creates to find out is removed, an
+ * existing one is opened without truncating it.
+ */
+static const char *writable(const char *path)
+{
+    if (!*path)
+        return "an empty path";
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK, 0666);
+    if (fd >= 0) {
+        close(fd);
+        unlink(path);
+        return NULL;
+    }
+    if (errno != EEXIST)
+        return strerror(errno);
+    fd = open(path, O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) {
+        close(fd);
+        return NULL;
+    }
+    return errno == ENXIO ? NULL : strerror(errno); /* ENXIO: a FIFO with no reader yet */
 }
 
 typedef struct progress_state {
@@ -224,13 +312,19 @@ static void print_tables(const demo_scene *s, const demo_result *r, size_t count
 
 /* A crowd on each wanted ISA: once on 1 thread, once on `threads`; the hashes must agree. */
 static int run_crowd(const demo_scene *s, const int *want, size_t characters, size_t threads,
-                     size_t frames, double fps, const char *expect)
+                     size_t frames, double fps, const expect_file *expect)
 {
     printf("\ncrowd: %zu characters x %zu frames, on 1 and %zu threads (POSIX threads of this "
            "tool; the library starts none)\n",
            characters, frames, threads);
+    /* "per core" divides by the cores the threads can run on at once: T threads on fewer
+       online CPUs share them */
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    const size_t cpus = online > 0 ? (size_t)online : threads;
     printf("wall: the whole crowd, the SHA-256 of every output included; work: the stages' own\n"
-           "time summed over the characters (as the one-character table times them)\n");
+           "time summed over the characters (as the one-character table times them); per core:\n"
+           "chars/16.7ms divided by the cores the threads can use, min(threads, %zu online CPU%s)\n",
+           cpus, cpus == 1 ? "" : "s");
     printf("%-8s %8s %10s %10s %14s %10s %9s %18s\n", "isa", "threads", "wall ms", "ms/frame",
            "chars/16.7ms", "per core", "scaling", "work: chars/core");
     int rc = CLI_OK;
@@ -256,7 +350,8 @@ static int run_crowd(const demo_scene *s, const int *want, size_t characters, si
             const double work_per = r[j].work_ns / ((double)characters * (double)frames);
             printf("%-8s %8zu %10.2f %10.3f %14.1f %10.1f %8.2fx %18.1f\n",
                    tendon_isa_name((tendon_isa)i), r[j].threads, r[j].wall_ns / 1e6, ms_per_frame,
-                   per_frame, per_frame / (double)r[j].threads, per_frame / base,
+                   per_frame, per_frame / (double)(r[j].threads < cpus ? r[j].threads : cpus),
+                   per_frame / base,
                    16.7e6 / work_per);
         }
         printf("hashes (each stage: SHA-256 over the characters' own, in character order)\n");
@@ -272,16 +367,8 @@ static int run_crowd(const demo_scene *s, const int *want, size_t characters, si
             if (!same)
                 rc = CLI_FAIL;
         }
-        if (expect) {
-            demo_result fake;
-            memset(&fake, 0, sizeof fake);
-            memcpy(fake.hash, r[0].hash, sizeof fake.hash);
-            const int e = check_expect(expect, s, &fake);
-            if (e == 2 && rc == CLI_OK)
-                rc = CLI_USAGE;
-            else if (e == 1)
-                rc = CLI_FAIL;
-        }
+        if (expect && check_expect(expect, s, r[0].hash) != 0)
+            rc = CLI_FAIL;
     }
     return rc;
 }
@@ -291,7 +378,7 @@ int cmd_demo(int argc, char **argv)
     static const char C[] = "demo";
     const char *model = NULL, *animation = NULL, *json_path = NULL, *isa_list = NULL;
     const char *expect = NULL, *springs = NULL, *tier_name = NULL, *chars = NULL, *thr = NULL;
-    const char *chart = "tendon-demo.svg", *picture = "tendon-demo-springs.svg";
+    const char *chart_opt = NULL, *picture_opt = NULL;
     double seconds = 2.0, fps = 60.0, vertices = 20000;
     int emulated = 1;
     const char *sec = NULL, *fp = NULL, *vert = NULL;
@@ -316,14 +403,14 @@ int cmd_demo(int argc, char **argv)
         OPT("--animation", animation)
         OPT("--json", json_path)
         OPT("--expect", expect)
-        OPT("--chart", chart)
+        OPT("--chart", chart_opt)
         OPT("--isa", isa_list)
         OPT("--seconds", sec)
         OPT("--fps", fp)
         OPT("--vertices", vert)
         OPT("--springs", springs)
         OPT("--tier", tier_name)
-        OPT("--picture", picture)
+        OPT("--picture", picture_opt)
         OPT("--characters", chars)
         OPT("--threads", thr)
 #undef OPT
@@ -360,7 +447,22 @@ int cmd_demo(int argc, char **argv)
                                chars);
     if (thr && parse_double(thr, 1, 256, &threads) != 0)
         return cli_usage_error(C, USAGE_DEMO, "--threads \"%s\" is not a number in [1, 256]", thr);
-    const int crowd = chars || thr;
+    /* a crowd is --characters; --threads says on how many threads it runs */
+    if (thr && !chars)
+        return cli_usage_error(C, USAGE_DEMO,
+                               "--threads %s needs --characters N: the threads share a crowd of N "
+                               "characters (one character runs on the tool's thread)",
+                               thr);
+    const int crowd = chars != NULL;
+    /* a crowd prints its own table and hashes: no chart, picture or report of the one-character
+       run (refused by name rather than left unwritten) */
+    if (crowd && (chart_opt || picture_opt || json_path))
+        return cli_usage_error(C, USAGE_DEMO,
+                               "%s is not written by a crowd run (--characters): it charts the "
+                               "one-character run; leave it out, or drop --characters",
+                               chart_opt ? "--chart" : picture_opt ? "--picture" : "--json");
+    const char *chart = chart_opt ? chart_opt : "tendon-demo.svg";
+    const char *picture = picture_opt ? picture_opt : "tendon-demo-springs.svg";
 
     /* which ISAs */
     int want[TENDON_ISA_COUNT] = {0};
@@ -391,6 +493,7 @@ int cmd_demo(int argc, char **argv)
             want[isa] = 1;
         }
         free(copy);
+        cli_isa_env_warn(C, "--isa names the ISAs to run");
     } else if (crowd) { /* a crowd runs the ISA dispatch picks */
         tendon_isa active;
         if (tendon_isa_active(&active) != TENDON_OK) {
@@ -399,6 +502,7 @@ int cmd_demo(int argc, char **argv)
         }
         want[active] = 1;
     } else {
+        cli_isa_env_warn(C, "the demo runs every ISA's kernel table, not dispatch");
         for (int i = 0; i < TENDON_ISA_COUNT; ++i)
             want[i] = tendon_kernels_for((tendon_isa)i) != NULL &&
                       (emulated || tendon_isa_compiled((tendon_isa)i) != TENDON_ISA_EMULATED);
@@ -406,13 +510,19 @@ int cmd_demo(int argc, char **argv)
     if (!crowd)
         want[TENDON_ISA_SCALAR] = 1;
 
-    if (expect) { /* an unreadable golden file is found before any work */
-        FILE *t = fopen(expect, "r");
-        if (!t) {
-            cli_error(C, "cannot read %s: %s", expect, strerror(errno));
-            return CLI_USAGE;
-        }
-        fclose(t);
+    /* the inputs and outputs are checked before any work: an unreadable or malformed --expect
+       file, an output that cannot be opened for writing */
+    static expect_file golden;
+    if (expect && load_expect(expect, &golden) != 0)
+        return CLI_USAGE;
+    if (!crowd) {
+        const char *why_not;
+        if ((why_not = writable(chart)) != NULL)
+            return cli_usage_error(C, USAGE_DEMO, "--chart \"%s\" cannot be written: %s", chart,
+                                   why_not);
+        if (json_path && (why_not = writable(json_path)) != NULL)
+            return cli_usage_error(C, USAGE_DEMO, "--json \"%s\" cannot be written: %s",
+                                   json_path, why_not);
     }
 
     demo_scene scene;
@@ -441,6 +551,14 @@ int cmd_demo(int argc, char **argv)
         cli_error(C, "%s", why);
         demo_scene_destroy(&scene);
         return CLI_FAIL;
+    }
+    if (!crowd && scene.rig && picture && *picture) {
+        const char *why_not = writable(picture);
+        if (why_not) {
+            demo_scene_destroy(&scene);
+            return cli_usage_error(C, USAGE_DEMO, "--picture \"%s\" cannot be written: %s",
+                                   picture, why_not);
+        }
     }
     size_t frames = (size_t)(seconds * fps + 0.5); /* rounded; at least one frame */
     if (frames == 0)
@@ -477,7 +595,7 @@ int cmd_demo(int argc, char **argv)
 
     if (crowd) {
         const int rc = run_crowd(&scene, want, (size_t)characters, (size_t)threads, frames, fps,
-                                 expect);
+                                 expect ? &golden : NULL);
         demo_scene_destroy(&scene);
         return rc;
     }
@@ -560,13 +678,8 @@ int cmd_demo(int argc, char **argv)
     printf("%s\n", agree ? (count > 1 ? "every ISA computed the same bits at every stage"
                                       : "only scalar ran: nothing to compare")
                          : "ISAs DISAGREE: a determinism bug (see the hashes above)");
-    if (expect) {
-        const int e = check_expect(expect, &scene, &results[0]);
-        if (e == 2 && rc == CLI_OK)
-            rc = CLI_USAGE;
-        else if (e == 1)
-            rc = CLI_FAIL;
-    }
+    if (expect && check_expect(&golden, &scene, results[0].hash) != 0)
+        rc = CLI_FAIL;
     demo_scene_destroy(&scene);
     return rc;
 }

@@ -2035,8 +2035,13 @@ int cmd_digest(int argc, char **argv)
         if (cli_is_help(argv[i])) {
             fputs(USAGE_DIGEST, stdout);
             char found[PATH_MAX + 64];
-            if (cli_data_file("golden.digest", found, sizeof found) == 0)
+            if (cli_data_file("golden.digest", found, sizeof found) == 0) {
                 printf("\nThe installed golden file (--expect without FILE): %s\n", found);
+            } else {
+                printf("\nThe installed golden file (--expect without FILE): none: ");
+                cli_data_missing(stdout, "golden.digest");
+                putchar('\n');
+            }
             return CLI_OK;
         }
         if ((m = cli_opt_value(argc, argv, &i, "--expect", &value)) != 0) {
@@ -2063,12 +2068,16 @@ int cmd_digest(int argc, char **argv)
         return cli_usage_error("digest", USAGE_DIGEST, "--expect and --golden exclude each other");
     if (summary && !expect && !expect_default)
         return cli_usage_error("digest", USAGE_DIGEST, "--summary is a verdict on --expect");
+    cli_isa_env_warn("digest", "digest runs every ISA's kernel table, not dispatch");
     static char default_golden[PATH_MAX + 64];
     if (expect_default) {
         if (cli_data_file("golden.digest", default_golden, sizeof default_golden) != 0) {
-            fputs("tendon digest: --expect without FILE: no golden.digest in ", stderr);
-            cli_data_searched(stderr, "golden.digest");
-            fputs(" (install tendon, set TENDON_DATA_DIR, or name the FILE)\n", stderr);
+            fputs("tendon digest: --expect without FILE: ", stderr);
+            cli_data_missing(stderr, "golden.digest");
+            const char *env = getenv("TENDON_DATA_DIR");
+            fputs(env && *env ? " (or name the FILE)\n"
+                              : " (install tendon, set TENDON_DATA_DIR, or name the FILE)\n",
+                  stderr);
             return CLI_USAGE;
         }
         expect = default_golden;
@@ -2079,6 +2088,13 @@ int cmd_digest(int argc, char **argv)
     int golden_count = 0;
     if (expect && (golden_count = read_golden(expect, golden, MAX_GOLDEN)) < 0)
         return CLI_USAGE;
+    if (expect && golden_count == 0) { /* empty, or only comments: not a golden file */
+        cli_error("digest",
+                  "%s holds no hashes: a golden file has a `KERNEL SHA256` line per kernel "
+                  "(`tendon digest --golden` writes one)",
+                  expect);
+        return CLI_USAGE;
+    }
     if (fpenv_mode && cli_fpenv_set(fpenv_mode) != 0)
         return cli_usage_error("digest", USAGE_DIGEST, "--fpenv: \"%s\" is not one of %s",
                                fpenv_mode, CLI_FPENV_MODES);

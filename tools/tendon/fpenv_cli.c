@@ -13,10 +13,28 @@
 
 #include "cli.h"
 
+uint64_t cli_fpenv_control(void)
+{
+    uint64_t reg = tendon_fpenv_read();
+#if defined(__x86_64__)
+    /* MXCSR bits 0-5 are the sticky exception flags: set by whatever the process computed
+       before (an inexact result sets bit 5), so they vary from run to run and say nothing about
+       the environment a computation runs in (tendon/fpenv.h). AArch64 keeps them in FPSR, not
+       in FPCR, which is what tendon_fpenv_read returns there. */
+    reg &= ~(uint64_t)0x3f;
+#endif
+    return reg;
+}
+
+void cli_fpenv_describe(char *buf, size_t size)
+{
+    tendon_fpenv_describe(cli_fpenv_control(), buf, size);
+}
+
 void cli_fpenv_line(FILE *f, const char *prefix)
 {
     char d[200];
-    tendon_fpenv_describe(tendon_fpenv_read(), d, sizeof d);
+    cli_fpenv_describe(d, sizeof d);
     fprintf(f, "%sfp environment: %s; library mode %s\n", prefix, d, tendon_fpenv_mode());
 }
 

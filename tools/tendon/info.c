@@ -64,7 +64,7 @@ int cmd_info(int argc, char **argv)
                                 tendon_cpu_name(), "active",
                                 error ? json_null() : json_string(tendon_isa_name(active)));
         char fpenv[200];
-        tendon_fpenv_describe(tendon_fpenv_read(), fpenv, sizeof fpenv);
+        cli_fpenv_describe(fpenv, sizeof fpenv);
         json_object_set_new(doc, "fp_environment", json_string(fpenv));
         json_object_set_new(doc, "fpenv_mode", json_string(tendon_fpenv_mode()));
         if (error)

@@ -1041,8 +1041,8 @@ int cmd_replay(int argc, char **argv)
             if (cli_data_file("CASES-README.md", doc, sizeof doc) == 0)
                 printf("\nThe case format: %s\n", doc);
             else {
-                printf("\nThe case format: CASES-README.md, not found in ");
-                cli_data_searched(stdout, "CASES-README.md");
+                printf("\nThe case format: CASES-README.md, not found: ");
+                cli_data_missing(stdout, "CASES-README.md");
                 putchar('\n');
             }
             return CLI_OK;
@@ -1088,6 +1088,8 @@ int cmd_replay(int argc, char **argv)
             return CLI_USAGE;
         }
     } else {
+        /* --isa names the tables: a TENDON_ISA that could not run is not used, and said so */
+        cli_isa_env_warn("replay", "--isa names the kernel tables to run");
         /* The public API validates each case on scalar before any ISA's kernel runs it. */
         tendon_isa_force(TENDON_ISA_SCALAR);
     }

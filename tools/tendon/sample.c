@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -233,6 +234,30 @@ static int emit(state *s, const tendon_clip *clip, size_t anim, double t, int ha
     return CLI_OK;
 }
 
+/*
+ * A decimal index at s, digits only (no sign, no space: strtoull would take "-1" as 2^64 − 1),
+ * ending at `stop`: NULL, with *out and *end (at the stop) set; else what is wrong with it.
+ */
+static const char *parse_index(const char *s, char stop, size_t *out, const char **end)
+{
+    size_t v = 0;
+    const char *p = s;
+    if (*p == '-')
+        return "is negative";
+    if (!(*p >= '0' && *p <= '9'))
+        return "is not a non-negative integer";
+    for (; *p >= '0' && *p <= '9'; ++p) {
+        if (v > (SIZE_MAX - (size_t)(*p - '0')) / 10)
+            return "is too large for a size_t";
+        v = 10 * v + (size_t)(*p - '0');
+    }
+    if (*p != stop)
+        return stop && !*p ? "is not followed by ':'" : "is not a non-negative integer";
+    *out = v;
+    *end = p;
+    return NULL;
+}
+
 int cmd_sample(int argc, char **argv)
 {
     const char *model = NULL, *anim_arg = NULL;
@@ -259,26 +284,51 @@ int cmd_sample(int argc, char **argv)
             }
             anim_arg = v;
         } else if ((m = cli_opt_value(argc, argv, &i, "--time", &v)) != 0) {
+            if (m < 0) {
+                rc = cli_usage_error("sample", USAGE_SAMPLE, "--time needs a number of seconds");
+                goto out;
+            }
             char *end;
             errno = 0;
-            const double t = m > 0 ? strtod(v, &end) : 0;
-            if (m < 0 || end == v || *end || t != t) {
+            const double t = strtod(v, &end);
+            if (end == v || *end) {
                 rc = cli_usage_error("sample", USAGE_SAMPLE,
-                                     "--time needs a number of seconds (got \"%s\")",
-                                     m < 0 ? "" : v);
+                                     "--time \"%s\" is not a number of seconds", v);
+                goto out;
+            }
+            if (!(t - t == 0.0)) { /* NaN, ±inf, or beyond a double (1e400 reads as inf) */
+                rc = cli_usage_error("sample", USAGE_SAMPLE,
+                                     "--time \"%s\" is %s: the time must be a finite number of "
+                                     "seconds (|t| at most ~1.8e308)",
+                                     v, t != t ? "not a number" : errno == ERANGE
+                                                                    ? "too large for a double"
+                                                                    : "infinite");
                 goto out;
             }
             times[nt++] = t;
         } else if ((m = cli_opt_value(argc, argv, &i, "--vertex", &v)) != 0) {
-            unsigned long long a, b, c;
-            char tail;
-            if (m < 0 || sscanf(v, "%llu:%llu:%llu%c", &a, &b, &c, &tail) != 3) {
+            if (m < 0) {
                 rc = cli_usage_error("sample", USAGE_SAMPLE,
-                                     "--vertex needs NODE:PRIMITIVE:VERTEX (got \"%s\")",
-                                     m < 0 ? "" : v);
+                                     "--vertex needs NODE:PRIMITIVE:VERTEX");
                 goto out;
             }
-            probes[np].node = (size_t)a, probes[np].prim = (size_t)b, probes[np].vertex = (size_t)c;
+            static const char *const FIELD[3] = {"NODE", "PRIMITIVE", "VERTEX"};
+            size_t idx[3];
+            const char *p = v, *bad = NULL;
+            int k = 0;
+            for (; k < 3; ++k) {
+                if ((bad = parse_index(p, k < 2 ? ':' : '\0', &idx[k], &p)) != NULL)
+                    break;
+                p += k < 2; /* past the ':' */
+            }
+            if (bad) {
+                rc = cli_usage_error("sample", USAGE_SAMPLE,
+                                     "--vertex \"%s\": %s %s; expected NODE:PRIMITIVE:VERTEX, "
+                                     "three non-negative integers (e.g. 0:0:9)",
+                                     v, FIELD[k], bad);
+                goto out;
+            }
+            probes[np].node = idx[0], probes[np].prim = idx[1], probes[np].vertex = idx[2];
             ++np;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             rc = cli_usage_error("sample", USAGE_SAMPLE, "unknown option \"%s\"", argv[i]);
@@ -314,17 +364,18 @@ int cmd_sample(int argc, char **argv)
         goto out;
     }
     if (list) {
+        cli_isa_env_warn("sample", "--list computes nothing on any ISA");
         list_model(model, s.g);
         goto out;
     }
     size_t anim = 0;
     const tendon_clip *clip = NULL;
     if (anim_arg) {
-        char *end;
-        const unsigned long idx = strtoul(anim_arg, &end, 10);
-        if (*anim_arg && !*end && end != anim_arg) {
+        size_t idx;
+        const char *end;
+        if (anim_arg[0] >= '0' && anim_arg[0] <= '9' && !parse_index(anim_arg, '\0', &idx, &end)) {
             if (idx >= tendon_gltf_animation_count(s.g)) {
-                cli_error("sample", "%s: --animation %lu: the file has %zu animations", model, idx,
+                cli_error("sample", "%s: --animation %zu: the file has %zu animations", model, idx,
                           tendon_gltf_animation_count(s.g));
                 rc = CLI_USAGE;
                 goto out;
