@@ -26,11 +26,12 @@
  * Arithmetic (docs/springs.md): anchors are float32, state is double, outputs are rounded to
  * float32 once on store, in the seed's orders. The march has a scalar reference and SSE2, SSE4.1,
  * AVX2, AVX-512 and NEON variants, all bitwise identical (default FP environment; NaN by class).
- * The per-link coefficients use the project's own exp/sin/cos/sinh/cosh (never libm), so every
- * machine computes the same bits. One documented reformulation of the seed: the anchor's speed
- * over a substep is (end − start)·(1/step), the reciprocal computed once per call, where the
- * seed divides by the step in every substep (docs/springs.md gives its measured effect: well
- * inside the seed cases' tolerance).
+ * The arithmetic is the seed's, operation for operation — the anchor's speed divided by the step
+ * in every substep, the coefficients from exp/cos/sin/cosh/sinh and the clamp's length from
+ * hypot computed as V8 11.3 computes Math.* (node 20.20.2, the runtime the seed's cases were
+ * recorded with: the project's own code, never libm, src/common/detmath_v8.h) — so every double
+ * of the seed's cases is reproduced to the bit, on every machine and ISA (docs/springs.md). The
+ * deviations that remain are opt-ins (tendon_spring_lookback) or where the seed gives NaN.
  *
  * No function here allocates. None keeps state. Alignment: the element's own (4 bytes for float
  * outputs, refused with TENDON_ERR_VALUE otherwise); workspaces: any.
@@ -146,8 +147,11 @@ typedef enum tendon_spring_lookback {
  * puts on one spring: about 0.05 s of marching on the machine this was measured on (2.8–3.5 ns
  * per link-substep; docs/springs.md has 2.3–14 ns across machines and loads). Substeps grow with
  * the links (the cascade lookback), so a chain's cost grows as links²: a chain of 2 Hz / ζ = 0.35
- * links fits up to 1,024 links (1000 links: 16,015 substeps, 16.0 million link-substeps; 1,025
- * links cost 16.8 million); chains of a few dozen links are far inside it (64 links: 85,312).
+ * links fits up to 1,547 links under the seed's lookback (which stops growing at ~660 links,
+ * 10,843 substeps: the seed's root is short there) and up to 1,024 under
+ * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT (1000 links: 16,015 substeps, 16.0 million
+ * link-substeps; 1,025 links cost 16.8 million); chains of a few dozen links are far inside it
+ * (64 links: 85,312).
  * Every chain in the tests, the digest, the seed cases and `tendon demo` costs at most 903,528.
  * A caller who means to march more passes its own budget to tendon_spring_chain_sample_budget /
  * tendon_spring_chain_sample_batch_budget.
