@@ -94,8 +94,9 @@ typedef enum tendon_spring_lookback {
      * e^(−x)·Σ x^k/k! evaluated as the seed evaluates it (V8's Math.exp), a doubled bracket and
      * exactly 64 bisections. The default of every entry point without a `lookback` argument, and
      * what the seed's cases pin (every double of them bit-exact). **Wrong past ~650 links**: the
-     * seed's sum underflows there and the root comes out short (5 % at 700 links, and erratic
-     * beyond: TENDON_SPRING_LOOKBACK_CORRECTED_ROOT is the fix). Right below critical damping;
+     * seed's sum underflows there and the root stops growing at its ~660-link value (x ≈ 745),
+     * so the lookback comes out short — 5 % at 700 links, a third at 1000, more beyond:
+     * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT is the fix). Right below critical damping;
      * **too short at ζ ≥ 1** (docs/springs.md, "Known limitation"; TENDON_SPRING_LOOKBACK_SLOW_POLE).
      */
     TENDON_SPRING_LOOKBACK_SEED = 0,
@@ -220,8 +221,8 @@ TENDON_API tendon_status tendon_spring_settle_sec(const tendon_spring_settings *
  * with ζ < 1/√2 outrun it (tendon_spring_chain_sample).
  *
  * **Wrong past ~650 links, as the seed is**: the seed evaluates e^(−x) directly, which
- * underflows once x passes ~708 (about 650 links), so the lookback comes out short (at 700
- * links by 5 %, erratically up to a third beyond). tendon_spring_chain_settle_sec_lookback with
+ * underflows once x passes ~708 (about 650 links): the root stops growing at its ~660-link value,
+ * so the lookback comes out short (at 700 links by 5 %, at 1000 by a third, more beyond). tendon_spring_chain_settle_sec_lookback with
  * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT evaluates the bound with a rescaled sum and returns its
  * true root at every length (Newton's method; checked against MPFR to 4.7e-16 relative); below
  * ~640 links the two agree to ~1e-15.
