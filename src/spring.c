@@ -14,6 +14,7 @@
 
 #include "common/detmath.h"
 #include "common/detmath_exp.h"
+#include "common/detmath_v8.h"
 #include "common/fpenv.h"
 #include "common/kernels_internal.h"
 #include "common/spring_internal.h"
@@ -143,17 +144,61 @@ static double settle_with(double frequency_hz, double damping, tendon_spring_loo
 
 static tendon_status check_lookback(const char *fn, tendon_spring_lookback lookback)
 {
-    if (lookback != TENDON_SPRING_LOOKBACK_SEED && lookback != TENDON_SPRING_LOOKBACK_SLOW_POLE)
+    if (lookback != TENDON_SPRING_LOOKBACK_SEED && lookback != TENDON_SPRING_LOOKBACK_SLOW_POLE &&
+        lookback != TENDON_SPRING_LOOKBACK_CORRECTED_ROOT)
         return tendon_fail(TENDON_ERR_VALUE,
                            "%s: lookback is %d, not a tendon_spring_lookback "
-                           "(TENDON_SPRING_LOOKBACK_SEED = 0, TENDON_SPRING_LOOKBACK_SLOW_POLE = 1)",
+                           "(TENDON_SPRING_LOOKBACK_SEED = 0, TENDON_SPRING_LOOKBACK_SLOW_POLE = 1, "
+                           "TENDON_SPRING_LOOKBACK_CORRECTED_ROOT = 2)",
                            fn, (int)lookback);
     return TENDON_OK;
 }
 
 /*
+ * Seed cascadeSurvival, operation for operation: term = e^(−x) (V8's Math.exp), then
+ * term ← term·(x/k), sum ← sum + term for k = 1 … count − 1. Once e^(−x) or a term has
+ * underflowed to 0 every later term is 0 and the sum no longer changes, so the loop stops there
+ * (the same bits: only the work is bounded, ~3x iterations instead of count for a long chain).
+ * Past x ≈ 708 e^(−x) goes subnormal and the seed's sum loses its precision (docs/springs.md).
+ */
+static double seed_cascade_survival(double x, size_t count)
+{
+    double term = tendon_v8_exp(-x), sum = term;
+    for (size_t k = 1; k < count && term != 0.0; ++k) {
+        term *= x / (double)k;
+        sum += term;
+    }
+    return sum;
+}
+
+/*
+ * Seed springChainSettleSec's root (TENDON_SPRING_LOOKBACK_SEED): the bracket [0, high],
+ * high = −ln(1e-3) + count doubled while the survival at it is still above 1e-3, then exactly
+ * 64 halvings, `middle = (low + high)/2`, keeping `low` where the survival is above 1e-3; the
+ * root is `high`. The seed's arithmetic to the bit, including its answer past ~650 links, where
+ * its survival underflows and the root comes out short (the corrected solver, cascade_root, is
+ * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT). Terminates for every count: at x > 746 the survival
+ * is 0, and a NaN is not > 1e-3.
+ */
+static double seed_cascade_root(size_t count)
+{
+    double high = TENDON_NEG_LN_SPRING_EPS + (double)count;
+    while (seed_cascade_survival(high, count) > TENDON_SPRING_EPSILON)
+        high *= 2.0;
+    double low = 0.0;
+    for (int n = 0; n < 64; ++n) {
+        const double middle = (low + high) / 2.0;
+        if (seed_cascade_survival(middle, count) > TENDON_SPRING_EPSILON)
+            low = middle;
+        else
+            high = middle;
+    }
+    return high;
+}
+
+/*
  * e^(−x)·Σ_{k<count} x^k/k! (the cascade's survival) and its last term e^(−x)·x^(count−1)/
- * (count−1)! (minus the derivative), for x ≥ 0.
+ * (count−1)! (minus the derivative), for x ≥ 0: the corrected solver's evaluation.
  *
  * Up to x = 700 this is the seed's evaluation: e^(−x), multiplied up term by term. Past it e^(−x)
  * would approach the subnormals (the seed's loss of precision from ~650 links), so the sum is
@@ -163,7 +208,7 @@ static tendon_status check_lookback(const char *fn, tendon_spring_lookback lookb
 static double cascade_survival(double x, size_t count, double *last_term)
 {
     if (x <= 700.0) {
-        double term = tendon_det_exp(-x), sum = term;
+        double term = tendon_v8_exp(-x), sum = term;
         for (size_t k = 1; k < count; ++k) {
             term *= x / (double)k;
             sum += term;
@@ -208,8 +253,9 @@ static double cascade_survival(double x, size_t count, double *last_term)
  * [count − 1, ∞) and S(count − 1) > 1/2 > EPSILON, so the iterates rise monotonically to the
  * root. It stops when an iterate no longer rises (the root reached to rounding) or after 400
  * steps. One fixed sequence of operations: the same bits everywhere. Agrees with the seed's 64
- * bisections to ~1e-15 below 640 links; above, the seed's value is wrong and this is not
- * (docs/springs.md; tests check it against MPFR).
+ * bisections (seed_cascade_root) to ~1e-15 below 640 links; above, the seed's value is wrong and
+ * this is not (docs/springs.md; tests check it against MPFR). The root of
+ * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT and TENDON_SPRING_LOOKBACK_SLOW_POLE.
  */
 static double cascade_root(size_t count)
 {
@@ -228,7 +274,9 @@ static double cascade_root(size_t count)
 }
 
 /*
- * Seed springChainSettleSec after validation: root / slowest σ, σ = ((ζ·2)·π)·f. Under
+ * Seed springChainSettleSec after validation: root / slowest σ, σ = ((ζ·2)·π)·f, the root the
+ * seed's 64 bisections under TENDON_SPRING_LOOKBACK_SEED and the corrected Newton solver under
+ * the other two settings. Under
  * TENDON_SPRING_LOOKBACK_SLOW_POLE a link with ζ ≥ 1 − band decays at σ = −ln(1e-3)/L, L its own
  * slow-pole lookback (slow_pole_settle_sec); links below critical keep the seed's σ, bit for
  * bit, so a chain of them has the seed's lookback under either setting.
@@ -246,7 +294,9 @@ static double chain_settle_with(const tendon_spring_link *links, size_t link_cou
         if (sigma < slowest)
             slowest = sigma;
     }
-    return cascade_root(link_count) / slowest;
+    const double root = lookback == TENDON_SPRING_LOOKBACK_SEED ? seed_cascade_root(link_count)
+                                                                : cascade_root(link_count);
+    return root / slowest;
 }
 
 static double chain_settle_sec(const tendon_spring_link *links, size_t link_count)
@@ -313,8 +363,8 @@ static void transition(double frequency_hz, double damping, double step,
     if (discriminant > SPRING_CRITICAL_BAND && zeta_omega * step > SPRING_SPLIT_OVERDAMPED) {
         const double root = tendon_det_sqrt(discriminant);
         const double sagging = omega * root;
-        const double slow = tendon_det_exp(-(omega / (zeta + root)) * step);
-        const double fast = tendon_det_exp(-(zeta_omega + sagging) * step);
+        const double slow = tendon_v8_exp(-(omega / (zeta + root)) * step);
+        const double fast = tendon_v8_exp(-(zeta_omega + sagging) * step);
         const double decay_cosh = 0.5 * (slow + fast);
         const double decay_sine = (0.5 * (slow - fast)) / sagging;
         out->c0 = decay_cosh + zeta_omega * decay_sine;
@@ -325,17 +375,16 @@ static void transition(double frequency_hz, double damping, double step,
         return;
     }
 
-    const double decay = tendon_det_exp(decay_rate * step);
+    const double decay = tendon_v8_exp(decay_rate * step);
     double cosine, sine;
     if (discriminant < -SPRING_CRITICAL_BAND) {
         const double ringing = omega * tendon_det_sqrt(-discriminant);
-        double s;
-        tendon_det_sincos(ringing * step, &s, &cosine);
-        sine = s / ringing;
+        cosine = tendon_v8_cos(ringing * step);
+        sine = tendon_v8_sin(ringing * step) / ringing;
     } else if (discriminant > SPRING_CRITICAL_BAND) {
         const double sagging = omega * tendon_det_sqrt(discriminant);
-        cosine = tendon_det_cosh(sagging * step);
-        sine = tendon_det_sinh(sagging * step) / sagging;
+        cosine = tendon_v8_cosh(sagging * step);
+        sine = tendon_v8_sinh(sagging * step) / sagging;
     } else {
         cosine = 1.0;
         sine = step;
@@ -357,23 +406,6 @@ double tendon_spring_cascade_root(size_t link_count) { return cascade_root(link_
 
 /* ---- the clamp at the end (seed writeClamped) ----------------------------------------------- */
 
-/* √(dx² + dy² + dz²) without spurious overflow or underflow (the seed's Math.hypot). */
-static double hypot3(double dx, double dy, double dz)
-{
-    const double ax = tendon_det_fabs(dx), ay = tendon_det_fabs(dy), az = tendon_det_fabs(dz);
-    if (ax == (double)INFINITY || ay == (double)INFINITY || az == (double)INFINITY)
-        return (double)INFINITY;
-    const double sum = (dx * dx + dy * dy) + dz * dz;
-    if (sum == sum && sum < 0x1p1000 && sum > 0x1p-1000)
-        return tendon_det_sqrt(sum);
-    double m = ax > ay ? ax : ay;
-    m = m > az ? m : az;
-    if (!(m > 0.0))
-        return m == 0.0 ? 0.0 : m + m; /* 0, or NaN */
-    const double sx = ax / m, sy = ay / m, sz = az / m;
-    return tendon_det_sqrt((sx * sx + sy * sy) + sz * sz) * m;
-}
-
 /*
  * out = anchor + (position − anchor)·scale, scale = limit/lag when a limit ≥ 0 is exceeded
  * (negative or NaN limit: none). In double; the caller rounds.
@@ -386,7 +418,7 @@ static void write_clamped(double limit, const double position[3], const double a
     const double dz = position[2] - anchor[2];
     double scale = 1.0;
     if (limit >= 0.0) {
-        const double lag = hypot3(dx, dy, dz);
+        const double lag = tendon_v8_hypot3(dx, dy, dz); /* the seed's Math.hypot, as V8 */
         if (lag > limit)
             scale = limit / lag;
     }
@@ -681,7 +713,6 @@ static void spring_run(const tendon_kernels *k, const spring_setup *s, double ti
     transition(s->settings.frequency_hz, s->settings.damping, s->step, coeffs);
     p->start_sec = start;
     p->step_sec = s->step;
-    p->inv_step = 1.0 / s->step;
     p->steps = s->steps;
     p->rest_lanes = NULL;
     p->anchor = anchor;
@@ -1025,7 +1056,7 @@ static tendon_status chain_sample(const char *fn, const tendon_kernels *given,
     tendon_status st = check_lookback(fn, lookback);
     if (st != TENDON_OK || (st = validate_links(fn, links, link_count)) != TENDON_OK)
         return st;
-    /* Before the lookback (O(links) per Newton step): a chain too long for any plan. */
+    /* Before the lookback (O(links) per root step): a chain too long for any plan. */
     if ((st = check_chain_work(fn, 0, 0, link_count, chain_count, max_work, callers_budget)) !=
         TENDON_OK)
         return st;
@@ -1079,7 +1110,6 @@ static tendon_status chain_sample(const char *fn, const tendon_kernels *given,
     }
     p.start_sec = start;
     p.step_sec = step;
-    p.inv_step = 1.0 / step;
     p.steps = steps;
     p.rest_lanes = rest;
     p.anchor = root;
@@ -1215,7 +1245,7 @@ tendon_status tendon_spring_settle_sec_lookback(const tendon_spring_settings *se
     tendon_status st = check_lookback(fn, lookback);
     if (st != TENDON_OK)
         return st;
-    if (lookback == TENDON_SPRING_LOOKBACK_SEED) { /* the seed's, refusing nothing */
+    if (lookback != TENDON_SPRING_LOOKBACK_SLOW_POLE) { /* the seed's, refusing nothing */
         *out_sec = settle_sec(settings->frequency_hz, settings->damping);
         return TENDON_OK;
     }

@@ -945,10 +945,11 @@ tendon_status tendon_spring_rig_create(const tendon_spring_rig_desc *desc, tendo
                            "TENDON_TIER_F32 = 1)",
                            fn, (int)desc->tier);
     if (desc->lookback != TENDON_SPRING_LOOKBACK_SEED &&
-        desc->lookback != TENDON_SPRING_LOOKBACK_SLOW_POLE)
+        desc->lookback != TENDON_SPRING_LOOKBACK_SLOW_POLE &&
+        desc->lookback != TENDON_SPRING_LOOKBACK_CORRECTED_ROOT)
         return tendon_fail(TENDON_ERR_VALUE,
                            "%s: lookback is %d, not a tendon_spring_lookback (SEED = 0, "
-                           "SLOW_POLE = 1)",
+                           "SLOW_POLE = 1, CORRECTED_ROOT = 2)",
                            fn, (int)desc->lookback);
     if (desc->chain_count > SIZE_MAX / 4 / sizeof(rig_chain))
         return tendon_fail(TENDON_ERR_OVERFLOW, "%s: chain_count %zu is too large", fn,

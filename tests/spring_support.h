@@ -4,8 +4,9 @@
  * exp/sin/cos/sinh/cosh and the seed's per-substep division — that the suites measure tendon's
  * double results against.
  *
- * The anchors are the *test's* functions (the seed cases' `Math.sin` stand-in), so they use
- * libm; nothing here is linked into the library.
+ * The anchors are the *test's* functions: their sine is the seed's Math.sin as node 20.20.2 /
+ * V8 11.3 computes it (src/common/detmath_v8.h), so the anchors are the seed's to the bit; the
+ * oracle keeps glibc. Nothing here is linked into the library.
  */
 #ifndef TENDON_TEST_SPRING_SUPPORT_H
 #define TENDON_TEST_SPRING_SUPPORT_H
@@ -15,6 +16,8 @@
 #include <string.h>
 
 #include <tendon/spring.h>
+
+#include "common/detmath_v8.h"
 
 /* x rounded to float, through a volatile: GCC 12.2's SLP vectoriser drops a plain
    (double)(float)x round trip in loops like the ones below (docs/springs.md). */
@@ -51,7 +54,7 @@ static inline void test_anchor_eval(const test_anchor *a, double t, double out[3
             out[k] = a->value[k];
         break;
     case ANCHOR_SINE: {
-        const double s = sin(((2.0 * TEST_PI) * a->frequency_hz) * t + a->phase);
+        const double s = tendon_v8_sin(((2.0 * TEST_PI) * a->frequency_hz) * t + a->phase);
         for (int k = 0; k < 3; ++k)
             out[k] = a->center[k] + a->amplitude[k] * s;
         break;
@@ -163,7 +166,7 @@ static inline void oracle_clamp(double limit, const double pos[3], const double 
     const double d[3] = {pos[0] - anchor[0], pos[1] - anchor[1], pos[2] - anchor[2]};
     double scale = 1;
     if (limit >= 0) {
-        const double lag = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        const double lag = tendon_v8_hypot3(d[0], d[1], d[2]); /* Math.hypot, as V8 */
         if (lag > limit)
             scale = limit / lag;
     }
@@ -173,8 +176,7 @@ static inline void oracle_clamp(double limit, const double pos[3], const double 
 
 /*
  * Seed sampleSpring, double result before the float32 store. With `coeffs` NULL the transition
- * uses libm (the oracle proper); given tendon's coefficients it isolates the one reformulation
- * (tendon multiplies by 1/step where this divides by step).
+ * uses libm (the oracle proper); given tendon's coefficients it is tendon's arithmetic.
  */
 static inline void oracle_sample_spring_with(const tendon_spring_settings *s, const test_anchor *a,
                                              double time, const tendon_spring_coeffs *coeffs,

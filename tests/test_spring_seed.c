@@ -1,27 +1,32 @@
 /*
  * The seed's spring cases (tests/data/seed/{spring,chain,settle,errors,edge}.json, computed by
- * the seed's spring.ts in node 20) replayed against tendon on every ISA, emulated ones included:
- * sampleSpring, sampleSpringChain, springSettleSec, springChainSettleSec.
+ * the seed's spring.ts in node 20.20.2 / V8 11.3) replayed against tendon on every ISA, emulated
+ * ones included: sampleSpring, sampleSpringChain, springSettleSec, springChainSettleSec.
  *
- * Tolerances (tests/data/CASES-README.md): out within 2 float32 ulp or 1e-6 absolute, whichever
- * is larger; settleSec within 1e-12 relative; anchorCalls.count exact, and the first, second and
- * last anchor times exact for a single spring (its lookback is the seed's arithmetic to the bit)
- * and within 1e-12 of the lookback for a chain (whose root is found by Newton rather than the
- * seed's bisection: docs/springs.md). Errors: the same refusal (status) with the seed's message
- * (field names as C spells them) at the start of tendon's.
+ * **Bit-exact, every component**: every out float, every out64 double, every settleSec and
+ * springSettleSec / springChainSettleSec value, and the anchor call count and first, second and
+ * last times — compared by their bits (NaN as NaN), no tolerance. The case anchors' sine is
+ * V8's Math.sin (src/common/detmath_v8.h), as the seed's anchors computed it. Errors: the same
+ * refusal (status) with the seed's message (field names as C spells them) at the start of
+ * tendon's.
  *
  * Every ISA must also equal the scalar table bit for bit on every case.
  *
  * Skipped and counted: cases a C caller cannot express (a settings member absent or null — the
- * note says so) and the state-machine errors (another suite's). Documented deviations: the
- * springChainSettleSec cases with 640+ links, where the seed's bound underflows; tendon's value
- * is checked against the true root computed with MPFR instead (docs/springs.md).
+ * note says so) and the state-machine errors (another suite's). The springChainSettleSec cases
+ * with 640+ links, where the seed's bound underflows, are the seed's values too (the default
+ * lookback is the seed's); TENDON_SPRING_LOOKBACK_CORRECTED_ROOT's value is checked there
+ * against the true root computed with MPFR.
  *
- * The suite prints the largest difference of tendon's double result (out64) from the seed's and
- * from an oracle that is the seed's arithmetic in C with libm (tests/spring_support.h):
- * docs/springs.md quotes them.
+ * That the comparison can fail: the suite also computes every chain lookback with the corrected
+ * root solver, which differs from the seed's bisection by an ulp or a few on some cases, and
+ * asserts that those cases would fail the comparison.
+ *
+ * The suite prints the largest difference of tendon's double result (out64) from an oracle that
+ * is the seed's arithmetic in C with glibc (tests/spring_support.h): docs/springs.md quotes it.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,14 +192,33 @@ double mpfr_cascade_root(size_t n)
 /* ---- the replay ----------------------------------------------------------------------------- */
 
 typedef struct tally {
-    int cases, passed, skipped_js, skipped_other, deviations;
-    double out64_vs_seed;   /* max |out64 − expected out64| */
-    double out64_vs_oracle; /* max |out64 − oracle(seed arithmetic, libm, division)| */
-    double oracle_vs_seed;  /* max |oracle − expected out64|: V8's libm against glibc's */
-    double reciprocal;      /* max |out64 − the same with the seed's division| */
-    int out64_exact, division_exact, out64_components, reciprocal_changed_out;
+    int cases, passed, skipped_js, skipped_other;
+    double out64_vs_oracle; /* max |out64 − oracle(seed arithmetic, glibc)| */
+    double oracle_vs_seed;  /* max |oracle − expected out64|: V8's Math against glibc */
+    int out64_exact, out64_components, oracle_exact;
     int out_bit_exact, out_components;
+    int doubles_exact, doubles;   /* every double compared: out64, settle values, anchor times */
+    int corrected_differs;        /* chain lookbacks where the corrected root ≠ the seed's bits */
+    int corrected_checked;        /* 640+ link cases: CORRECTED_ROOT checked against MPFR */
 } tally;
+
+/* The same double: equal bits, or both NaN. */
+static int same_double(double a, double b)
+{
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y || (a != a && b != b);
+}
+
+/* Assert got is want to the bit; counts it. */
+static void check_double(tally *t, const char *id, const char *what, double got, double want)
+{
+    ck_assert_msg(same_double(got, want), "%s: %s %.17g (%a), the seed's %.17g (%a)", id, what,
+                  got, got, want, want);
+    t->doubles++;
+    t->doubles_exact++;
+}
 
 /* The seed's message with its field names as C spells them. */
 static void c_spelling(const char *seed, char *buf, size_t size)
@@ -219,8 +243,7 @@ static void check_error(const char *id, tendon_status st, tendon_status want_sta
                   "%s: message\n  \"%s\"\ndoes not start with the seed's\n  \"%s\"", id, msg, want);
 }
 
-static void check_calls(const char *id, const anchor_log *log, const json_t *calls,
-                        double tolerance)
+static void check_calls(const char *id, const anchor_log *log, const json_t *calls, tally *t)
 {
     const size_t want = (size_t)jnum(json_object_get(calls, "count"), id, "count");
     ck_assert_msg(log->count == want, "%s: %zu anchor calls, the seed made %zu", id, log->count,
@@ -231,17 +254,10 @@ static void check_calls(const char *id, const anchor_log *log, const json_t *cal
     const double got[3] = {log->first, log->second, log->last};
     for (int i = 0; i < 3; ++i) {
         const double w = jnum(json_object_get(calls, names[i]), id, names[i]);
-        ck_assert_msg(fabs(got[i] - w) <= tolerance,
-                      "%s: %s anchor time %.17g, the seed's %.17g (tolerance %g)", id, names[i],
-                      got[i], w, tolerance);
+        char what[32];
+        snprintf(what, sizeof what, "%s anchor time", names[i]);
+        check_double(t, id, what, got[i], w);
     }
-}
-
-static void check_settle(const char *id, double got, double want)
-{
-    ck_assert_msg(got == want || (got != got && want != want) ||
-                      fabs(got - want) <= 1e-12 * fabs(want),
-                  "%s: settle %.17g, the seed's %.17g (1e-12 relative)", id, got, want);
 }
 
 static void check_outs(const char *id, const float *got, const json_t *want, size_t n,
@@ -251,13 +267,27 @@ static void check_outs(const char *id, const float *got, const json_t *want, siz
                   json_array_size(want), n);
     for (size_t i = 0; i < n; ++i) {
         const double w = jnum(json_array_get(want, i), id, "out");
-        ck_assert_msg(within_spring_tolerance(got[i], w),
-                      "%s: out[%zu] = %.9g (0x%08x), the seed's %.9g: beyond 2 ulp / 1e-6", id,
-                      i, (double)got[i], float_bits(got[i]), w);
+        ck_assert_msg((float)w == w || w != w, "%s: expected out[%zu] %.17g is not a float", id,
+                      i, w);
+        ck_assert_msg(same_float(got[i], (float)w),
+                      "%s: out[%zu] = %.9g (0x%08x), the seed's %.9g (0x%08x)", id, i,
+                      (double)got[i], float_bits(got[i]), w, float_bits((float)w));
         t->out_components++;
-        if (same_float(got[i], (float)w))
-            t->out_bit_exact++;
+        t->out_bit_exact++;
     }
+}
+
+/*
+ * The corrected root solver's lookback for these links, compared with the seed's bits: counts
+ * the cases where it differs (those the bit-exact comparison above would refuse, had tendon kept
+ * Newton as the default).
+ */
+static void check_corrected_root(tally *t, const tendon_spring_link *links, size_t n, double want)
+{
+    double corrected;
+    ck_assert(tendon_spring_chain_settle_sec_lookback(links, n, TENDON_SPRING_LOOKBACK_CORRECTED_ROOT,
+                                                      &corrected) == TENDON_OK);
+    t->corrected_differs += !same_double(corrected, want);
 }
 
 /* What an ISA produced for one case, to compare with the scalar table's. */
@@ -305,41 +335,25 @@ static void replay_sample_spring(const tendon_kernels *k, const json_t *c, const
                       id);
     double settle;
     ck_assert(tendon_spring_settle_sec(&s, &settle) == TENDON_OK);
-    check_settle(id, settle, jnum(json_object_get(expected, "settleSec"), id, "settleSec"));
-    check_calls(id, &log, json_object_get(expected, "anchorCalls"), 0.0);
+    check_double(t, id, "settleSec", settle,
+                 jnum(json_object_get(expected, "settleSec"), id, "settleSec"));
+    check_calls(id, &log, json_object_get(expected, "anchorCalls"), t);
     check_outs(id, out, json_object_get(expected, "out"), 3, t);
 
-    double oracle[3], divided[3];
+    double oracle[3];
     oracle_sample_spring(&s, &a, time, oracle);
-    {
-        /* tendon's own coefficients, marched with the seed's division: the reformulation alone */
-        const double omega = 2 * TEST_PI * s.frequency_hz;
-        const double lookback = TENDON_NEG_LN_SPRING_EPS / (s.damping * omega);
-        const double wanted = ceil(lookback * s.frequency_hz * 32);
-        const double steps = wanted != wanted ? NAN : (wanted < 1 ? 1 : wanted);
-        tendon_spring_coeffs tc;
-        tendon_spring_transition(s.frequency_hz, s.damping, lookback / steps, &tc);
-        oracle_sample_spring_with(&s, &a, time, &tc, divided);
-    }
     const json_t *w64 = json_object_get(expected, "out64");
     for (int i = 0; i < 3; ++i) {
         const double w = jnum(json_array_get(w64, (size_t)i), id, "out64");
-        const double d_seed = fabs(out64[i] - w), d_oracle = fabs(out64[i] - oracle[i]);
-        const double d_os = fabs(oracle[i] - w);
-        if (d_seed > t->out64_vs_seed)
-            t->out64_vs_seed = d_seed;
+        check_double(t, id, "out64", out64[i], w);
+        const double d_oracle = fabs(out64[i] - oracle[i]), d_os = fabs(oracle[i] - w);
         if (d_oracle > t->out64_vs_oracle)
             t->out64_vs_oracle = d_oracle;
         if (d_os > t->oracle_vs_seed)
             t->oracle_vs_seed = d_os;
-        const double d_rec = fabs(out64[i] - divided[i]);
-        if (d_rec > t->reciprocal)
-            t->reciprocal = d_rec;
         t->out64_components++;
-        t->out64_exact += out64[i] == w;
-        t->division_exact += divided[i] == w;
-        t->reciprocal_changed_out += !same_float((float)divided[i], out[i]);
-
+        t->out64_exact++;
+        t->oracle_exact += same_double(oracle[i], w);
     }
     memcpy(r->out, out, sizeof out);
     r->n = 3;
@@ -385,8 +399,9 @@ static void replay_sample_chain(const tendon_kernels *k, const json_t *c, const 
     double settle;
     ck_assert(tendon_spring_chain_settle_sec(links, n, &settle) == TENDON_OK);
     const double want_settle = jnum(json_object_get(expected, "settleSec"), id, "settleSec");
-    check_settle(id, settle, want_settle);
-    check_calls(id, &log, json_object_get(expected, "anchorCalls"), 1e-12 * (want_settle + 1.0));
+    check_double(t, id, "settleSec", settle, want_settle);
+    check_corrected_root(t, links, n, want_settle);
+    check_calls(id, &log, json_object_get(expected, "anchorCalls"), t);
     check_outs(id, out, json_object_get(expected, "out"), out_count, t);
     memcpy(r->out, out, out_count * sizeof(float));
     r->n = out_count;
@@ -405,9 +420,7 @@ static void replay_settle(const json_t *c, const char *id, tally *t)
     double got;
     ck_assert(tendon_spring_settle_sec(&s, &got) == TENDON_OK);
     const double want = jnum(json_object_get(json_object_get(c, "expected"), "value"), id, "value");
-    ck_assert_msg(got == want || (got != got && want != want) ||
-                      fabs(got - want) <= 1e-12 * fabs(want),
-                  "%s: settle %.17g, the seed's %.17g", id, got, want);
+    check_double(t, id, "springSettleSec", got, want);
     t->passed++;
 }
 
@@ -435,24 +448,28 @@ static void replay_chain_settle(const json_t *c, const char *id, tally *t)
     }
     ck_assert_msg(st == TENDON_OK, "%s: %s", id, tendon_error_message());
     const double want = jnum(json_object_get(expected, "value"), id, "value");
-    if (n < SEED_CHAIN_SETTLE_VALID_BELOW) {
-        check_settle(id, got, want);
-        t->passed++;
-    } else {
-        /* The documented deviation: tendon's lookback is the true root over the slowest σ. */
+    check_double(t, id, "springChainSettleSec", got, want);
+    check_corrected_root(t, links, n, want);
+    if (n >= SEED_CHAIN_SETTLE_VALID_BELOW) {
+        /* Where the seed is wrong: the corrected solver against the true root over slowest σ. */
         double slowest = INFINITY;
         for (size_t i = 0; i < n; ++i) {
             const double sigma = links[i].damping * 2 * TEST_PI * links[i].frequency_hz;
             slowest = sigma < slowest ? sigma : slowest;
         }
         const double truth = mpfr_cascade_root(n) / slowest;
-        ck_assert_msg(fabs(got - truth) <= 1e-12 * truth,
-                      "%s: %zu links: settle %.17g, the true root gives %.17g", id, n, got, truth);
-        printf("  %s: %zu links: seed %.17g, tendon %.17g, MPFR's true root %.17g (the seed is "
-               "%.3g relative short)\n",
-               id, n, want, got, truth, (truth - want) / truth);
-        t->deviations++;
+        double corrected;
+        ck_assert(tendon_spring_chain_settle_sec_lookback(
+                      links, n, TENDON_SPRING_LOOKBACK_CORRECTED_ROOT, &corrected) == TENDON_OK);
+        ck_assert_msg(fabs(corrected - truth) <= 1e-12 * truth,
+                      "%s: %zu links: corrected settle %.17g, the true root gives %.17g", id, n,
+                      corrected, truth);
+        printf("  %s: %zu links: seed (= tendon's default) %.17g, CORRECTED_ROOT %.17g, MPFR's "
+               "true root %.17g (the seed is %.3g relative short)\n",
+               id, n, want, corrected, truth, (truth - want) / truth);
+        t->corrected_checked++;
     }
+    t->passed++;
     free(links);
 }
 
@@ -517,24 +534,25 @@ START_TEST(seed_cases_on_every_isa)
     memset(&t, 0, sizeof t);
     for (size_t f = 0; f < sizeof FILES / sizeof FILES[0]; ++f)
         replay_file(FILES[f], k, ref, &t);
-    printf("spring seed cases on %s: %d spring-op cases, %d pass, %d documented deviations "
-           "(checked against MPFR), %d JavaScript-only skipped; %d other-op cases belong to "
-           "other suites\n",
-           tendon_isa_name(k->isa), t.cases, t.passed, t.deviations, t.skipped_js,
-           t.skipped_other);
-    printf("  out: %d of %d floats bit-exact against the seed, every one within tolerance\n",
-           t.out_bit_exact, t.out_components);
-    printf("  out64: max |tendon - seed| %.3g, max |tendon - oracle (seed arithmetic, glibc, "
-           "division)| %.3g, max |oracle - seed| %.3g\n",
-           t.out64_vs_seed, t.out64_vs_oracle, t.oracle_vs_seed);
-    printf("  out64: %d of %d doubles bit-exact against the seed (%d with the seed's division in "
-           "place of 1/step); the reciprocal moves out64 by at most %.3g and changes %d float "
-           "outputs\n",
-           t.out64_exact, t.out64_components, t.division_exact, t.reciprocal,
-           t.reciprocal_changed_out);
-    ck_assert_int_eq(t.passed + t.deviations + t.skipped_js, t.cases);
-    ck_assert_int_eq(t.deviations, 2);  /* edge-022 (650 links), edge-024 (700 links) */
+    printf("spring seed cases on %s: %d spring-op cases, %d pass bit-exact, %d JavaScript-only "
+           "skipped; %d other-op cases belong to other suites\n",
+           tendon_isa_name(k->isa), t.cases, t.passed, t.skipped_js, t.skipped_other);
+    printf("  out: %d of %d floats bit-exact; doubles: %d of %d bit-exact (out64 %d of %d, "
+           "settle values and anchor times the rest)\n",
+           t.out_bit_exact, t.out_components, t.doubles_exact, t.doubles, t.out64_exact,
+           t.out64_components);
+    printf("  out64: max |tendon - oracle (seed arithmetic, glibc)| %.3g, max |oracle - seed| "
+           "%.3g, the oracle bit-exact in %d of %d\n",
+           t.out64_vs_oracle, t.oracle_vs_seed, t.oracle_exact, t.out64_components);
+    printf("  the corrected root solver (TENDON_SPRING_LOOKBACK_CORRECTED_ROOT) differs from the "
+           "seed's bits in %d chain lookbacks (each would fail here); checked against MPFR in %d "
+           "cases of 640+ links\n",
+           t.corrected_differs, t.corrected_checked);
+    ck_assert_int_eq(t.passed + t.skipped_js, t.cases);
     ck_assert_int_eq(t.skipped_js, 1);  /* edge-018: damping absent */
+    ck_assert_int_eq(t.corrected_checked, 2); /* edge-022 (650 links), edge-024 (700 links) */
+    ck_assert_int_gt(t.corrected_differs, 0);
+    ck_assert_int_eq(t.out64_components, 111);
     ck_assert_msg(t.out64_vs_oracle < 1e-12, "out64 strays %.3g from the seed's arithmetic",
                   t.out64_vs_oracle);
 }

@@ -26,11 +26,12 @@
  * Arithmetic (docs/springs.md): anchors are float32, state is double, outputs are rounded to
  * float32 once on store, in the seed's orders. The march has a scalar reference and SSE2, SSE4.1,
  * AVX2, AVX-512 and NEON variants, all bitwise identical (default FP environment; NaN by class).
- * The per-link coefficients use the project's own exp/sin/cos/sinh/cosh (never libm), so every
- * machine computes the same bits. One documented reformulation of the seed: the anchor's speed
- * over a substep is (end − start)·(1/step), the reciprocal computed once per call, where the
- * seed divides by the step in every substep (docs/springs.md gives its measured effect: well
- * inside the seed cases' tolerance).
+ * The arithmetic is the seed's, operation for operation — the anchor's speed divided by the step
+ * in every substep, the coefficients from exp/cos/sin/cosh/sinh and the clamp's length from
+ * hypot computed as V8 11.3 computes Math.* (node 20.20.2, the runtime the seed's cases were
+ * recorded with: the project's own code, never libm, src/common/detmath_v8.h) — so every double
+ * of the seed's cases is reproduced to the bit, on every machine and ISA (docs/springs.md). The
+ * deviations that remain are opt-ins (tendon_spring_lookback) or where the seed gives NaN.
  *
  * No function here allocates. None keeps state. Alignment: the element's own (4 bytes for float
  * outputs, refused with TENDON_ERR_VALUE otherwise); workspaces: any.
@@ -88,11 +89,15 @@ typedef tendon_status (*tendon_spring_anchor_status_fn)(void *user, double time_
  */
 typedef enum tendon_spring_lookback {
     /**
-     * The seed's (springSettleSec, springChainSettleSec): −ln(1e-3)/(ζω) per spring; a chain's
-     * cascade bound over the slowest ζω, with tendon's corrected root solver (Newton over a
-     * rescaled sum: the seed's root below ~640 links, the true one past them). The default of
-     * every entry point without a `lookback` argument, and what the seed's cases pin. Right
-     * below critical damping; **too short at ζ ≥ 1** (docs/springs.md, "Known limitation").
+     * The seed's (springSettleSec, springChainSettleSec), to the bit: −ln(1e-3)/(ζω) per spring;
+     * a chain's cascade bound over the slowest ζω, its root found as the seed finds it — the sum
+     * e^(−x)·Σ x^k/k! evaluated as the seed evaluates it (V8's Math.exp), a doubled bracket and
+     * exactly 64 bisections. The default of every entry point without a `lookback` argument, and
+     * what the seed's cases pin (every double of them bit-exact). **Wrong past ~650 links**: the
+     * seed's sum underflows there and the root stops growing at its ~660-link value (x ≈ 745),
+     * so the lookback comes out short — 5 % at 700 links, a third at 1000, more beyond:
+     * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT is the fix). Right below critical damping;
+     * **too short at ζ ≥ 1** (docs/springs.md, "Known limitation"; TENDON_SPRING_LOOKBACK_SLOW_POLE).
      */
     TENDON_SPRING_LOOKBACK_SEED = 0,
     /**
@@ -101,12 +106,22 @@ typedef enum tendon_spring_lookback {
      * (1 + ωt)·e^(−ωt) = 1e-3 (ωt = 9.2334, a double pole). Above it: the larger of that and
      * −ln(1e-3)/p_s, p_s = ω/(ζ + √(ζ² − 1)) the slow pole (ζ = 1.5: 18.09/ω, 3: 33.98/ω, 10:
      * 137.8/ω). A chain: the cascade bound over the slowest rate, a link at ζ ≥ 1 counted at
-     * −ln(1e-3)/(its own slow-pole lookback); a chain of links all below critical gets the
-     * seed's lookback bit for bit. Substeps stay 32 per period of the (fastest) frequency, so an
-     * overdamped spring now costs about 70ζ substeps instead of 35/ζ, and damping above about
-     * 2.4e5 needs more than TENDON_SPRING_MAX_SUBSTEPS (refused, TENDON_ERR_VALUE).
+     * −ln(1e-3)/(its own slow-pole lookback), the root by the corrected solver (as
+     * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT); a chain of links all below critical gets
+     * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT's lookback bit for bit. Substeps stay 32 per period
+     * of the (fastest) frequency, so an overdamped spring now costs about 70ζ substeps instead
+     * of 35/ζ, and damping above about 2.4e5 needs more than TENDON_SPRING_MAX_SUBSTEPS
+     * (refused, TENDON_ERR_VALUE).
      */
-    TENDON_SPRING_LOOKBACK_SLOW_POLE = 1
+    TENDON_SPRING_LOOKBACK_SLOW_POLE = 1,
+    /**
+     * The seed's formulas with the chain's cascade root solved correctly: the sum carried
+     * rescaled past x = 700 (so it never underflows) and the root by Newton's method from
+     * x = n − 1 (~10 sums instead of ~70). Within 4.7e-16 of a 320-bit MPFR root for 1 to 2000
+     * links; equal to the seed's to ~1e-15 below ~640 links (a few ulps, not bit for bit), right
+     * where the seed's is wrong beyond. Single springs: the seed's lookback, bit for bit.
+     */
+    TENDON_SPRING_LOOKBACK_CORRECTED_ROOT = 2
 } tendon_spring_lookback;
 
 /** A negative (or NaN) max_offset_m: no limit, as the seed's absent maxOffsetM. */
@@ -133,8 +148,11 @@ typedef enum tendon_spring_lookback {
  * puts on one spring: about 0.05 s of marching on the machine this was measured on (2.8–3.5 ns
  * per link-substep; docs/springs.md has 2.3–14 ns across machines and loads). Substeps grow with
  * the links (the cascade lookback), so a chain's cost grows as links²: a chain of 2 Hz / ζ = 0.35
- * links fits up to 1,024 links (1000 links: 16,015 substeps, 16.0 million link-substeps; 1,025
- * links cost 16.8 million); chains of a few dozen links are far inside it (64 links: 85,312).
+ * links fits up to 1,547 links under the seed's lookback (which stops growing at ~660 links,
+ * 10,843 substeps: the seed's root is short there) and up to 1,024 under
+ * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT (1000 links: 16,015 substeps, 16.0 million
+ * link-substeps; 1,025 links cost 16.8 million); chains of a few dozen links are far inside it
+ * (64 links: 85,312).
  * Every chain in the tests, the digest, the seed cases and `tendon demo` costs at most 903,528.
  * A caller who means to march more passes its own budget to tendon_spring_chain_sample_budget /
  * tendon_spring_chain_sample_batch_budget.
@@ -194,17 +212,20 @@ TENDON_API tendon_status tendon_spring_settle_sec(const tendon_spring_settings *
 /**
  * The lookback of a chain (seed springChainSettleSec): the root x of the cascade bound
  * e^(−x)·Σ_{k<n} x^k/k! = 1e-3 (n = link_count), divided by the slowest link's
- * σ = ((ζ·2)·π)·f. 0 for an empty chain. The root is found by Newton's method from x = n − 1
- * (the seed brackets it by doubling and bisects 64 times; same root, ~10 evaluations instead of
- * ~70: docs/springs.md). As for one spring, σ = ζω is the decay rate only of links with ζ < 1:
+ * σ = ((ζ·2)·π)·f. 0 for an empty chain. The root is found as the seed finds it
+ * (TENDON_SPRING_LOOKBACK_SEED): the seed's sum, a bracket doubled from −ln(1e-3) + n, exactly
+ * 64 bisections — the seed's value to the bit, with V8's Math.exp (docs/springs.md). As for one
+ * spring, σ = ζω is the decay rate only of links with ζ < 1:
  * a link with ζ ≥ 1 forgets more slowly than this assumes (docs/springs.md, "Known
  * limitation inherited from the seed"), and the bound ignores resonance gain, so long chains
  * with ζ < 1/√2 outrun it (tendon_spring_chain_sample).
  *
- * **Deviation from the seed** (docs/springs.md): the seed evaluates e^(−x) directly, which
- * underflows once x passes ~708 (about 650 links) and returns a lookback up to a third too
- * short; tendon evaluates the bound with a rescaled sum and returns its true root at every
- * length (checked against MPFR to 1e-12 relative). Below ~640 links the two agree to ~1e-15.
+ * **Wrong past ~650 links, as the seed is**: the seed evaluates e^(−x) directly, which
+ * underflows once x passes ~708 (about 650 links): the root stops growing at its ~660-link value,
+ * so the lookback comes out short (at 700 links by 5 %, at 1000 by a third, more beyond). tendon_spring_chain_settle_sec_lookback with
+ * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT evaluates the bound with a rescaled sum and returns its
+ * true root at every length (Newton's method; checked against MPFR to 4.7e-16 relative); below
+ * ~640 links the two agree to ~1e-15.
  *
  * links: [link_count]. Links are validated in order, each as tendon_spring_sample validates.
  * Errors: TENDON_ERR_NULL (out_sec; links when link_count > 0), TENDON_ERR_VALUE (a link's
@@ -393,8 +414,9 @@ TENDON_API tendon_status tendon_spring_chain_sample_batch_budget(
  */
 
 /**
- * tendon_spring_settle_sec under a lookback setting. TENDON_SPRING_LOOKBACK_SEED refuses
- * nothing (the seed's arithmetic, as tendon_spring_settle_sec); TENDON_SPRING_LOOKBACK_SLOW_POLE
+ * tendon_spring_settle_sec under a lookback setting. TENDON_SPRING_LOOKBACK_SEED and
+ * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT (which differ only in a chain's root) refuse nothing (the
+ * seed's arithmetic, as tendon_spring_settle_sec); TENDON_SPRING_LOOKBACK_SLOW_POLE
  * validates the settings as the samplers do (TENDON_ERR_VALUE: frequency not > 0, damping
  * negative, NaN or 0). Errors: TENDON_ERR_NULL, TENDON_ERR_VALUE.
  */
@@ -506,7 +528,6 @@ typedef struct tendon_spring_coeffs {
 typedef struct tendon_spring_march_plan {
     double start_sec;  /**< time of the initial anchor sample */
     double step_sec;   /**< substep length: substep n samples the anchor at start + n·step */
-    double inv_step;   /**< 1/step_sec, correctly rounded */
     size_t steps;      /**< substeps to march (0 allowed) */
     size_t lanes;      /**< real lanes: 3 per spring or per chain */
     size_t lane_stride; /**< lanes rounded up to a multiple of 8: every buffer's row length */

@@ -205,7 +205,12 @@ typedef struct tendon_spring_rig_desc {
     /** The tier the clip sources are sampled and layered on (TENDON_TIER_EXACT = 0, the
      *  default, or TENDON_TIER_F32); a tree evaluates on its own. */
     tendon_tier tier;
-    /** The marches' lookback (TENDON_SPRING_LOOKBACK_SEED = 0, the default). */
+    /**
+     * The marches' lookback (tendon/spring.h): TENDON_SPRING_LOOKBACK_SEED = 0, the default (the
+     * seed's, its chain root by the seed's 64 bisections — wrong past ~650 links);
+     * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT for the corrected root solver; SLOW_POLE for
+     * damping ≥ 1 (with the corrected root).
+     */
     tendon_spring_lookback lookback;
     /** Each march call's work budget in link-substeps; 0: TENDON_SPRING_MAX_WORK. */
     uint64_t max_work;

@@ -3,28 +3,27 @@
  * march. Every SIMD body (src/simd/kernels/spring.inl.h) performs these operations in this order,
  * lane-wise, so its bits equal these.
  *
- *   speed    = (anchor_end − anchor_start) · inv_step      (the seed divides by step: see below)
+ *   speed    = (anchor_end − anchor_start) / step
  *   rest     = trail · speed
  *   offset   = (position − anchor_start) − rest
  *   relative = velocity − speed
  *   position ← ((c0·offset + c1·relative) + rest) + anchor_end
  *   velocity ← (c2·offset + c3·relative) + speed
  *
- * The one reformulation of the seed: `(anchorEnd − anchorStart) / step` becomes a product with
- * 1/step, computed once per call (correctly rounded). It moves `speed` by at most one double ulp,
- * which after a march is far below a float32 ulp of the output (docs/springs.md has the measured
- * effect on every seed case); it takes a ~13-cycle division out of every substep of every lane.
+ * The seed's own arithmetic, division included: an earlier version multiplied by 1/step
+ * (computed once per call), which took a division out of every substep but moved `speed` by up
+ * to an ulp — 19 of the seed corpus's 30 differing doubles (docs/springs.md, "Arithmetic").
  */
 #ifndef TENDON_SPRING_REF_H
 #define TENDON_SPRING_REF_H
 
 #include "tendon/spring.h"
 
-static inline void tendon_ref_spring_advance(const tendon_spring_coeffs *c, double inv_step,
+static inline void tendon_ref_spring_advance(const tendon_spring_coeffs *c, double step,
                                              double anchor_start, double anchor_end,
                                              double *position, double *velocity)
 {
-    const double speed = (anchor_end - anchor_start) * inv_step;
+    const double speed = (anchor_end - anchor_start) / step;
     const double rest = c->trail * speed;
     const double offset = (*position - anchor_start) - rest;
     const double relative = *velocity - speed;

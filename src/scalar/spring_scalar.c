@@ -14,7 +14,7 @@
 static void march_one_spring(const tendon_spring_march_plan *p)
 {
     const tendon_spring_coeffs c = p->links[0];
-    const double inv_step = p->inv_step, start = p->start_sec, step = p->step_sec;
+    const double start = p->start_sec, step = p->step_sec;
     double x = p->position[0], y = p->position[1], z = p->position[2];
     double vx = p->velocity[0], vy = p->velocity[1], vz = p->velocity[2];
     double ax = p->anchor_a[0], ay = p->anchor_a[1], az = p->anchor_a[2];
@@ -22,9 +22,9 @@ static void march_one_spring(const tendon_spring_march_plan *p)
     for (size_t n = 1; n <= p->steps; ++n) {
         p->anchor(p->user, start + (double)n * step, next);
         const double bx = next[0], by = next[1], bz = next[2];
-        tendon_ref_spring_advance(&c, inv_step, ax, bx, &x, &vx);
-        tendon_ref_spring_advance(&c, inv_step, ay, by, &y, &vy);
-        tendon_ref_spring_advance(&c, inv_step, az, bz, &z, &vz);
+        tendon_ref_spring_advance(&c, step, ax, bx, &x, &vx);
+        tendon_ref_spring_advance(&c, step, ay, by, &y, &vy);
+        tendon_ref_spring_advance(&c, step, az, bz, &z, &vz);
         ax = bx;
         ay = by;
         az = bz;
@@ -44,7 +44,7 @@ void tendon_spring_march_scalar(const tendon_spring_march_plan *p)
     for (size_t n = 1; n <= p->steps; ++n) {
         p->anchor(p->user, p->start_sec + (double)n * p->step_sec, cur);
         for (size_t j = 0; j < p->lanes; ++j)
-            tendon_ref_spring_advance(&c, p->inv_step, (double)prev[j], (double)cur[j],
+            tendon_ref_spring_advance(&c, p->step_sec, (double)prev[j], (double)cur[j],
                                       &p->position[j], &p->velocity[j]);
         float *swap = prev;
         prev = cur;
@@ -67,7 +67,7 @@ void tendon_spring_chain_march_scalar(const tendon_spring_march_plan *p)
                 const double rest = tendon_ref_spring_rest(p, i, j);
                 double *position = &p->position[i * stride + j];
                 const double mine = *position;
-                tendon_ref_spring_advance(&p->links[i], p->inv_step, above_previous + rest,
+                tendon_ref_spring_advance(&p->links[i], p->step_sec, above_previous + rest,
                                           above_now + rest, position,
                                           &p->velocity[i * stride + j]);
                 above_previous = mine;

@@ -826,7 +826,7 @@ static void op_spring(void)
 {
     CURRENT_OP = "spring";
     tendon_spring_settings s = {freq_val(), damp_val(), limit_val()};
-    const tendon_spring_lookback lb = (tendon_spring_lookback)(u8() % 7 == 0 ? 2 : u8() % 2);
+    const tendon_spring_lookback lb = (tendon_spring_lookback)(u8() % 7 == 0 ? 3 : u8() % 3);
     const double time = u8() % 4 ? (double)(int8_t)u8() / 8.0 : dval();
     double settle_s = -7, settle_l = -7;
     if (settle(tendon_spring_settle_sec(&s, &settle_s), "tendon_spring_settle_sec"))
@@ -1561,7 +1561,7 @@ static void op_rig(void)
     make_matrix(ru.m);
     ru.fail = u8() % 16 == 0;
     tendon_spring_rig_desc d = {sk, chains, ncs, src, (tendon_tier)(u8() % 2),
-                                (tendon_spring_lookback)(u8() % 2), 4096,
+                                (tendon_spring_lookback)(u8() % 3), 4096,
                                 u8() % 3 == 0 ? root_fn : NULL, &ru};
     tendon_spring_rig *rig = (tendon_spring_rig *)(uintptr_t)1;
     const tendon_status cs = tendon_spring_rig_create(&d, &rig);

@@ -6,7 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
-#include <math.h> /* sin: the cases' sine anchor, the seed's Math.sin */
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include <tendon/tendon.h>
 
 #include "cli.h"
+#include "common/detmath_v8.h"
 #include "json.h"
 
 const char USAGE_REPLAY[] =
@@ -314,8 +315,9 @@ static json_t *op_set_joint(const json_t *c, replay_run *run)
  * to float32 once: constant {value}, sine {amplitude, frequencyHz, phase, center?}
  * → center + amplitude·sin(((2π)·f)·t + phase), step {at, from, to} → t < at ? from : to,
  * linear {origin, velocity} → origin + velocity·t, keys {times[k], values[k][3]} → piecewise
- * linear, clamped at both ends. The anchor is the case's function, not a kernel: libm's sin
- * stands in for the seed's Math.sin. Every call is counted, with its first, second and last time.
+ * linear, clamped at both ends. The anchor is the case's function, not a kernel: its sine is
+ * the seed's Math.sin as node 20.20.2 / V8 11.3 computes it (src/common/detmath_v8.h), so the
+ * anchors — and every double after them — are the seed's to the bit. Every call is counted, with its first, second and last time.
  */
 enum { SPRING_ANCHOR_MAX_KEYS = 256, SPRING_MAX_OUT = 3 * 4096 };
 
@@ -336,7 +338,7 @@ static void spring_anchor_eval(const spring_anchor *an, double t, double v[3])
         memcpy(v, an->a, sizeof an->a);
         break;
     case A_SINE: {
-        const double s = sin(((2.0 * 3.141592653589793) * an->frequency_hz) * t + an->phase);
+        const double s = tendon_v8_sin(((2.0 * 3.141592653589793) * an->frequency_hz) * t + an->phase);
         for (int k = 0; k < 3; ++k)
             v[k] = an->b[k] + an->a[k] * s;
         break;

@@ -42,10 +42,10 @@ static inline vspring_coeffs vspring_load(const tendon_spring_coeffs *c)
 }
 
 /** tendon_ref_spring_advance, lane-wise: same operations, same order. */
-static inline void vspring_advance(const vspring_coeffs *c, vd inv_step, vd anchor_start,
+static inline void vspring_advance(const vspring_coeffs *c, vd step, vd anchor_start,
                                    vd anchor_end, vd *position, vd *velocity)
 {
-    const vd speed = vmul(vsub(anchor_end, anchor_start), inv_step);
+    const vd speed = vdiv(vsub(anchor_end, anchor_start), step);
     const vd rest = vmul(c->trail, speed);
     const vd offset = vsub(vsub(*position, anchor_start), rest);
     const vd relative = vsub(*velocity, speed);
@@ -54,11 +54,11 @@ static inline void vspring_advance(const vspring_coeffs *c, vd inv_step, vd anch
 }
 
 /** One vector of lanes [j, j + W) of a spring plan over one substep. */
-static inline void vspring_lanes(const vspring_coeffs *c, vd inv_step, const float *prev,
+static inline void vspring_lanes(const vspring_coeffs *c, vd step, const float *prev,
                                  const float *cur, double *position, double *velocity, size_t j)
 {
     vd p = vload_f64(position + j), v = vload_f64(velocity + j);
-    vspring_advance(c, inv_step, vload_f32(prev + j), vload_f32(cur + j), &p, &v);
+    vspring_advance(c, step, vload_f32(prev + j), vload_f32(cur + j), &p, &v);
     vstore_f64(position + j, p);
     vstore_f64(velocity + j, v);
 }
@@ -106,7 +106,7 @@ static void vspring_gather_anchors(const tendon_spring_march_plan *plan, size_t 
 static void vspring_march_one(const tendon_spring_march_plan *plan)
 {
     const vspring_coeffs c = vspring_load(&plan->links[0]);
-    const vd inv_step = vset1(plan->inv_step);
+    const vd step = vset1(plan->step_sec);
     vd p[TENDON_SPRING_ONE], v[TENDON_SPRING_ONE], a[TENDON_SPRING_ONE];
     /* 8 floats a slot (the widest vload_f32), lanes 3.. zero like the plan's padding */
     _Alignas(32) float block[TENDON_SPRING_BLOCK + 1][8];
@@ -124,7 +124,7 @@ static void vspring_march_one(const tendon_spring_march_plan *plan)
         for (size_t i = 1; i <= m; ++i)
             for (int g = 0; g < TENDON_SPRING_ONE; ++g) {
                 const vd b = vload_f32(block[i] + g * TENDON_W);
-                vspring_advance(&c, inv_step, a[g], b, &p[g], &v[g]);
+                vspring_advance(&c, step, a[g], b, &p[g], &v[g]);
                 a[g] = b;
             }
         memcpy(block[0], block[m], 3 * sizeof(float));
@@ -143,7 +143,7 @@ void TENDON_SPRING_FN(spring_march)(const tendon_spring_march_plan *plan)
         return;
     }
     const vspring_coeffs c = vspring_load(&plan->links[0]);
-    const vd inv_step = vset1(plan->inv_step);
+    const vd step = vset1(plan->step_sec);
     const size_t lanes = (plan->lanes + TENDON_W - 1) / TENDON_W * TENDON_W;
     double *position = plan->position, *velocity = plan->velocity;
     float *prev = plan->anchor_a, *cur = plan->anchor_b;
@@ -151,11 +151,11 @@ void TENDON_SPRING_FN(spring_march)(const tendon_spring_march_plan *plan)
         plan->anchor(plan->user, plan->start_sec + (double)n * plan->step_sec, cur);
         size_t j = 0;
         for (; j + 2 * TENDON_W <= lanes; j += 2 * TENDON_W) {
-            vspring_lanes(&c, inv_step, prev, cur, position, velocity, j);
-            vspring_lanes(&c, inv_step, prev, cur, position, velocity, j + TENDON_W);
+            vspring_lanes(&c, step, prev, cur, position, velocity, j);
+            vspring_lanes(&c, step, prev, cur, position, velocity, j + TENDON_W);
         }
         for (; j < lanes; j += TENDON_W)
-            vspring_lanes(&c, inv_step, prev, cur, position, velocity, j);
+            vspring_lanes(&c, step, prev, cur, position, velocity, j);
         float *swap = prev;
         prev = cur;
         cur = swap;
@@ -163,7 +163,7 @@ void TENDON_SPRING_FN(spring_march)(const tendon_spring_march_plan *plan)
 }
 
 /** One vector of lanes [j, j + W) of chain link i over one substep, anchored to (ap → an). */
-static inline void vspring_link(const tendon_spring_march_plan *plan, vd inv_step, size_t i,
+static inline void vspring_link(const tendon_spring_march_plan *plan, vd step, size_t i,
                                 size_t j, const double *rest_row, vd above_previous,
                                 vd above_now)
 {
@@ -172,7 +172,7 @@ static inline void vspring_link(const tendon_spring_march_plan *plan, vd inv_ste
     const vd rest = vload_f64(rest_row + 24 * i);
     const vd mine = vload_f64(plan->position + at);
     vd p = mine, v = vload_f64(plan->velocity + at);
-    vspring_advance(&c, inv_step, vadd(above_previous, rest), vadd(above_now, rest), &p, &v);
+    vspring_advance(&c, step, vadd(above_previous, rest), vadd(above_now, rest), &p, &v);
     vstore_f64(plan->previous + at, mine);
     vstore_f64(plan->position + at, p);
     vstore_f64(plan->velocity + at, v);
@@ -192,7 +192,7 @@ void TENDON_SPRING_FN(spring_chain_march)(const tendon_spring_march_plan *plan)
     const size_t steps = plan->steps, links = plan->link_count, stride = plan->lane_stride;
     if (steps == 0 || links == 0)
         return;
-    const vd inv_step = vset1(plan->inv_step);
+    const vd step = vset1(plan->step_sec);
     const size_t lanes = (plan->lanes + TENDON_W - 1) / TENDON_W * TENDON_W;
     float *prev = plan->anchor_a, *cur = plan->anchor_b;
     const size_t last = steps + links - 1;
@@ -207,11 +207,11 @@ void TENDON_SPRING_FN(spring_chain_march)(const tendon_spring_march_plan *plan)
             const double *rest_row = plan->rest_lanes + j % 24;
             for (size_t i = top; i >= 1 && i >= first; --i) {
                 const size_t above = (i - 1) * stride + j;
-                vspring_link(plan, inv_step, i, j, rest_row, vload_f64(plan->previous + above),
+                vspring_link(plan, step, i, j, rest_row, vload_f64(plan->previous + above),
                              vload_f64(plan->position + above));
             }
             if (first == 0)
-                vspring_link(plan, inv_step, 0, j, rest_row, vload_f32(prev + j),
+                vspring_link(plan, step, 0, j, rest_row, vload_f32(prev + j),
                              vload_f32(cur + j));
         }
         if (sampling) {
