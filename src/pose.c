@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/aligned.h"
 #include "common/kernels_internal.h"
 
 /* Round n up to a multiple of 16 floats (64 bytes), so each array starts 64-byte aligned. */
@@ -19,7 +20,7 @@ tendon_status tendon_pose_create(size_t joint_count, tendon_pose *out)
                            joint_count);
     const size_t t = pad64(3 * joint_count), r = pad64(4 * joint_count);
     const size_t total = 2 * t + r + 16; /* at least one block, so the arrays are non-NULL */
-    float *block = aligned_alloc(64, total * sizeof(float));
+    float *block = tendon_aligned_alloc(64, total * sizeof(float));
     if (!block)
         return tendon_fail(TENDON_ERR_NOMEM,
                            "tendon_pose_create: could not allocate %zu bytes for %zu joints",
@@ -35,7 +36,7 @@ void tendon_pose_destroy(tendon_pose *pose)
 {
     if (!pose)
         return;
-    free(pose->translation); /* the block's start */
+    tendon_aligned_free(pose->translation); /* the block's start */
     memset(pose, 0, sizeof *pose);
 }
 

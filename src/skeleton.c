@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/aligned.h"
 #include "common/fpenv.h"
 #include "common/kernels_internal.h"
 #include "tendon/skeleton.h"
@@ -579,7 +580,7 @@ static tendon_status inverse_bind_from_rest(const char *fn, const tendon_skeleto
     const size_t n = skeleton->joint_count;
     if (count == 0)
         return TENDON_OK;
-    float *world = aligned_alloc(64, (n * MAT_BYTES + 63) & ~(size_t)63);
+    float *world = tendon_aligned_alloc(64, (n * MAT_BYTES + 63) & ~(size_t)63);
     if (!world)
         return tendon_fail(TENDON_ERR_NOMEM, "%s: could not allocate %zu bytes of scratch", fn,
                            n * MAT_BYTES);
@@ -591,7 +592,7 @@ static tendon_status inverse_bind_from_rest(const char *fn, const tendon_skeleto
     for (size_t k = 0; k < count; ++k) {
         char why[160], label[96];
         if (!affine_inverse(world + 16 * (size_t)joint_of[k], NULL, why, sizeof why)) {
-            free(world);
+            tendon_aligned_free(world);
             return tendon_fail(TENDON_ERR_VALUE,
                                "%s: the world rest matrix of %s (palette entry %zu) %s: no "
                                "inverse bind matrix",
@@ -604,7 +605,7 @@ static tendon_status inverse_bind_from_rest(const char *fn, const tendon_skeleto
         char why[160];
         affine_inverse(world + 16 * (size_t)joint_of[k], out + 16 * k, why, sizeof why);
     }
-    free(world);
+    tendon_aligned_free(world);
     return TENDON_OK;
 }
 
@@ -638,8 +639,8 @@ void tendon_skin_binding_destroy(tendon_skin_binding *binding)
     if (!binding)
         return;
     free(binding->joint_of);
-    free(binding->inverse_bind);
-    free(binding->inverse_bind_splat);
+    tendon_aligned_free(binding->inverse_bind);
+    tendon_aligned_free(binding->inverse_bind_splat);
     free(binding);
 }
 
@@ -666,9 +667,9 @@ tendon_status tendon_skin_binding_create(const tendon_skeleton *skeleton, const 
     b->palette_count = n;
     b->joint_count = skeleton->joint_count;
     b->joint_of = malloc((n ? n : 1) * sizeof *b->joint_of);
-    b->inverse_bind = aligned_alloc(64, n ? (n * MAT_BYTES + 63) & ~(size_t)63 : 64);
+    b->inverse_bind = tendon_aligned_alloc(64, n ? (n * MAT_BYTES + 63) & ~(size_t)63 : 64);
     b->inverse_bind_splat = n <= SIZE_MAX / (4 * MAT_BYTES)
-                                ? aligned_alloc(64, n ? 4 * n * MAT_BYTES : 64)
+                                ? tendon_aligned_alloc(64, n ? 4 * n * MAT_BYTES : 64)
                                 : NULL;
     if (!b->joint_of || !b->inverse_bind || !b->inverse_bind_splat) {
         tendon_skin_binding_destroy(b);

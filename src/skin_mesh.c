@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/aligned.h"
 #include "common/dq_ref.h"
 #include "common/fpenv.h"
 #include "common/kernels_internal.h"
@@ -112,10 +113,10 @@ tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mes
                            "%s: %zu vertices: the mesh's %zu blocks of %zu bytes overflow size_t",
                            fn, n, blocks, block_bytes);
     mesh_t *m = calloc(1, sizeof *m);
-    unsigned char *mem = blocks ? aligned_alloc(64, blocks * block_bytes) : NULL;
+    unsigned char *mem = blocks ? tendon_aligned_alloc(64, blocks * block_bytes) : NULL;
     if (!m || (blocks && !mem)) {
         free(m);
-        free(mem);
+        tendon_aligned_free(mem);
         return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory for %zu vertices (%zu bytes)", fn,
                            n, blocks * block_bytes);
     }
@@ -170,7 +171,7 @@ tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mes
 void tendon_skin_mesh_destroy(tendon_skin_mesh *mesh)
 {
     if (mesh) {
-        free(mesh->blocks);
+        tendon_aligned_free(mesh->blocks);
         free(mesh);
     }
 }

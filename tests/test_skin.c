@@ -632,6 +632,11 @@ START_TEST(test_skin_palette_messages_and_extent)
     /* 64·palette_count fits size_t, but not after a stack address */
     const size_t huge[] = {SIZE_MAX / 64, SIZE_MAX / 64 - 1, SIZE_MAX / 64 - ((size_t)1 << 20)};
     for (int i = 0; i < 3; ++i) {
+        /* Only where the extent really passes the end of the address space: on Linux x86-64 and
+           AArch64 the stack sits near the top and all three do; Windows puts a thread's stack
+           below 64 MiB, where the last one (2^26 bytes short of SIZE_MAX) still fits. */
+        if (64 * huge[i] <= UINTPTR_MAX - (uintptr_t)pal)
+            continue;
         job.palette_count = huge[i];
         ck_assert_int_eq(tendon_skin(&job), TENDON_ERR_OVERFLOW);
         m = tendon_error_message();

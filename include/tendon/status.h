@@ -10,10 +10,16 @@
 
 #include <stddef.h>
 
+/* TENDON_API marks every public function. On Windows the build sets it (CMake, docs/windows.md):
+   TENDON_SHARED_BUILD while compiling the DLL (dllexport), TENDON_SHARED_USE for a program
+   linking the DLL (dllimport; the tendon::tendon target passes it on), neither for the static
+   library. Elsewhere the shared library exports only what has default visibility. */
 #if defined(_WIN32) && defined(TENDON_SHARED_BUILD)
 #define TENDON_API __declspec(dllexport)
 #elif defined(_WIN32) && defined(TENDON_SHARED_USE)
 #define TENDON_API __declspec(dllimport)
+#elif defined(_WIN32)
+#define TENDON_API
 #elif defined(__GNUC__)
 #define TENDON_API __attribute__((visibility("default")))
 #else

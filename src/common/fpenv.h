@@ -13,7 +13,7 @@
  * writes the defined state (TENDON_FPENV=guard, the default) or refuses the call with
  * TENDON_ERR_FPENV before anything is written (TENDON_FPENV=check). The caller's control bits
  * are put back when the function's scope ends, whichever return it takes (the cleanup
- * attribute of GCC and Clang). The fast path — the register already defined — is one register
+ * attribute of GCC and Clang; MSVC has none, so an MSVC build is check mode only, below). The fast path — the register already defined — is one register
  * read and one compare. No global or thread-local state: the caller's value lives in the
  * guard's local, `tendon_fpenv_here`.
  *
@@ -39,8 +39,24 @@
 #include "tendon/fpenv.h"
 #include "tendon/status.h"
 
-#if !defined(__GNUC__)
-#error "tendon's floating-point environment guard needs __attribute__((cleanup)) (GCC or Clang)"
+/* How the register is reached and the caller's value put back (docs/windows.md):
+   - gcc and clang (Linux, MinGW-w64): stmxcsr / ldmxcsr (mrs / msr fpcr on AArch64) in volatile
+     asm with a memory clobber, and __attribute__((cleanup)) for the scope's end;
+   - MSVC (_MSC_VER without clang): _mm_getcsr / _mm_setcsr between _ReadWriteBarrier()s, and
+     no cleanup attribute — C has no destructor there, so a guard cannot restore the caller's
+     environment on every return. An MSVC build is therefore check mode only (CMake chooses it;
+     a guard-mode MSVC build stops here). Written for MSVC, never compiled by it here. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TENDON_FPENV_HAVE_CLEANUP 1
+#elif defined(_MSC_VER)
+#define TENDON_FPENV_MSVC 1
+#include <intrin.h>    /* _ReadWriteBarrier */
+#include <xmmintrin.h> /* _mm_getcsr, _mm_setcsr */
+#if !defined(TENDON_FPENV_CHECK)
+#error "tendon: MSVC has no __attribute__((cleanup)), so TENDON_FPENV=guard cannot restore the caller's floating-point environment on return: build with TENDON_FPENV=check (CMake's default under MSVC)"
+#endif
+#else
+#error "tendon's floating-point environment guard needs GCC, Clang or MSVC"
 #endif
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -61,7 +77,12 @@
 
 static inline uint64_t tendon_fpenv_get_(void)
 {
-#if defined(TENDON_FPENV_X86)
+#if defined(TENDON_FPENV_X86) && defined(TENDON_FPENV_MSVC)
+    _ReadWriteBarrier();
+    const uint32_t csr = _mm_getcsr();
+    _ReadWriteBarrier();
+    return csr;
+#elif defined(TENDON_FPENV_X86)
     uint32_t csr;
     __asm__ volatile("stmxcsr %0" : "=m"(csr)::"memory");
     return csr;
@@ -76,7 +97,11 @@ static inline uint64_t tendon_fpenv_get_(void)
 
 static inline void tendon_fpenv_set_(uint64_t value)
 {
-#if defined(TENDON_FPENV_X86)
+#if defined(TENDON_FPENV_X86) && defined(TENDON_FPENV_MSVC)
+    _ReadWriteBarrier();
+    _mm_setcsr((unsigned)value);
+    _ReadWriteBarrier();
+#elif defined(TENDON_FPENV_X86)
     uint32_t csr = (uint32_t)value;
     __asm__ volatile("ldmxcsr %0" ::"m"(csr) : "memory");
 #elif defined(TENDON_FPENV_ARM64)
@@ -184,10 +209,16 @@ static inline tendon_status tendon_fpenv_refuse(const char *fn, uint64_t reg)
 #endif
 
 /* The first statement of every public function that does floating-point work. */
+#if defined(TENDON_FPENV_HAVE_CLEANUP)
 #define TENDON_FPENV_GUARD()                                                                       \
     tendon_fpenv tendon_fpenv_here __attribute__((cleanup(tendon_fpenv_leave_))) =               \
         tendon_fpenv_enter_();                                                                     \
     TENDON_FPENV_REFUSE_()
+#else /* MSVC, check mode only (above): nothing is switched, so there is nothing to restore */
+#define TENDON_FPENV_GUARD()                                                                       \
+    tendon_fpenv tendon_fpenv_here = tendon_fpenv_enter_();                                      \
+    TENDON_FPENV_REFUSE_()
+#endif
 
 /* The guard's state, for internal functions that reach user callbacks. */
 #define TENDON_FPENV_HERE (&tendon_fpenv_here)

@@ -9,6 +9,11 @@
 #define TENDON_CPU_AVX512 (1u << 3) /* F + DQ + VL, with the OS saving ZMM state */
 #define TENDON_CPU_NEON (1u << 4)
 
-__attribute__((visibility("hidden"))) unsigned tendon_cpu_features(void);
-__attribute__((visibility("hidden"))) void tendon_cpu_brand(char *out, size_t size);
+#if defined(__GNUC__) && !defined(_WIN32)
+#define TENDON_CPU_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define TENDON_CPU_HIDDEN /* a DLL exports only what is dllexport */
+#endif
+TENDON_CPU_HIDDEN unsigned tendon_cpu_features(void);
+TENDON_CPU_HIDDEN void tendon_cpu_brand(char *out, size_t size);
 #endif

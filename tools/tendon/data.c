@@ -11,6 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(_WIN32)
+#include <windows.h> /* GetModuleFileNameA: Windows has no /proc/self/exe (docs/windows.md) */
+#endif
 
 #include "cli.h"
 
@@ -36,11 +39,22 @@ static int candidate(int k, const char *name, char *out, size_t size)
     } else if (k == 1) {
         /* <prefix>/bin/tendon → <prefix>/share/tendon; build/tools/tendon → build/share/tendon */
         char self[PATH_MAX];
+#if defined(_WIN32)
+        const DWORD len = GetModuleFileNameA(NULL, self, (DWORD)sizeof self);
+        if (len == 0 || len >= sizeof self)
+            return -1;
+        self[len] = '\0';
+        char *slash = strrchr(self, '\\');
+        char *fwd = strrchr(self, '/');
+        if (fwd && (!slash || fwd > slash))
+            slash = fwd;
+#else
         const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
         if (len <= 0)
             return -1;
         self[len] = '\0';
         char *slash = strrchr(self, '/');
+#endif
         if (!slash)
             return -1;
         *slash = '\0';
