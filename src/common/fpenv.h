@@ -185,7 +185,7 @@ static inline tendon_status tendon_fpenv_refuse(const char *fn, uint64_t reg)
 
 /* The first statement of every public function that does floating-point work. */
 #define TENDON_FPENV_GUARD()                                                                       \
-    tendon_fpenv tendon_fpenv_here __attribute__((cleanup(tendon_fpenv_leave_))) =               \
+    tendon_fpenv tendon_fpenv_here __attribute__((cleanup(tendon_fpenv_leave_), unused)) =       \
         tendon_fpenv_enter_();                                                                     \
     TENDON_FPENV_REFUSE_()
 
