@@ -1,0 +1,588 @@
+// tendon for JavaScript: the WebAssembly build (docs/wasm.md, "The binding").
+//
+//   import { loadTendon } from '@tendon/wasm';        // or './wasm/tendon.mjs'
+//   const tendon = await loadTendon();                  // the SIMD128 module where the engine has it
+//   const a = tendon.createPose(64), b = tendon.createPose(64), out = tendon.createPose(64);
+//   a.rotation.set(...); tendon.blend(a, b, 0.25, out); // zero-copy: views over module memory
+//   out.dispose();
+//
+// Poses are the seed's layout (`Pose`: translation [3n], rotation [4n] x y z w, scale [3n], three
+// Float32Arrays). A `ModulePose` (createPose) lives in the module's memory and its three arrays are
+// views of it — no copy per call; the views are re-made whenever the memory has grown (growing
+// detaches the old ones), so read `pose.translation` each time rather than keeping the array.
+// The seed-named functions (blendPoses, addPose, sampleSpring, sampleSpringChain) also accept plain
+// JavaScript Poses and copy them in and out.
+//
+// Every tendon error is thrown as a TendonError (an Error) carrying tendon's message and status.
+// Objects made here are freed explicitly with dispose(); `tendon.dispose()` frees the instance's
+// scratch (the module itself is garbage-collected with the Tendon object).
+
+const HERE = new URL('.', import.meta.url);
+
+/** A 27-byte module whose one function returns a v128: valid only where SIMD128 is. */
+const SIMD128_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // \0asm, version 1
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,       // type: () -> v128
+  0x03, 0x02, 0x01, 0x00,                         // one function of type 0
+  0x0a, 0x08, 0x01, 0x06, 0x00,                   // code: one body of 6 bytes, no locals
+  0x41, 0x00, 0xfd, 0x0f,                         // i32.const 0; i8x16.splat
+  0x0b,                                           // end
+]);
+
+/** Whether this engine validates WebAssembly SIMD128 (the loader's choice of module). */
+export function simd128Supported() {
+  try {
+    return WebAssembly.validate(SIMD128_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+/** A tendon error: `message` is tendon's, `status` its tendon_status, `statusName` its name. */
+export class TendonError extends Error {
+  constructor(message, status, statusName) {
+    super(message);
+    this.name = 'TendonError';
+    this.status = status;
+    this.statusName = statusName;
+  }
+}
+
+async function readModuleBytes(source) {
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
+  const url = source instanceof URL ? source : new URL(source, HERE);
+  if (url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return readFile(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`tendon: cannot fetch ${url}: ${response.status}`);
+  return response.arrayBuffer();
+}
+
+/**
+ * Load tendon. options.flavour: 'auto' (default: simd128 when simd128Supported(), else scalar),
+ * 'simd128' or 'scalar'; options.module: the module's bytes or URL instead of
+ * dist/tendon-<flavour>.wasm beside this file.
+ */
+export async function loadTendon(options = {}) {
+  let flavour = options.flavour ?? 'auto';
+  if (flavour === 'auto') flavour = simd128Supported() ? 'simd128' : 'scalar';
+  if (flavour !== 'simd128' && flavour !== 'scalar')
+    throw new Error(`tendon: flavour "${flavour}" is not auto, simd128 or scalar`);
+  if (flavour === 'simd128' && !simd128Supported())
+    throw new Error('tendon: the simd128 module was asked for, and this engine has no SIMD128');
+  const bytes = await readModuleBytes(options.module ?? new URL(`dist/tendon-${flavour}.wasm`, HERE));
+  const module = await WebAssembly.compile(bytes);
+  const t = new Tendon(flavour);
+  const instance = await WebAssembly.instantiate(module, t._imports());
+  t._attach(instance);
+  return t;
+}
+
+const EXACT = 0, F32 = 1, NLERP_F32 = 2;
+const ANCHOR_KIND = { constant: 0, linear: 1, sine: 2, step: 3, keys: 4 };
+const MODE_JS = 0, MODE_BATCH = 1, MODE_DECL = 2;
+const SETTINGS_BYTES = 24, LINK_BYTES = 48;
+
+class Tendon {
+  constructor(flavour) {
+    this.flavour = flavour;
+    this._anchors = [];      // id -> the JavaScript anchor of a sample in progress
+    this._anchorOut = new Float32Array(3);
+    this._buffer = null;
+    this._disposed = false;
+  }
+
+  _imports() {
+    const self = this;
+    const wasi = {
+      environ_sizes_get(countPtr, sizePtr) {
+        self._u32()[countPtr >> 2] = 0;
+        self._u32()[sizePtr >> 2] = 0;
+        return 0;
+      },
+      environ_get() { return 0; },
+      fd_write(fd, iovs, iovsLen, writtenPtr) {
+        const u32 = self._u32(), u8 = new Uint8Array(self.memory.buffer);
+        let text = '', n = 0;
+        for (let i = 0; i < iovsLen; i++) {
+          const p = u32[(iovs >> 2) + 2 * i], len = u32[(iovs >> 2) + 2 * i + 1];
+          text += new TextDecoder().decode(u8.subarray(p, p + len));
+          n += len;
+        }
+        (fd === 1 ? console.log : console.error)(text.replace(/\n$/, ''));
+        self._u32()[writtenPtr >> 2] = n;
+        return 0;
+      },
+      fd_close() { return 0; },
+      fd_seek() { return 70; /* ESPIPE */ },
+      proc_exit(code) { throw new Error(`tendon: the module exited (${code})`); },
+    };
+    const js = {
+      anchor(id, timeSec, outPtr) {
+        const out = self._anchorOut;
+        self._anchors[id](timeSec, out);
+        const f32 = self._f32(), o = outPtr >> 2;
+        f32[o] = out[0];
+        f32[o + 1] = out[1];
+        f32[o + 2] = out[2];
+      },
+      anchor_batch(id, timesPtr, count, outPtr) {
+        const buf = self.memory.buffer;
+        self._anchors[id](new Float64Array(buf, timesPtr, count),
+                          new Float32Array(buf, outPtr, 3 * count));
+      },
+    };
+    return { wasi_snapshot_preview1: wasi, tendon_js: js };
+  }
+
+  _attach(instance) {
+    this._x = instance.exports;
+    this.memory = this._x.memory;
+    this._x._initialize();
+    this.version = this._string(this._x.tendon_version());
+    const isa = this._scratch(4);
+    this._check(this._x.tendon_isa_active(isa));
+    this.isa = this._string(this._x.tendon_isa_name(this._u32()[isa >> 2]));
+    this._x.free(isa);
+    this._settings = this._alloc(SETTINGS_BYTES);
+    this._out3 = this._alloc(16);
+    this._f64box = this._alloc(8);
+    this._links = 0; this._linkCap = 0;
+    this._chainOut = 0; this._chainOutCap = 0;
+    this._scratchPoses = new Map();
+  }
+
+  // ---- memory ---------------------------------------------------------------------------------
+  _views() {
+    if (this._buffer !== this.memory.buffer) {
+      this._buffer = this.memory.buffer;
+      this._F32 = new Float32Array(this._buffer);
+      this._F64 = new Float64Array(this._buffer);
+      this._U32 = new Uint32Array(this._buffer);
+    }
+  }
+  _f32() { this._views(); return this._F32; }
+  _f64() { this._views(); return this._F64; }
+  _u32() { this._views(); return this._U32; }
+  _string(ptr) {
+    const u8 = new Uint8Array(this.memory.buffer);
+    let end = ptr;
+    while (u8[end] !== 0) end++;
+    return new TextDecoder().decode(u8.subarray(ptr, end));
+  }
+  _alloc(bytes) {
+    const p = this._x.malloc(bytes);
+    if (!p) throw new TendonError(`tendon: out of module memory for ${bytes} bytes`, 8,
+                                  'TENDON_ERR_NOMEM');
+    return p;
+  }
+  _scratch(bytes) { return this._alloc(bytes); }
+  _check(status) {
+    if (status !== 0) {
+      throw new TendonError(this._string(this._x.tendon_error_message()), status,
+                            this._string(this._x.tendon_status_name(status)));
+    }
+  }
+  _live() {
+    if (this._disposed) throw new Error('tendon: this instance was disposed');
+  }
+
+  // ---- poses ----------------------------------------------------------------------------------
+  /** A pose of `jointCount` joints at rest, in module memory (dispose() it). */
+  createPose(jointCount) {
+    this._live();
+    if (!Number.isInteger(jointCount) || jointCount < 0)
+      throw new TendonError(`createPose: jointCount is ${jointCount}; expected a whole number >= 0`,
+                            2, 'TENDON_ERR_COUNT');
+    return new ModulePose(this, jointCount);
+  }
+
+  /** Float32Array of `count` floats in module memory (a joint mask: one weight per joint). */
+  createFloats(count) {
+    this._live();
+    return new ModuleFloats(this, count);
+  }
+
+  _posePtr(pose, name) {
+    if (pose instanceof ModulePose && pose._tendon === this) return pose._live();
+    throw new TypeError(`tendon: ${name} is not a pose made by this tendon's createPose ` +
+                        '(use blendPoses / addPose to pass plain Float32Array poses)');
+  }
+  _maskPtr(mask) {
+    if (mask instanceof ModuleFloats && mask._tendon === this) return mask._live();
+    throw new TypeError('tendon: the mask is not made by this tendon\'s createFloats');
+  }
+
+  /** Exact tier (the seed's bits): out = slerp(a, b, clamp(t)) per joint. */
+  blend(a, b, t, out) {
+    this._check(this._x.tendon_pose_blend(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
+                                          this._posePtr(out, 'out')));
+  }
+  blendMasked(a, b, t, mask, out) {
+    this._check(this._x.tendon_pose_blend_masked(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
+                                                 this._maskPtr(mask), this._posePtr(out, 'out')));
+  }
+  add(base, delta, weight, out) {
+    this._check(this._x.tendon_pose_add(this._posePtr(base, 'base'),
+                                        this._posePtr(delta, 'delta'), weight,
+                                        this._posePtr(out, 'out')));
+  }
+  addMasked(base, delta, weight, mask, out) {
+    this._check(this._x.tendon_pose_add_masked(this._posePtr(base, 'base'),
+                                               this._posePtr(delta, 'delta'), weight,
+                                               this._maskPtr(mask), this._posePtr(out, 'out')));
+  }
+  /** Float32 tier (docs/fast-tier.md): the same on every ISA, not the seed's bits. */
+  blendF32(a, b, t, out) {
+    this._check(this._x.tendon_pose_blend_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
+                                              this._posePtr(out, 'out')));
+  }
+  blendMaskedF32(a, b, t, mask, out) {
+    this._check(this._x.tendon_pose_blend_masked_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'),
+                                                     t, this._maskPtr(mask),
+                                                     this._posePtr(out, 'out')));
+  }
+  blendNlerpF32(a, b, t, out) {
+    this._check(this._x.tendon_pose_blend_nlerp_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'),
+                                                    t, this._posePtr(out, 'out')));
+  }
+  blendNlerpMaskedF32(a, b, t, mask, out) {
+    this._check(this._x.tendon_pose_blend_nlerp_masked_f32(
+      this._posePtr(a, 'a'), this._posePtr(b, 'b'), t, this._maskPtr(mask),
+      this._posePtr(out, 'out')));
+  }
+  addF32(base, delta, weight, out) {
+    this._check(this._x.tendon_pose_add_f32(this._posePtr(base, 'base'),
+                                            this._posePtr(delta, 'delta'), weight,
+                                            this._posePtr(out, 'out')));
+  }
+  addMaskedF32(base, delta, weight, mask, out) {
+    this._check(this._x.tendon_pose_add_masked_f32(this._posePtr(base, 'base'),
+                                                   this._posePtr(delta, 'delta'), weight,
+                                                   this._maskPtr(mask),
+                                                   this._posePtr(out, 'out')));
+  }
+  /** setJoint (seed): one joint's transform written into a module pose. */
+  setJoint(pose, joint, translation, rotation, scale) {
+    const p = this._posePtr(pose, 'pose');
+    const tmp = this._alloc(40), f32 = this._f32(), o = tmp >> 2;
+    try {
+      for (let c = 0; c < 3; c++) { f32[o + c] = translation[c]; f32[o + 7 + c] = scale[c]; }
+      for (let c = 0; c < 4; c++) f32[o + 3 + c] = rotation[c];
+      this._check(this._x.tendon_pose_set_joint(p, joint, tmp, tmp + 12, tmp + 28));
+    } finally {
+      this._x.free(tmp);
+    }
+  }
+
+  // ---- the seed's functions on plain JavaScript poses (copy in, call, copy out) ----------------
+  _jointsOf(pose, name) {
+    if (!pose || !pose.rotation || !pose.translation || !pose.scale)
+      throw new TypeError(`tendon: ${name} is not a Pose (translation, rotation, scale)`);
+    const n = pose.rotation.length / 4;
+    if (!Number.isInteger(n) || pose.translation.length < 3 * n || pose.scale.length < 3 * n)
+      throw new TendonError(`${name}: rotation holds ${pose.rotation.length} floats and ` +
+                            `translation ${pose.translation.length}, scale ${pose.scale.length}; ` +
+                            'expected 4n, 3n and 3n for n joints', 2, 'TENDON_ERR_COUNT');
+    return n;
+  }
+  _scratchPose(slot, n) {
+    let p = this._scratchPoses.get(slot);
+    if (!p || p.jointCount !== n) {
+      if (p) p.dispose();
+      p = this.createPose(n);
+      this._scratchPoses.set(slot, p);
+    }
+    return p;
+  }
+  _poseIn(slot, pose, n) {
+    if (pose instanceof ModulePose) return pose;
+    const p = this._scratchPose(slot, n);
+    p.set(pose);
+    return p;
+  }
+  _poseCall(fn, a, b, t, out, names) {
+    const n = this._jointsOf(out, names[2]);
+    if (this._jointsOf(a, names[0]) !== n || this._jointsOf(b, names[1]) !== n)
+      throw new TendonError(`${names[0]}, ${names[1]} and ${names[2]} have different joint counts`,
+                            2, 'TENDON_ERR_COUNT');
+    const ma = this._poseIn('a', a, n), mb = this._poseIn('b', b, n);
+    const mo = out instanceof ModulePose ? out : this._scratchPose('out', n);
+    fn.call(this, ma, mb, t, mo);
+    if (mo !== out) mo.copyTo(out);
+  }
+  /** Seed blendPoses(a, b, t, out), exact tier: any Poses (copied in and out when not module poses). */
+  blendPoses(a, b, t, out) { this._poseCall(this.blend, a, b, t, out, ['a', 'b', 'out']); }
+  /** Seed addPose(base, delta, weight, out), exact tier. */
+  addPose(base, delta, weight, out) {
+    this._poseCall(this.add, base, delta, weight, out, ['base', 'delta', 'out']);
+  }
+
+  // ---- springs --------------------------------------------------------------------------------
+  _writeSettings(s, at) {
+    const f64 = this._f64(), o = at >> 3;
+    f64[o] = s.frequencyHz;
+    f64[o + 1] = s.damping;
+    f64[o + 2] = s.maxOffsetM === undefined ? -1 : s.maxOffsetM;
+  }
+  _writeLinks(links) {
+    const need = links.length * LINK_BYTES;
+    if (need > this._linkCap) {
+      if (this._links) this._x.free(this._links);
+      this._links = this._alloc(need);
+      this._linkCap = need;
+    }
+    for (let i = 0; i < links.length; i++) {
+      const l = links[i], at = this._links + i * LINK_BYTES;
+      this._writeSettings(l, at);
+      const f64 = this._f64(), o = (at >> 3) + 3;
+      f64[o] = l.restOffsetM[0]; f64[o + 1] = l.restOffsetM[1]; f64[o + 2] = l.restOffsetM[2];
+    }
+    return this._links;
+  }
+  /** springSettleSec (seed). */
+  springSettleSec(settings) {
+    this._writeSettings(settings, this._settings);
+    this._check(this._x.tendon_spring_settle_sec(this._settings, this._f64box));
+    return this._f64()[this._f64box >> 3];
+  }
+  /** springChainSettleSec (seed). */
+  springChainSettleSec(links) {
+    const p = links.length ? this._writeLinks(links) : this._links || this._f64box;
+    this._check(this._x.tendon_spring_chain_settle_sec(p, links.length, this._f64box));
+    return this._f64()[this._f64box >> 3];
+  }
+
+  /**
+   * An anchor evaluated inside the module, from its description (the seed cases' kinds):
+   * {kind:'constant', value}, {kind:'linear', origin, velocity}, {kind:'sine', amplitude,
+   * frequencyHz, phase, center}, {kind:'step', at, from, to}, {kind:'keys', times, values}.
+   * Returns a ModuleAnchor to pass wherever an anchor goes (dispose() it).
+   */
+  createAnchor(description) {
+    this._live();
+    return new ModuleAnchor(this, description);
+  }
+
+  _anchorCall(anchor, fn) {
+    // fn(mode, handle)
+    if (anchor instanceof ModuleAnchor) return fn(MODE_DECL, anchor._live());
+    let mode, f;
+    if (typeof anchor === 'function') { mode = MODE_JS; f = anchor; }
+    else if (anchor && typeof anchor.batch === 'function') { mode = MODE_BATCH; f = anchor.batch; }
+    else if (anchor && typeof anchor.kind === 'string') {
+      const m = this.createAnchor(anchor);
+      try { return fn(MODE_DECL, m._live()); } finally { m.dispose(); }
+    } else {
+      throw new TypeError('tendon: an anchor is a function (timeSec, out), {batch(times, out)}, ' +
+                          'a ModuleAnchor or a declarative {kind, ...}');
+    }
+    const id = this._anchors.length;
+    this._anchors.push(f);
+    try { return fn(mode, id); } finally { this._anchors.pop(); }
+  }
+
+  /**
+   * Seed sampleSpring(settings, anchorAt, timeSec, out): out (3 floats; a new Float32Array when
+   * omitted) is where the mass sits at timeSec. anchorAt: a function (timeSec, out) called per
+   * anchor time; {batch(times, out)} called once with every time (Float64Array) to fill
+   * out[3·i..] (Float32Array, a view of module memory valid during the call); or a module anchor.
+   */
+  sampleSpring(settings, anchorAt, timeSec, out = new Float32Array(3)) {
+    this._live();
+    this._writeSettings(settings, this._settings);
+    this._anchorCall(anchorAt, (mode, handle) =>
+      this._check(this._x.tendon_wasm_spring_sample(this._settings, mode, handle, timeSec,
+                                                    this._out3)));
+    const f32 = this._f32(), o = this._out3 >> 2;
+    out[0] = f32[o]; out[1] = f32[o + 1]; out[2] = f32[o + 2];
+    return out;
+  }
+
+  /** Seed sampleSpringChain(links, rootAt, timeSec, out): 3 floats per link. */
+  sampleSpringChain(links, rootAt, timeSec, out = new Float32Array(3 * links.length)) {
+    this._live();
+    const count = links.length;
+    if (count === 0) return out;
+    const p = this._writeLinks(links);
+    // out's length goes to the library, which refuses one too short with its own message
+    const floats = Math.max(out.length, 3 * count);
+    if (4 * floats > this._chainOutCap) {
+      if (this._chainOut) this._x.free(this._chainOut);
+      this._chainOut = this._alloc(4 * floats);
+      this._chainOutCap = 4 * floats;
+    }
+    let work = 0, workBytes = 0;
+    if (count > 16) {
+      const box = this._alloc(4);
+      try {
+        this._check(this._x.tendon_spring_chain_workspace_size(count, 1, box));
+        workBytes = this._u32()[box >> 2];
+      } finally { this._x.free(box); }
+      work = this._alloc(workBytes + 64);
+      work = (work + 63) & ~63;
+    }
+    const base = work ? work : 0;
+    try {
+      this._anchorCall(rootAt, (mode, handle) =>
+        this._check(this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, base,
+                                                            workBytes, this._chainOut,
+                                                            out.length)));
+    } finally {
+      if (work) this._x.free(work);
+    }
+    out.set(new Float32Array(this.memory.buffer, this._chainOut, 3 * count));
+    return out;
+  }
+
+  /** Free the instance's scratch and every pose the seed-named functions made. */
+  dispose() {
+    if (this._disposed) return;
+    for (const p of this._scratchPoses.values()) p.dispose();
+    this._scratchPoses.clear();
+    for (const p of [this._settings, this._out3, this._f64box, this._links, this._chainOut])
+      if (p) this._x.free(p);
+    this._disposed = true;
+  }
+}
+
+/** A pose in module memory: translation, rotation, scale are views re-made after memory.grow. */
+class ModulePose {
+  constructor(tendon, jointCount) {
+    this._tendon = tendon;
+    this.jointCount = jointCount;
+    this._ptr = tendon._alloc(16);
+    const st = tendon._x.tendon_pose_create(jointCount, this._ptr);
+    if (st !== 0) {
+      tendon._x.free(this._ptr);
+      tendon._check(st);
+    }
+    const u32 = tendon._u32(), o = this._ptr >> 2;
+    this._t = u32[o]; this._r = u32[o + 1]; this._s = u32[o + 2];
+    this._buffer = null;
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this pose was disposed');
+    return this._ptr;
+  }
+  _views() {
+    this._live();
+    const buf = this._tendon.memory.buffer;
+    if (this._buffer !== buf) {
+      const n = this.jointCount;
+      this._buffer = buf;
+      this._tv = new Float32Array(buf, this._t, 3 * n);
+      this._rv = new Float32Array(buf, this._r, 4 * n);
+      this._sv = new Float32Array(buf, this._s, 3 * n);
+    }
+  }
+  get translation() { this._views(); return this._tv; }
+  get rotation() { this._views(); return this._rv; }
+  get scale() { this._views(); return this._sv; }
+  /** Copy a Pose's three arrays in. */
+  set(pose) {
+    this._views();
+    this._tv.set(pose.translation.subarray ? pose.translation.subarray(0, this._tv.length)
+                                           : pose.translation);
+    this._rv.set(pose.rotation.subarray ? pose.rotation.subarray(0, this._rv.length)
+                                        : pose.rotation);
+    this._sv.set(pose.scale.subarray ? pose.scale.subarray(0, this._sv.length) : pose.scale);
+  }
+  /** Copy the three arrays out into a Pose. */
+  copyTo(pose) {
+    this._views();
+    pose.translation.set(this._tv);
+    pose.rotation.set(this._rv);
+    pose.scale.set(this._sv);
+  }
+  dispose() {
+    if (!this._ptr) return;
+    this._tendon._x.tendon_pose_destroy(this._ptr);
+    this._tendon._x.free(this._ptr);
+    this._ptr = 0;
+    this._tv = this._rv = this._sv = null;
+  }
+}
+
+/** `count` floats in module memory; `array` is a view re-made after memory.grow. */
+class ModuleFloats {
+  constructor(tendon, count) {
+    if (!Number.isInteger(count) || count < 0)
+      throw new TendonError(`createFloats: count is ${count}; expected a whole number >= 0`, 2,
+                            'TENDON_ERR_COUNT');
+    this._tendon = tendon;
+    this.length = count;
+    this._ptr = tendon._alloc(Math.max(4, 4 * count));
+    this._buffer = null;
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: these floats were disposed');
+    return this._ptr;
+  }
+  get array() {
+    this._live();
+    const buf = this._tendon.memory.buffer;
+    if (this._buffer !== buf) {
+      this._buffer = buf;
+      this._view = new Float32Array(buf, this._ptr, this.length);
+    }
+    return this._view;
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.free(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+/** A declarative anchor, evaluated in the module (createAnchor). */
+class ModuleAnchor {
+  constructor(tendon, d) {
+    const kind = ANCHOR_KIND[d && d.kind];
+    if (kind === undefined)
+      throw new TendonError(`anchor kind "${d && d.kind}" is not constant, linear, sine, step ` +
+                            'or keys', 6, 'TENDON_ERR_VALUE');
+    const vec = (v, name) => {
+      if (!v || v.length !== 3 || ![0, 1, 2].every((k) => typeof v[k] === 'number'))
+        throw new TendonError(`anchor ${d.kind}: "${name}" must be 3 numbers`, 6,
+                              'TENDON_ERR_VALUE');
+      return v;
+    };
+    const keys = kind === 4 ? d.times.length : 0;
+    if (kind === 4 && (keys < 1 || !d.values || d.values.length !== keys))
+      throw new TendonError('anchor keys: "times" and "values" must be as long, and not empty', 6,
+                            'TENDON_ERR_VALUE');
+    this._tendon = tendon;
+    this._ptr = tendon._alloc(8 * (11 + 4 * keys));
+    const f = tendon._f64(), o = this._ptr >> 3;
+    f.fill(0, o, o + 11 + 4 * keys);
+    f[o] = kind;
+    const put = (at, v) => { f[o + at] = v[0]; f[o + at + 1] = v[1]; f[o + at + 2] = v[2]; };
+    if (kind === 0) put(1, vec(d.value, 'value'));
+    if (kind === 1) { put(1, vec(d.origin, 'origin')); put(4, vec(d.velocity, 'velocity')); }
+    if (kind === 2) {
+      put(1, vec(d.amplitude, 'amplitude'));
+      put(4, d.center === undefined ? [0, 0, 0] : vec(d.center, 'center'));
+      f[o + 7] = d.frequencyHz; f[o + 8] = d.phase;
+    }
+    if (kind === 3) { put(1, vec(d.from, 'from')); put(4, vec(d.to, 'to')); f[o + 9] = d.at; }
+    if (kind === 4) {
+      f[o + 10] = keys;
+      for (let i = 0; i < keys; i++) {
+        f[o + 11 + i] = d.times[i];
+        put(11 + keys + 3 * i, vec(d.values[i], `values[${i}]`));
+      }
+    }
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this anchor was disposed');
+    return this._ptr;
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.free(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+export { Tendon, ModulePose, ModuleFloats, ModuleAnchor };
