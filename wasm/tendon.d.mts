@@ -84,6 +84,62 @@ export class ModuleAnchor {
   dispose(): void;
 }
 
+/** An immutable clip in module memory (Tendon.createClip). */
+export class ModuleClip {
+  readonly jointCount: number;
+  readonly duration: number;
+  /** Seed sampleClip, exact tier: every TRS track at timeSec (NaN refused; ends clamp). */
+  sample(timeSec: number, pose: ModulePose): void;
+  /** The same in the float32 tier. */
+  sampleF32(timeSec: number, pose: ModulePose): void;
+  dispose(): void;
+}
+
+export interface TrackDescription {
+  joint: number;
+  path: 'translation' | 'rotation' | 'scale' | 'weights';
+  /** Default 'LINEAR'. */
+  interpolation?: 'STEP' | 'LINEAR' | 'CUBICSPLINE';
+  times: ArrayLike<number>;
+  /** Key-major; CUBICSPLINE: in-tangent, value, out-tangent per key (glTF). */
+  values: ArrayLike<number>;
+  /** Floats per value: 3 (translation, scale), 4 (rotation), any for weights. */
+  width?: number;
+}
+
+/** An immutable skeleton in module memory (Tendon.createSkeleton). */
+export class ModuleSkeleton {
+  readonly jointCount: number;
+  restPose(pose: ModulePose): void;
+  dispose(): void;
+}
+
+export class ModuleSkinBinding {
+  readonly paletteCount: number;
+  dispose(): void;
+}
+
+/** uint16 in module memory (skinning joint indices). */
+export class ModuleU16 {
+  readonly length: number;
+  readonly array: Uint16Array;
+  dispose(): void;
+}
+
+export interface SkinJob {
+  palette: ModuleFloats;
+  paletteCount: number;
+  vertexCount: number;
+  /** 1..4, default 4. */
+  influenceCount?: number;
+  joints: ModuleU16;
+  weights: ModuleFloats;
+  positions: ModuleFloats;
+  outPositions: ModuleFloats;
+  normals?: ModuleFloats;
+  outNormals?: ModuleFloats;
+}
+
 export class Tendon {
   /** 'simd128' or 'scalar': the module loaded. */
   readonly flavour: 'simd128' | 'scalar';
@@ -120,6 +176,18 @@ export class Tendon {
   sampleSpring(settings: SpringSettings, anchorAt: AnyAnchor, timeSec: number, out?: Float32Array): Float32Array;
   sampleSpringChain(links: readonly SpringLink[], rootAt: AnyAnchor, timeSec: number,
                     out?: Float32Array): Float32Array;
+
+  createClip(description: { jointCount: number; tracks: readonly TrackDescription[] }): ModuleClip;
+  /** parents in DFS pre-order (−1: a root); names unique; rest: the rest pose (default: identity). */
+  createSkeleton(description: { parents: ArrayLike<number>; names?: readonly string[]; rest?: Pose }): ModuleSkeleton;
+  /** inverseBind: 16 floats a matrix, column-major; omitted: derived from the rest pose. */
+  createSkinBinding(skeleton: ModuleSkeleton, jointOf: ArrayLike<number>, inverseBind?: ArrayLike<number>): ModuleSkinBinding;
+  createU16(count: number): ModuleU16;
+  /** Pose → palette: model (16·joints) is workspace, palette (16·entries) the result. */
+  palette(skeleton: ModuleSkeleton, binding: ModuleSkinBinding, pose: ModulePose, model: ModuleFloats,
+          palette: ModuleFloats): void;
+  /** Linear-blend skinning, tightly packed arrays. */
+  skin(job: SkinJob): void;
 
   /** Free the instance's scratch. */
   dispose(): void;

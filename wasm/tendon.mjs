@@ -212,7 +212,7 @@ class Tendon {
   }
   _maskPtr(mask) {
     if (mask instanceof ModuleFloats && mask._tendon === this) return mask._live();
-    throw new TypeError('tendon: the mask is not made by this tendon\'s createFloats');
+    throw new TypeError('tendon: a mask / matrix / vertex array is not ModuleFloats of this tendon (createFloats)');
   }
 
   /** Exact tier (the seed's bits): out = slerp(a, b, clamp(t)) per joint. */
@@ -437,6 +437,71 @@ class Tendon {
     return out;
   }
 
+  // ---- clips, skeletons, palette, skinning -------------------------------------------------
+  /**
+   * A clip from JavaScript arrays: {jointCount, tracks: [{joint, path: 'translation' |
+   * 'rotation' | 'scale' | 'weights', interpolation: 'STEP' | 'LINEAR' | 'CUBICSPLINE', times,
+   * values, width?}]} (times in seconds; values key-major, glTF's layout; copied).
+   */
+  createClip(description) {
+    this._live();
+    return new ModuleClip(this, description);
+  }
+
+  /**
+   * A skeleton from JavaScript arrays: {parents (DFS pre-order, −1 for a root), names?, rest?
+   * (a Pose)} (seed 002; copied).
+   */
+  createSkeleton(description) {
+    this._live();
+    return new ModuleSkeleton(this, description);
+  }
+
+  /**
+   * A skin binding: palette entry k is skeleton joint jointOf[k], with inverseBind (16 floats a
+   * matrix, column-major) or, when omitted, the inverse of the rest pose's model matrices.
+   */
+  createSkinBinding(skeleton, jointOf, inverseBind) {
+    this._live();
+    return new ModuleSkinBinding(this, skeleton, jointOf, inverseBind);
+  }
+
+  /**
+   * Pose → skinning palette (tendon_pose_palette): `model` (16·joints floats) and `palette`
+   * (16·entries) are ModuleFloats the caller keeps (createFloats); model holds the model
+   * matrices afterwards.
+   */
+  palette(skeleton, binding, pose, model, palette) {
+    if (!(skeleton instanceof ModuleSkeleton) || !(binding instanceof ModuleSkinBinding))
+      throw new TypeError('tendon: palette(skeleton, binding, pose, model, palette) takes a ' +
+                          'ModuleSkeleton and a ModuleSkinBinding');
+    this._check(this._x.tendon_pose_palette(skeleton._live(), binding._live(),
+                                            this._posePtr(pose, 'pose'), 0, this._maskPtr(model),
+                                            this._maskPtr(palette)));
+  }
+
+  /**
+   * Linear-blend skinning (tendon_skin) on ModuleFloats: palette (16·entries), weights
+   * (influences·vertices), positions and outPositions (3·vertices), normals and outNormals
+   * optional; joints a ModuleU16 (createU16) of influences·vertices palette indices.
+   */
+  skin({ palette, paletteCount, vertexCount, influenceCount = 4, joints, weights, positions,
+         outPositions, normals, outNormals }) {
+    if (!(joints instanceof ModuleU16) || joints._tendon !== this)
+      throw new TypeError('tendon: skin: joints is not a ModuleU16 of this tendon (createU16)');
+    this._check(this._x.tendon_wasm_skin(this._maskPtr(palette), paletteCount, vertexCount,
+                                         influenceCount, joints._live(), this._maskPtr(weights),
+                                         this._maskPtr(positions), this._maskPtr(outPositions),
+                                         normals ? this._maskPtr(normals) : 0,
+                                         outNormals ? this._maskPtr(outNormals) : 0));
+  }
+
+  /** `count` uint16 in module memory (skinning joint indices); `array` is a view. */
+  createU16(count) {
+    this._live();
+    return new ModuleU16(this, count);
+  }
+
   /** Free the instance's scratch and every pose the seed-named functions made. */
   dispose() {
     if (this._disposed) return;
@@ -585,4 +650,198 @@ class ModuleAnchor {
   }
 }
 
-export { Tendon, ModulePose, ModuleFloats, ModuleAnchor };
+const PATHS = { translation: 0, rotation: 1, scale: 2, weights: 3 };
+const INTERPOLATIONS = { STEP: 0, LINEAR: 1, CUBICSPLINE: 2 };
+
+/** Floats copied into module memory (a set-up helper; returns the pointer, freed by the caller). */
+function copyFloats(tendon, values, what) {
+  const n = values.length;
+  const p = tendon._alloc(Math.max(4, 4 * n));
+  const f = tendon._f32();
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (typeof v !== 'number') {
+      tendon._x.free(p);
+      throw new TendonError(`${what}[${i}] is ${typeof v}; expected a number`, 6, 'TENDON_ERR_VALUE');
+    }
+    f[(p >> 2) + i] = v;
+  }
+  return p;
+}
+
+/** An immutable clip in module memory (createClip). */
+class ModuleClip {
+  constructor(tendon, d) {
+    this._tendon = tendon;
+    const tracks = d.tracks ?? [];
+    const size = tendon._x.tendon_wasm_track_desc_size();
+    const desc = tendon._alloc(Math.max(4, size * tracks.length));
+    const owned = [desc];
+    try {
+      tracks.forEach((tr, i) => {
+        const path = PATHS[tr.path], interp = INTERPOLATIONS[tr.interpolation ?? 'LINEAR'];
+        if (path === undefined)
+          throw new TendonError(`clip: tracks[${i}].path "${tr.path}" is not translation, ` +
+                                'rotation, scale or weights', 6, 'TENDON_ERR_VALUE');
+        if (interp === undefined)
+          throw new TendonError(`clip: tracks[${i}].interpolation "${tr.interpolation}" is not ` +
+                                'STEP, LINEAR or CUBICSPLINE', 6, 'TENDON_ERR_VALUE');
+        const width = tr.width ?? (path === 1 ? 4 : 3);
+        const times = copyFloats(tendon, tr.times, `tracks[${i}].times`);
+        owned.push(times);
+        const values = copyFloats(tendon, tr.values, `tracks[${i}].values`);
+        owned.push(values);
+        tendon._x.tendon_wasm_track_set(desc, i, tr.joint, path, interp, width, tr.times.length,
+                                        times, values);
+      });
+      const box = tendon._alloc(4);
+      owned.push(box);
+      tendon._check(tendon._x.tendon_wasm_clip_create(d.jointCount, tracks.length, desc, box));
+      this._ptr = tendon._u32()[box >> 2];
+    } finally {
+      for (const p of owned) tendon._x.free(p);
+    }
+    this.jointCount = d.jointCount;
+    this.duration = tendon._x.tendon_clip_duration(this._ptr);
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this clip was disposed');
+    return this._ptr;
+  }
+  /** Seed sampleClip: every TRS track at timeSec into `pose` (a ModulePose), exact tier. */
+  sample(timeSec, pose) {
+    this._tendon._check(this._tendon._x.tendon_clip_sample(this._live(), timeSec,
+                                                            this._tendon._posePtr(pose, 'pose')));
+  }
+  /** The same in the float32 tier. */
+  sampleF32(timeSec, pose) {
+    this._tendon._check(this._tendon._x.tendon_clip_sample_f32(this._live(), timeSec,
+                                                                this._tendon._posePtr(pose, 'pose')));
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.tendon_clip_destroy(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+/** An immutable skeleton in module memory (createSkeleton). */
+class ModuleSkeleton {
+  constructor(tendon, d) {
+    this._tendon = tendon;
+    const n = d.parents.length;
+    const owned = [];
+    try {
+      const parents = tendon._alloc(Math.max(4, 4 * n));
+      owned.push(parents);
+      new Int32Array(tendon.memory.buffer, parents, n).set(d.parents);
+      let names = 0;
+      if (d.names) {
+        if (d.names.length !== n)
+          throw new TendonError(`skeleton: ${d.names.length} names for ${n} joints`, 2,
+                                'TENDON_ERR_COUNT');
+        names = tendon._alloc(Math.max(4, 4 * n));
+        owned.push(names);
+        const enc = new TextEncoder();
+        d.names.forEach((name, j) => {
+          const bytes = enc.encode(String(name));
+          const p = tendon._alloc(bytes.length + 1);
+          owned.push(p);
+          const u8 = new Uint8Array(tendon.memory.buffer);
+          u8.set(bytes, p);
+          u8[p + bytes.length] = 0;
+          tendon._u32()[(names >> 2) + j] = p;
+        });
+      }
+      let rest = 0;
+      if (d.rest) {
+        const r = tendon.createPose(d.rest.rotation.length / 4);
+        owned.push(r);
+        r.set(d.rest);
+        rest = r._live();
+      }
+      const box = tendon._alloc(4);
+      owned.push(box);
+      tendon._check(tendon._x.tendon_wasm_skeleton_create(n, parents, names, rest, box));
+      this._ptr = tendon._u32()[box >> 2];
+    } finally {
+      for (const p of owned) (p instanceof ModulePose ? p.dispose() : tendon._x.free(p));
+    }
+    this.jointCount = n;
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this skeleton was disposed');
+    return this._ptr;
+  }
+  /** The rest pose into a ModulePose. */
+  restPose(pose) {
+    this._tendon._check(this._tendon._x.tendon_skeleton_rest_pose(this._live(),
+                                                                   this._tendon._posePtr(pose, 'pose')));
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.tendon_skeleton_destroy(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+/** A skin binding (createSkinBinding). */
+class ModuleSkinBinding {
+  constructor(tendon, skeleton, jointOf, inverseBind) {
+    if (!(skeleton instanceof ModuleSkeleton))
+      throw new TypeError('tendon: createSkinBinding takes a ModuleSkeleton');
+    this._tendon = tendon;
+    const n = jointOf.length;
+    const joints = tendon._alloc(Math.max(4, 4 * n));
+    let ib = 0;
+    try {
+      new Uint32Array(tendon.memory.buffer, joints, n).set(jointOf);
+      if (inverseBind) ib = copyFloats(tendon, inverseBind, 'inverseBind');
+      const box = tendon._alloc(4);
+      try {
+        tendon._check(tendon._x.tendon_skin_binding_create(skeleton._live(), joints, ib, n, box));
+        this._ptr = tendon._u32()[box >> 2];
+      } finally { tendon._x.free(box); }
+    } finally {
+      tendon._x.free(joints);
+      if (ib) tendon._x.free(ib);
+    }
+    this.paletteCount = n;
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this skin binding was disposed');
+    return this._ptr;
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.tendon_skin_binding_destroy(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+/** uint16 in module memory (createU16); `array` is a view re-made after memory.grow. */
+class ModuleU16 {
+  constructor(tendon, count) {
+    this._tendon = tendon;
+    this.length = count;
+    this._ptr = tendon._alloc(Math.max(4, 2 * count));
+    this._buffer = null;
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: these indices were disposed');
+    return this._ptr;
+  }
+  get array() {
+    this._live();
+    const buf = this._tendon.memory.buffer;
+    if (this._buffer !== buf) {
+      this._buffer = buf;
+      this._view = new Uint16Array(buf, this._ptr, this.length);
+    }
+    return this._view;
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.free(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+export { Tendon, ModulePose, ModuleFloats, ModuleAnchor, ModuleClip, ModuleSkeleton,
+         ModuleSkinBinding, ModuleU16 };

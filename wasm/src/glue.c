@@ -265,3 +265,63 @@ GLUE_API tendon_status tendon_wasm_spring_chain_sample(const tendon_spring_link 
     g_last_misses = t.misses;
     return st;
 }
+
+/* ---- clips, skeletons, skinning: the descriptions built from scalars ----------------------- */
+
+/** Bytes of one tendon_track_desc (the binding allocates track_count of them). */
+GLUE_API uint32_t tendon_wasm_track_desc_size(void) { return (uint32_t)sizeof(tendon_track_desc); }
+
+/** Fill track i of `tracks`. */
+GLUE_API void tendon_wasm_track_set(tendon_track_desc *tracks, uint32_t i, uint32_t joint,
+                                    uint32_t path, uint32_t interpolation, uint32_t width,
+                                    uint32_t key_count, const float *times, const float *values)
+{
+    tracks[i] = (tendon_track_desc){joint, (tendon_track_path)path,
+                                    (tendon_interpolation)interpolation, width, key_count, times,
+                                    values};
+}
+
+/** tendon_clip_create from tracks made with tendon_wasm_track_set. */
+GLUE_API tendon_status tendon_wasm_clip_create(uint32_t joint_count, uint32_t track_count,
+                                               const tendon_track_desc *tracks,
+                                               tendon_clip **out)
+{
+    const tendon_clip_desc desc = {joint_count, track_count, tracks};
+    return tendon_clip_create(&desc, out);
+}
+
+/** tendon_skeleton_create: names may be NULL, rest may be NULL. */
+GLUE_API tendon_status tendon_wasm_skeleton_create(uint32_t joint_count, const int32_t *parents,
+                                                   const char *const *names,
+                                                   const tendon_pose *rest,
+                                                   tendon_skeleton **out)
+{
+    const tendon_skeleton_desc desc = {joint_count, parents, names, rest};
+    return tendon_skeleton_create(&desc, out);
+}
+
+/**
+ * tendon_skin on tightly packed arrays: joints as uint16 (glTF JOINTS_0's usual type), normals
+ * and out_normals NULL to skin positions only.
+ */
+GLUE_API tendon_status tendon_wasm_skin(const float *palette, uint32_t palette_count,
+                                        uint32_t vertex_count, uint32_t influence_count,
+                                        const uint16_t *joints, const float *weights,
+                                        const float *positions, float *out_positions,
+                                        const float *normals, float *out_normals)
+{
+    tendon_skin_job job;
+    memset(&job, 0, sizeof job);
+    job.palette = palette;
+    job.palette_count = palette_count;
+    job.vertex_count = vertex_count;
+    job.influence_count = influence_count;
+    job.joint_index_type = TENDON_JOINT_INDEX_U16;
+    job.joints = joints;
+    job.weights = weights;
+    job.positions = positions;
+    job.out_positions = out_positions;
+    job.normals = normals;
+    job.out_normals = out_normals;
+    return tendon_skin(&job);
+}
