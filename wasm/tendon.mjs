@@ -91,6 +91,7 @@ class Tendon {
     this._anchors = [];      // id -> the JavaScript anchor of a sample in progress
     this._anchorOut = new Float32Array(3);
     this._buffer = null;
+    this._U32 = undefined;
     this._disposed = false;
   }
 
@@ -129,9 +130,8 @@ class Tendon {
         f32[o + 2] = out[2];
       },
       anchor_batch(id, timesPtr, count, outPtr) {
-        const buf = self.memory.buffer;
-        self._anchors[id](new Float64Array(buf, timesPtr, count),
-                          new Float32Array(buf, outPtr, 3 * count));
+        const t = timesPtr >> 3, o = outPtr >> 2;
+        self._anchors[id](self._f64().subarray(t, t + count), self._F32.subarray(o, o + 3 * count));
       },
     };
     return { wasi_snapshot_preview1: wasi, tendon_js: js };
@@ -155,8 +155,10 @@ class Tendon {
   }
 
   // ---- memory ---------------------------------------------------------------------------------
+  // memory.grow detaches the old buffer, and a detached buffer's views have length 0: that is
+  // the test (reading memory.buffer on every call costs more than the calls it serves).
   _views() {
-    if (this._buffer !== this.memory.buffer) {
+    if (this._U32 === undefined || this._U32.length === 0) {
       this._buffer = this.memory.buffer;
       this._F32 = new Float32Array(this._buffer);
       this._F64 = new Float64Array(this._buffer);
@@ -433,7 +435,7 @@ class Tendon {
     } finally {
       if (work) this._x.free(work);
     }
-    out.set(new Float32Array(this.memory.buffer, this._chainOut, 3 * count));
+    out.set(this._f32().subarray(this._chainOut >> 2, (this._chainOut >> 2) + 3 * count));
     return out;
   }
 
@@ -526,7 +528,7 @@ class ModulePose {
     }
     const u32 = tendon._u32(), o = this._ptr >> 2;
     this._t = u32[o]; this._r = u32[o + 1]; this._s = u32[o + 2];
-    this._buffer = null;
+    this._rv = undefined;
   }
   _live() {
     if (!this._ptr) throw new Error('tendon: this pose was disposed');
@@ -534,13 +536,12 @@ class ModulePose {
   }
   _views() {
     this._live();
-    const buf = this._tendon.memory.buffer;
-    if (this._buffer !== buf) {
-      const n = this.jointCount;
-      this._buffer = buf;
-      this._tv = new Float32Array(buf, this._t, 3 * n);
-      this._rv = new Float32Array(buf, this._r, 4 * n);
-      this._sv = new Float32Array(buf, this._s, 3 * n);
+    // re-made when the memory grew (the old views are detached: length 0)
+    if (this._rv === undefined || this._rv.length !== 4 * this.jointCount) {
+      const n = this.jointCount, f32 = this._tendon._f32();
+      this._tv = f32.subarray(this._t >> 2, (this._t >> 2) + 3 * n);
+      this._rv = f32.subarray(this._r >> 2, (this._r >> 2) + 4 * n);
+      this._sv = f32.subarray(this._s >> 2, (this._s >> 2) + 3 * n);
     }
   }
   get translation() { this._views(); return this._tv; }
@@ -567,7 +568,7 @@ class ModulePose {
     this._tendon._x.tendon_pose_destroy(this._ptr);
     this._tendon._x.free(this._ptr);
     this._ptr = 0;
-    this._tv = this._rv = this._sv = null;
+    this._tv = this._rv = this._sv = undefined;
   }
 }
 
@@ -588,10 +589,9 @@ class ModuleFloats {
   }
   get array() {
     this._live();
-    const buf = this._tendon.memory.buffer;
-    if (this._buffer !== buf) {
-      this._buffer = buf;
-      this._view = new Float32Array(buf, this._ptr, this.length);
+    if (this._view === undefined || this._view.length !== this.length) {
+      const o = this._ptr >> 2;
+      this._view = this._tendon._f32().subarray(o, o + this.length);
     }
     return this._view;
   }
@@ -830,10 +830,9 @@ class ModuleU16 {
   }
   get array() {
     this._live();
-    const buf = this._tendon.memory.buffer;
-    if (this._buffer !== buf) {
-      this._buffer = buf;
-      this._view = new Uint16Array(buf, this._ptr, this.length);
+    if (this._view === undefined || this._view.length !== this.length) {
+      this._tendon._views();
+      this._view = new Uint16Array(this._tendon._buffer, this._ptr, this.length);
     }
     return this._view;
   }

@@ -24,6 +24,7 @@ const opt = (name, dflt) => {
 const SECONDS = Number(opt('--seconds', '60'));
 const ROUNDS = Number(opt('--rounds', '151'));
 const JSON_OUT = opt('--json', null);
+const ONLY = opt('--only', null); // a comma-separated list of kernel names
 
 // ---- inputs: a seeded generator, unit quaternions, the seed benchmark's sine anchor ---------
 let seed = 0x9e3779b97f4a7c15n;
@@ -132,6 +133,11 @@ for (const [op, call, items, size] of [
   kernels.push({ name: op, size, item: 'sample', items, contenders });
 }
 
+if (ONLY) {
+  const keep = new Set(ONLY.split(','));
+  for (let i = kernels.length - 1; i >= 0; i--) if (!keep.has(kernels[i].name)) kernels.splice(i, 1);
+}
+
 // How many times a sample calls its anchor (for the per-call cost of the JavaScript anchor).
 const calls = {};
 for (const [op, f] of [['sampleSpring', (a) => modules.simd128.sampleSpring(SETTINGS, a, 1.234)],
@@ -189,6 +195,7 @@ for (const k of kernels) {
 for (const op of ['sampleSpring', 'sampleSpringChain']) {
   for (const flavour of ['simd128', 'scalar']) {
     const k = report.kernels.find((x) => x.name === op);
+    if (!k) continue;
     const js = k.rows.find((r) => r.contender === `${flavour}, JavaScript anchor`).nsPerCall;
     const mod = k.rows.find((r) => r.contender === `${flavour}, anchor in the module`).nsPerCall;
     const per = (js - mod) / calls[op];
