@@ -140,6 +140,26 @@ export interface SkinJob {
   outNormals?: ModuleFloats;
 }
 
+/** A spring rig (Tendon.createSpringRig). */
+export class ModuleSpringRig {
+  readonly chainCount: number;
+  readonly linkCount: number;
+  /** Rotations of the chains' joints into pose (null: not written); link positions returned. */
+  sample(timeSec: number, pose: ModulePose | null, out?: Float32Array): Float32Array;
+  chainFirstLink(chain: number): number;
+  chainLinks(chain: number): SpringLink[];
+  dispose(): void;
+}
+
+export interface SpringRigDescription {
+  skeleton: ModuleSkeleton;
+  chains: readonly { joints: readonly number[]; settings: SpringSettings; anchorOffset?: readonly number[] }[];
+  base?: { clip: ModuleClip; offsetSec?: number; loop?: boolean };
+  blend?: { clip: ModuleClip; weight: number; loop?: boolean };
+  layer?: { clip: ModuleClip; weight: number; mode?: 'additive' | 'override'; mask?: ModuleFloats; loop?: boolean };
+  tier?: 'exact' | 'f32';
+}
+
 export class Tendon {
   /** 'simd128' or 'scalar': the module loaded. */
   readonly flavour: 'simd128' | 'scalar';
@@ -188,6 +208,9 @@ export class Tendon {
           palette: ModuleFloats): void;
   /** Linear-blend skinning, tightly packed arrays. */
   skin(job: SkinJob): void;
+
+  /** A spring rig: the clips and the skeleton must outlive it. */
+  createSpringRig(description: SpringRigDescription): ModuleSpringRig;
 
   /** Free the instance's scratch. */
   dispose(): void;

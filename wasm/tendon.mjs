@@ -498,6 +498,19 @@ class Tendon {
                                          outNormals ? this._maskPtr(outNormals) : 0));
   }
 
+  /**
+   * A spring rig (tendon/spring_rig.h): chains hung from joints of `skeleton`, anchored by the
+   * library from a clips source evaluated at every substep time. description: {skeleton,
+   * chains: [{joints: [J0, J1, …, Jn], settings: SpringSettings, anchorOffset?: [x, y, z]}],
+   * base?: {clip, offsetSec?, loop?}, blend?: {clip, weight, loop?}, layer?: {clip, weight,
+   * mode: 'additive' | 'override', mask?: ModuleFloats, loop?}, tier?: 'exact' | 'f32'}.
+   * The clips and the skeleton must outlive the rig.
+   */
+  createSpringRig(description) {
+    this._live();
+    return new ModuleSpringRig(this, description);
+  }
+
   /** `count` uint16 in module memory (skinning joint indices); `array` is a view. */
   createU16(count) {
     this._live();
@@ -816,6 +829,105 @@ class ModuleSkinBinding {
   }
 }
 
+
+/** A spring rig (createSpringRig). */
+class ModuleSpringRig {
+  constructor(tendon, d) {
+    this._tendon = tendon;
+    const x = tendon._x;
+    if (!(d.skeleton instanceof ModuleSkeleton))
+      throw new TypeError('tendon: createSpringRig: skeleton is not a ModuleSkeleton');
+    const chains = d.chains ?? [];
+    const total = chains.reduce((n, c) => n + c.joints.length, 0);
+    const owned = [];
+    const alloc = (bytes) => { const p = tendon._alloc(Math.max(8, bytes)); owned.push(p); return p; };
+    const clipPtr = (c, what) => {
+      if (!c) return 0;
+      if (!(c.clip instanceof ModuleClip)) throw new TypeError(`tendon: createSpringRig: ${what}.clip is not a ModuleClip`);
+      return c.clip._live();
+    };
+    try {
+      const counts = alloc(4 * chains.length), joints = alloc(4 * total);
+      const offsets = alloc(12 * chains.length), settings = alloc(24 * chains.length);
+      let at = 0;
+      chains.forEach((c, i) => {
+        tendon._u32()[(counts >> 2) + i] = c.joints.length;
+        for (const j of c.joints) tendon._u32()[(joints >> 2) + at++] = j;
+        const off = c.anchorOffset ?? [0, 0, 0];
+        for (let k = 0; k < 3; k++) tendon._f32()[(offsets >> 2) + 3 * i + k] = off[k];
+        tendon._writeSettings(c.settings, settings + 24 * i);
+      });
+      const layerMode = d.layer ? ({ additive: 0, override: 1 })[d.layer.mode ?? 'additive'] : 0;
+      if (layerMode === undefined)
+        throw new TendonError(`spring rig: layer mode "${d.layer.mode}" is not additive or override`,
+                              6, 'TENDON_ERR_VALUE');
+      const tier = ({ exact: 0, f32: 1 })[d.tier ?? 'exact'];
+      if (tier === undefined)
+        throw new TendonError(`spring rig: tier "${d.tier}" is not exact or f32`, 6, 'TENDON_ERR_VALUE');
+      const mask = d.layer && d.layer.mask ? tendon._maskPtr(d.layer.mask) : 0;
+      const box = alloc(4);
+      tendon._check(x.tendon_wasm_spring_rig_create(
+        d.skeleton._live(), chains.length, counts, joints, offsets, settings,
+        clipPtr(d.base, 'base'), d.base?.offsetSec ?? 0, d.base?.loop ? 1 : 0,
+        clipPtr(d.blend, 'blend'), d.blend?.loop ? 1 : 0, d.blend?.weight ?? 0,
+        clipPtr(d.layer, 'layer'), d.layer?.loop ? 1 : 0, layerMode, d.layer?.weight ?? 0, mask,
+        tier, box));
+      this._ptr = tendon._u32()[box >> 2];
+      tendon._check(x.tendon_spring_rig_workspace_size(this._ptr, box));
+      this._workBytes = tendon._u32()[box >> 2];
+    } finally {
+      for (const p of owned) x.free(p);
+    }
+    this._work = tendon._alloc(Math.max(8, this._workBytes));
+    this.chainCount = x.tendon_spring_rig_chain_count(this._ptr);
+    this.linkCount = x.tendon_spring_rig_link_count(this._ptr);
+    this._positions = tendon._alloc(Math.max(8, 12 * this.linkCount));
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this spring rig was disposed');
+    return this._ptr;
+  }
+  /**
+   * One sample at timeSec: the chains' joints' rotations written into `pose` (a ModulePose of
+   * the skeleton; null: not written), and the link positions returned (3 floats a link, chain
+   * by chain; into `out` when given).
+   */
+  sample(timeSec, pose, out = new Float32Array(3 * this.linkCount)) {
+    const t = this._tendon;
+    t._check(t._x.tendon_spring_rig_sample(this._live(), timeSec, this._work, this._workBytes,
+                                           this._positions, 3 * this.linkCount,
+                                           pose ? t._posePtr(pose, 'pose') : 0));
+    const o = this._positions >> 2;
+    out.set(t._f32().subarray(o, o + 3 * this.linkCount));
+    return out;
+  }
+  /** Where chain c's links start among the positions, in links. */
+  chainFirstLink(c) { return this._tendon._x.tendon_spring_rig_chain_first_link(this._live(), c); }
+  /** Chain c's links as its march uses them (SpringLink objects: settings and rest offsets). */
+  chainLinks(c) {
+    const t = this._tendon, n = t._x.tendon_spring_rig_chain_link_count(this._live(), c);
+    const p = t._alloc(Math.max(8, 48 * n));
+    try {
+      t._check(t._x.tendon_spring_rig_chain_links(this._ptr, c, p, n));
+      const f = t._f64(), o = p >> 3, links = [];
+      for (let i = 0; i < n; i++) {
+        const b = o + 6 * i;
+        links.push({ frequencyHz: f[b], damping: f[b + 1], maxOffsetM: f[b + 2],
+                     restOffsetM: [f[b + 3], f[b + 4], f[b + 5]] });
+      }
+      return links;
+    } finally { t._x.free(p); }
+  }
+  dispose() {
+    if (!this._ptr) return;
+    const x = this._tendon._x;
+    x.tendon_spring_rig_destroy(this._ptr);
+    x.free(this._work);
+    x.free(this._positions);
+    this._ptr = 0;
+  }
+}
+
 /** uint16 in module memory (createU16); `array` is a view re-made after memory.grow. */
 class ModuleU16 {
   constructor(tendon, count) {
@@ -843,4 +955,4 @@ class ModuleU16 {
 }
 
 export { Tendon, ModulePose, ModuleFloats, ModuleAnchor, ModuleClip, ModuleSkeleton,
-         ModuleSkinBinding, ModuleU16 };
+         ModuleSkinBinding, ModuleU16, ModuleSpringRig };

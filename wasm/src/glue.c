@@ -325,3 +325,54 @@ GLUE_API tendon_status tendon_wasm_skin(const float *palette, uint32_t palette_c
     job.out_normals = out_normals;
     return tendon_skin(&job);
 }
+
+/* ---- the spring rig ------------------------------------------------------------------------ */
+
+/**
+ * tendon_spring_rig_create with a clips source and chains given by joint index, one spring per
+ * chain (its every link), rest offsets from the skeleton's rest pose. chain_joint_counts:
+ * [chain_count] (each J0 … Jn, n + 1 ≥ 2), joints: all chains' joints one after the other,
+ * anchor_offsets: [3·chain_count], settings: [chain_count]. A NULL clip is not used; the clips'
+ * loop flags and the base's offset are as tendon_rig_clip's; the weights are constants.
+ */
+GLUE_API tendon_status tendon_wasm_spring_rig_create(
+    const tendon_skeleton *skeleton, uint32_t chain_count, const uint32_t *chain_joint_counts,
+    const uint32_t *joints, const float *anchor_offsets, const tendon_spring_settings *settings,
+    const tendon_clip *base, double base_offset_sec, int32_t base_loop,
+    const tendon_clip *blend, int32_t blend_loop, double blend_weight,
+    const tendon_clip *layer, int32_t layer_loop, uint32_t layer_mode, double layer_weight,
+    const float *layer_mask, uint32_t tier, tendon_spring_rig **out)
+{
+    if (chain_count == 0 || chain_count > 4096)
+        return tendon_error_set(TENDON_ERR_VALUE,
+                                "spring rig: %u chains; expected 1 to 4096", chain_count);
+    tendon_spring_rig_chain *chains = calloc(chain_count, sizeof *chains);
+    if (!chains)
+        return tendon_error_set(TENDON_ERR_NOMEM, "spring rig: out of memory");
+    size_t at = 0;
+    for (uint32_t c = 0; c < chain_count; ++c) {
+        chains[c].joints = joints + at;
+        chains[c].joint_count = chain_joint_counts[c];
+        memcpy(chains[c].anchor_offset, anchor_offsets + 3 * c, sizeof chains[c].anchor_offset);
+        chains[c].settings = settings + c;
+        chains[c].settings_count = 1;
+        at += chain_joint_counts[c];
+    }
+    tendon_spring_rig_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.skeleton = skeleton;
+    desc.chains = chains;
+    desc.chain_count = chain_count;
+    desc.source.kind = TENDON_RIG_SOURCE_CLIPS;
+    desc.source.base = (tendon_rig_clip){base, base_offset_sec, base_loop};
+    desc.source.blend = (tendon_rig_clip){blend, 0.0, blend_loop};
+    desc.source.blend_weight.value = blend_weight;
+    desc.source.layer = (tendon_rig_clip){layer, 0.0, layer_loop};
+    desc.source.layer_mode = (tendon_rig_layer_mode)layer_mode;
+    desc.source.layer_weight.value = layer_weight;
+    desc.source.layer_mask = layer_mask;
+    desc.tier = (tendon_tier)tier;
+    const tendon_status st = tendon_spring_rig_create(&desc, out);
+    free(chains);
+    return st;
+}
