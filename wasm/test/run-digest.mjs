@@ -1,9 +1,7 @@
 // Runs `tendon digest` built for wasm32-wasi (wasm/dist/tendon-digest-<flavour>.wasm) under
-// node's WASI, with SHA-256 from node's crypto (the module's "tendon_host" imports:
-// wasm/shim/nettle/sha2.h). Used by digest.test.mjs; also a command:
+// node's WASI. Used by digest.test.mjs; also a command:
 //   node wasm/test/run-digest.mjs wasm/dist/tendon-digest-simd128.wasm [digest options...]
 import { readFileSync, openSync, closeSync, mkdtempSync, rmSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WASI } from 'node:wasi';
@@ -26,23 +24,8 @@ export async function runDigest(wasmPath, args, root) {
       stderr: err,
       returnOnExit: true,
     });
-    let memory = null;
-    let hash = null;
-    const host = {
-      sha256_init() { hash = createHash('sha256'); },
-      sha256_update(ptr, len) { hash.update(new Uint8Array(memory.buffer, ptr, len)); },
-      sha256_digest(ptr, len) {
-        const d = hash.digest();
-        new Uint8Array(memory.buffer, ptr, len).set(d.subarray(0, len));
-        hash = null;
-      },
-    };
     const module = await WebAssembly.compile(readFileSync(wasmPath));
-    const instance = await WebAssembly.instantiate(module, {
-      wasi_snapshot_preview1: wasi.wasiImport,
-      tendon_host: host,
-    });
-    memory = instance.exports.memory;
+    const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.wasiImport });
     code = wasi.start(instance);
   } finally {
     closeSync(out);
