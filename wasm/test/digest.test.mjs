@@ -73,7 +73,10 @@ test('golden digest: a golden file with one hash altered is refused, naming the 
 
 // clang-14's wasm backend turns `x < 0 ? 0 : x` into f64.max, which gives +0 for -0
 // (src/common/max0_ref.h); f32x4/f64x2 min and max differ from the reference on NaN and ±0. None
-// may be in a module: every max and clamp is a compare and a select.
+// may be in a module: every max and clamp is a compare and a select. (The page's module,
+// tendon-demo-simd128.wasm, links the same library objects as tendon-simd128.wasm, checked here;
+// its one f64.max is the demo tool's own substep count for its report, max(want, 1): a max with
+// a non-zero constant, exact, and not hashed.)
 test('no max instruction, and no SIMD min or max, in either module', () => {
   for (const flavour of ['scalar', 'simd128']) {
     for (const name of [`tendon-${flavour}.wasm`, `tendon-digest-${flavour}.wasm`]) {
