@@ -173,8 +173,8 @@ tendon_status tendon_check_pose_alias(const char *fn, const char *out_name, cons
 
 /*
  * The fast path of the pose calls' checks (blend.h and its float32 tier): nonzero when out, a
- * and b (b may be NULL) all have joint_count n (0 < n ≤ 2^32), every array is present, aligned
- * and below 2^62 (so no end can wrap), each pose's three arrays are disjoint, and out is either
+ * and b (b may be NULL) all have joint_count n (0 < n ≤ 2^32; 2^24 on 32-bit targets), every
+ * array is present, aligned and below 2^62 (2^30) (so no end can wrap), each pose's three arrays are disjoint, and out is either
  * exactly an input (all three arrays the same) or lies apart from it; joint_weights (NULL: not
  * checked) aligned and apart from out. Zero means "decide slowly": the detailed checks then name
  * what is wrong, or accept what this test was too coarse to prove (say, two poses interleaved
@@ -186,6 +186,21 @@ typedef struct pose_box {
 
 #define TENDON_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* The fast path's bounds, sized so that no end it computes can wrap: on 64-bit targets
+   addresses below 2^62 and n ≤ 2^32; on 32-bit ones (wasm32) addresses below 2^30 and n ≤ 2^24
+   (a pose's span, ~40 bytes a joint, then stays below 2^30 too). What is outside them takes the
+   detailed checks, which decide exactly; only the speed of the decision differs. */
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define TENDON_FAST_ADDR_HIGH(a) ((a) >> 62)
+#else
+#define TENDON_FAST_ADDR_HIGH(a) ((a) >> 30)
+#endif
+#if SIZE_MAX > 0xFFFFFFFFu
+#define TENDON_FAST_N_LIMIT ((size_t)1 << 32)
+#else
+#define TENDON_FAST_N_LIMIT ((size_t)1 << 24)
+#endif
+
 /* The pose's arrays as addresses, and whether they are present, aligned, bounded, disjoint.
    (Early exits: in the common case every branch goes the same way and is predicted.) */
 static inline int pose_box_of(const tendon_pose *p, uintptr_t tb, uintptr_t rb, pose_box *b)
@@ -193,7 +208,8 @@ static inline int pose_box_of(const tendon_pose *p, uintptr_t tb, uintptr_t rb, 
     const uintptr_t t = (uintptr_t)p->translation, r = (uintptr_t)p->rotation;
     const uintptr_t s = (uintptr_t)p->scale;
     const uintptr_t any = t | r | s;
-    if (TENDON_UNLIKELY(!t || !r || !s || (any & (_Alignof(float) - 1)) || (any >> 62)))
+    if (TENDON_UNLIKELY(!t || !r || !s || (any & (_Alignof(float) - 1)) ||
+                        TENDON_FAST_ADDR_HIGH(any)))
         return 0;
     const uintptr_t te = t + tb, re = r + rb, se = s + tb;
     if (TENDON_UNLIKELY(!(te <= r || re <= t) || !(te <= s || se <= t) || !(re <= s || se <= r)))
@@ -223,7 +239,7 @@ static inline int packed_pose(const tendon_pose *p, uintptr_t t_pad, uintptr_t r
     const uintptr_t t = (uintptr_t)p->translation;
     *lo = t;
     *hi = t + t_pad + r_pad + tail;
-    return t != 0 && (t & (_Alignof(float) - 1)) == 0 && (t >> 62) == 0 &&
+    return t != 0 && (t & (_Alignof(float) - 1)) == 0 && TENDON_FAST_ADDR_HIGH(t) == 0 &&
            (uintptr_t)p->rotation == t + t_pad && (uintptr_t)p->scale == t + t_pad + r_pad;
 }
 
@@ -247,7 +263,7 @@ static __attribute__((noinline)) int pose_call_boxes_ok(const tendon_pose *out,
         return 0;
     if (joint_weights) {
         const uintptr_t w = (uintptr_t)joint_weights, we = w + n * sizeof(float);
-        if (TENDON_UNLIKELY((w & (_Alignof(float) - 1)) || (w >> 62) ||
+        if (TENDON_UNLIKELY((w & (_Alignof(float) - 1)) || TENDON_FAST_ADDR_HIGH(w) ||
                             !(we <= bo.lo || bo.hi <= w)))
             return 0;
     }
@@ -260,7 +276,7 @@ int tendon_pose_call_fast_ok(const tendon_pose *out, const tendon_pose *a, const
     if (TENDON_UNLIKELY(!out || !a))
         return 0;
     const size_t n = out->joint_count;
-    if (TENDON_UNLIKELY(n - 1 >= ((size_t)1 << 32) || a->joint_count != n ||
+    if (TENDON_UNLIKELY(n - 1 >= TENDON_FAST_N_LIMIT || a->joint_count != n ||
                         (b && b->joint_count != n)))
         return 0;
     /* every pose as tendon_pose_create makes it: a few compares decide everything */
@@ -276,7 +292,7 @@ int tendon_pose_call_fast_ok(const tendon_pose *out, const tendon_pose *a, const
         if (!joint_weights)
             return 1;
         const uintptr_t w = (uintptr_t)joint_weights, we = w + n * sizeof(float);
-        if (!(w & (_Alignof(float) - 1)) && !(w >> 62) && (we <= olo || ohi <= w))
+        if (!(w & (_Alignof(float) - 1)) && !TENDON_FAST_ADDR_HIGH(w) && (we <= olo || ohi <= w))
             return 1;
     }
     return pose_call_boxes_ok(out, a, b, joint_weights, n);

@@ -43,6 +43,7 @@
 #include "common/kernels_internal.h"
 #include "common/quat_ref.h"
 #include "common/quat_ref_f32.h"
+#include "common/max0_ref.h"
 
 typedef struct clip_timeline {
     const float *times; /* [key_count], the clip's copy */
@@ -1781,12 +1782,10 @@ static rigid motion_forward(const root_tracks *rt, double d, double a, double b)
     const double cb = floor_exact(b / d);
     double pa = a - ca * d, pb = b - cb * d;
     /* guard the rounding of the phase into [0, d] */
-    if (pa < 0.0)
-        pa = 0.0;
+    pa = tendon_ref_max0(pa);
     if (pa > d)
         pa = d;
-    if (pb < 0.0)
-        pb = 0.0;
+    pb = tendon_ref_max0(pb);
     if (pb > d)
         pb = d;
     double wraps = cb - ca;

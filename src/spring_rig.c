@@ -27,6 +27,7 @@
 #include "common/quat_ref.h"     /* tendon_ref_clamp01: the masked kernels' joint weight */
 #include "common/quat_ref_f32.h" /* tendon_weight_to_f32 */
 #include "common/spring_internal.h"
+#include "common/max0_ref.h"
 
 #define RIG_MAGIC 0x746e64726967ull /* "tndrig" */
 /* Joints a chunk of an evaluation holds (times × the grid's joints): its three poses, matrices
@@ -1249,7 +1250,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                         if (!f32)
                             wd[i * n + s] = gr->mask ? raw : w;
                         else if (additive)
-                            wf[i * n + s] = tendon_weight_to_f32(raw < 0.0 ? 0.0 : raw);
+                            wf[i * n + s] = tendon_weight_to_f32(tendon_ref_max0(raw));
                         else
                             wf[i * n + s] = tendon_weight_to_f32(tendon_ref_clamp01(raw));
                     }

@@ -118,8 +118,8 @@ END_TEST
 
 START_TEST(test_isa_names)
 {
-    static const char *const NAMES[TENDON_ISA_COUNT] = {"scalar", "sse2",   "sse41",
-                                                        "avx2",   "avx512", "neon"};
+    static const char *const NAMES[TENDON_ISA_COUNT] = {"scalar", "sse2", "sse41",  "avx2",
+                                                        "avx512", "neon", "simd128"};
     for (int i = 0; i < TENDON_ISA_COUNT; ++i) {
         const char *name = tendon_isa_name((tendon_isa)i);
         ck_assert_ptr_nonnull(name);
@@ -133,7 +133,7 @@ START_TEST(test_isa_names)
     ck_assert_ptr_null(tendon_isa_name((tendon_isa)1000));
 
     static const char *const BAD[] = {"SSE2",   "",        "avx",    "sse2 ", " neon",
-                                      "neon\n", "avx-512", "sse4.1", "Scalar"};
+                                      "neon\n", "avx-512", "sse4.1", "Scalar", "SIMD128", "wasm"};
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; ++i) {
         tendon_isa out = (tendon_isa)77;
         char quoted[32];

@@ -1,8 +1,8 @@
 /** @file
  * tendon — instruction sets, CPU detection and the per-ISA kernel tables.
  *
- * Every hot routine has a scalar reference and SSE2, SSE4.1, AVX2, AVX-512 and NEON variants, all
- * bitwise identical to the reference for finite inputs (docs/determinism.md). The best variant
+ * Every hot routine has a scalar reference and SSE2, SSE4.1, AVX2, AVX-512, NEON and (in the
+ * WebAssembly build) SIMD128 variants, all bitwise identical to the reference for finite inputs (docs/determinism.md). The best variant
  * the CPU can run is chosen once, on first use, thread-safely. `TENDON_ISA=<name>` in the
  * environment (read at that first use) or tendon_isa_force() overrides the choice; an unknown
  * name or an ISA this CPU lacks is an error (TENDON_ERR_ISA), never a crash and never a silent
@@ -12,6 +12,9 @@
  * A variant compiled for the other architecture (NEON on x86-64, the x86 variants on AArch64)
  * is built through SIMDe's emulation: "compiled, emulated". Tests and benchmarks can run it
  * through tendon_kernels_for(); dispatch never picks it and tendon_isa_force() refuses it.
+ * SIMD128 exists only in the wasm32 build's SIMD module (docs/wasm.md): there it is native and
+ * always usable (the JavaScript loader instantiates that module only where the engine validates
+ * SIMD128); every other build reports it absent.
  */
 #ifndef TENDON_DISPATCH_H
 #define TENDON_DISPATCH_H
@@ -30,7 +33,8 @@ typedef enum tendon_isa {
     TENDON_ISA_AVX2 = 3,   /**< AVX2 (no FMA: see docs/determinism.md) */
     TENDON_ISA_AVX512 = 4, /**< AVX-512 F + DQ + VL */
     TENDON_ISA_NEON = 5,   /**< AArch64 Advanced SIMD */
-    TENDON_ISA_COUNT = 6
+    TENDON_ISA_SIMD128 = 6, /**< WebAssembly SIMD128 (wasm32 builds only: docs/wasm.md) */
+    TENDON_ISA_COUNT = 7
 } tendon_isa;
 
 /** How an ISA variant exists in this build of the library. */

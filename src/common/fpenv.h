@@ -211,7 +211,7 @@ static inline tendon_status tendon_fpenv_refuse(const char *fn, uint64_t reg)
 /* The first statement of every public function that does floating-point work. */
 #if defined(TENDON_FPENV_HAVE_CLEANUP)
 #define TENDON_FPENV_GUARD()                                                                       \
-    tendon_fpenv tendon_fpenv_here __attribute__((cleanup(tendon_fpenv_leave_))) =               \
+    tendon_fpenv tendon_fpenv_here __attribute__((cleanup(tendon_fpenv_leave_), unused)) =       \
         tendon_fpenv_enter_();                                                                     \
     TENDON_FPENV_REFUSE_()
 #else /* MSVC, check mode only (above): nothing is switched, so there is nothing to restore */

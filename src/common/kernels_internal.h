@@ -111,6 +111,7 @@ TENDON_DECLARE_KERNELS(sse41)
 TENDON_DECLARE_KERNELS(avx2)
 TENDON_DECLARE_KERNELS(avx512)
 TENDON_DECLARE_KERNELS(neon)
+TENDON_DECLARE_KERNELS(simd128)
 
 /*
  * Partial-range forms of the scalar reference, used by the SIMD variants for their tails: the

@@ -209,6 +209,30 @@ void tendon_cpu_brand(char *out, size_t size)
         snprintf(out, size, "AArch64 (implementer 0x%02x, part 0x%03x)", implementer, part);
 }
 
+#elif defined(__wasm__)
+/*
+ * WebAssembly: a module either validates with SIMD128 or does not load at all, so the feature is
+ * a property of the module, not something to probe. The SIMD module (TENDON_HAVE_SIMD128) is
+ * instantiated by the JavaScript loader only after WebAssembly.validate accepted it
+ * (docs/wasm.md); the scalar module reports nothing.
+ */
+unsigned tendon_cpu_features(void)
+{
+#ifdef TENDON_HAVE_SIMD128
+    return TENDON_CPU_SIMD128;
+#else
+    return 0;
+#endif
+}
+
+void tendon_cpu_brand(char *out, size_t size)
+{
+    if (size) {
+        strncpy(out, "WebAssembly (wasm32)", size - 1);
+        out[size - 1] = '\0';
+    }
+}
+
 #else
 unsigned tendon_cpu_features(void) { return 0; }
 void tendon_cpu_brand(char *out, size_t size)

@@ -8,6 +8,7 @@
 #define TENDON_CPU_AVX2 (1u << 2)
 #define TENDON_CPU_AVX512 (1u << 3) /* F + DQ + VL, with the OS saving ZMM state */
 #define TENDON_CPU_NEON (1u << 4)
+#define TENDON_CPU_SIMD128 (1u << 5) /* the wasm32 SIMD module: docs/wasm.md */
 
 #if defined(__GNUC__) && !defined(_WIN32)
 #define TENDON_CPU_HIDDEN __attribute__((visibility("hidden")))

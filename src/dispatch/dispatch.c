@@ -64,6 +64,7 @@
 #define LEVEL_ORDER_avx2 1
 #define LEVEL_ORDER_avx512 1
 #define LEVEL_ORDER_neon 0
+#define LEVEL_ORDER_simd128 0
 
 /*
  * Whether the palette multiplies by the binding's splat table (docs/skinning.md): on the 128-bit
@@ -77,6 +78,7 @@
 #define SPLAT_PAYS_avx2 0
 #define SPLAT_PAYS_avx512 0
 #define SPLAT_PAYS_neon 1
+#define SPLAT_PAYS_simd128 1
 
 static const tendon_kernels TABLE_SCALAR = TABLE(scalar, TENDON_ISA_SCALAR);
 #ifdef TENDON_HAVE_SSE2
@@ -93,6 +95,9 @@ static const tendon_kernels TABLE_AVX512 = TABLE(avx512, TENDON_ISA_AVX512);
 #endif
 #ifdef TENDON_HAVE_NEON
 static const tendon_kernels TABLE_NEON = TABLE(neon, TENDON_ISA_NEON);
+#endif
+#ifdef TENDON_HAVE_SIMD128
+static const tendon_kernels TABLE_SIMD128 = TABLE(simd128, TENDON_ISA_SIMD128);
 #endif
 
 static const tendon_kernels *compiled_table(tendon_isa isa)
@@ -114,12 +119,15 @@ static const tendon_kernels *compiled_table(tendon_isa isa)
 #ifdef TENDON_HAVE_NEON
     case TENDON_ISA_NEON: return &TABLE_NEON;
 #endif
+#ifdef TENDON_HAVE_SIMD128
+    case TENDON_ISA_SIMD128: return &TABLE_SIMD128;
+#endif
     default: return NULL;
     }
 }
 
-static const char *const NAMES[TENDON_ISA_COUNT] = {"scalar", "sse2", "sse41",
-                                                    "avx2",   "avx512", "neon"};
+static const char *const NAMES[TENDON_ISA_COUNT] = {"scalar", "sse2",   "sse41",  "avx2",
+                                                    "avx512", "neon",   "simd128"};
 
 const char *tendon_isa_name(tendon_isa isa)
 {
@@ -140,7 +148,7 @@ tendon_status tendon_isa_from_name(const char *name, tendon_isa *out)
     }
     return tendon_fail(TENDON_ERR_ISA,
                        "ISA name \"%.64s\" is unknown: expected one of scalar, sse2, sse41, avx2, "
-                       "avx512, neon",
+                       "avx512, neon, simd128",
                        name);
 }
 
@@ -152,6 +160,8 @@ static int native_to_this_arch(tendon_isa isa)
            isa == TENDON_ISA_AVX512;
 #elif defined(__aarch64__)
     return isa == TENDON_ISA_NEON;
+#elif defined(__wasm__)
+    return isa == TENDON_ISA_SIMD128;
 #else
     (void)isa;
     return 0;
@@ -175,6 +185,7 @@ static unsigned cpu_bit(tendon_isa isa)
     case TENDON_ISA_AVX2: return TENDON_CPU_AVX2;
     case TENDON_ISA_AVX512: return TENDON_CPU_AVX512;
     case TENDON_ISA_NEON: return TENDON_CPU_NEON;
+    case TENDON_ISA_SIMD128: return TENDON_CPU_SIMD128;
     default: return 0;
     }
 }
@@ -250,7 +261,7 @@ static tendon_status choose(const tendon_kernels **out)
         if (tendon_isa_from_name(env, &isa) != TENDON_OK) {
             return tendon_fail(TENDON_ERR_ISA,
                                "TENDON_ISA=\"%.64s\" is not an ISA name: expected one of scalar, "
-                               "sse2, sse41, avx2, avx512, neon",
+                               "sse2, sse41, avx2, avx512, neon, simd128",
                                env);
         }
         if (!tendon_isa_supported(isa))

@@ -11,6 +11,7 @@
 #include "../common/kernels_internal.h"
 #include "../common/quat_ref.h"
 #include "../common/quat_ref_f32.h"
+#include "../common/max0_ref.h"
 
 /* The exact tier's per-joint weight in double (blend_scalar.c joint_weight): 0 where the mask
    is 0 whatever t is, else t·m with m = clamp(mask, 0, 1); NaN propagates. */
@@ -30,7 +31,7 @@ float tendon_blend_weight_f32(double t, const float *joint_weights, size_t j)
 float tendon_add_weight_f32(double weight, const float *joint_weights, size_t j)
 {
     const double raw = joint_weight(weight, joint_weights, j);
-    return tendon_weight_to_f32(raw < 0.0 ? 0.0 : raw);
+    return tendon_weight_to_f32(tendon_ref_max0(raw));
 }
 
 /* `given`: the joints' float weights as they are (the _weighted kernels), else t and the mask. */

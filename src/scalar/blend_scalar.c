@@ -5,6 +5,7 @@
  */
 #include "../common/kernels_internal.h"
 #include "../common/quat_ref.h"
+#include "../common/max0_ref.h"
 
 static const double IDENTITY[4] = {0.0, 0.0, 0.0, 1.0};
 
@@ -81,7 +82,7 @@ static inline void add_joint(const tendon_pose *base, const tendon_pose *delta, 
                              size_t j, tendon_pose *out)
 {
     {
-        const double w = raw < 0.0 ? 0.0 : raw;
+        const double w = tendon_ref_max0(raw);
         for (size_t c = 0; c < 3; ++c) {
             const double bt = (double)base->translation[3 * j + c];
             const double dt = (double)delta->translation[3 * j + c];

@@ -2,12 +2,12 @@
 # build / usable / active; scalar compiled and usable; exactly ACTIVE_COUNT active (1 normally,
 # 0 when TENDON_ISA names something unusable); an error member exactly when none is active.
 string(JSON n ERROR_VARIABLE err LENGTH "${OUT}" isas)
-if(err OR NOT n EQUAL 6)
-  fail("isas should list the 6 ISAs: ${err}")
+if(err OR NOT n EQUAL 7)
+  fail("isas should list the 7 ISAs: ${err}")
 endif()
-set(names scalar sse2 sse41 avx2 avx512 neon)
+set(names scalar sse2 sse41 avx2 avx512 neon simd128)
 set(active 0)
-foreach(i RANGE 5)
+foreach(i RANGE 6)
   list(GET names ${i} want)
   string(JSON name GET "${OUT}" isas ${i} name)
   string(JSON build GET "${OUT}" isas ${i} build)

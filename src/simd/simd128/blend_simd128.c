@@ -1,0 +1,3 @@
+/* Pose blend and additive layer, simd128 instantiation. */
+#include "ops.h"
+#include "../kernels/blend.inl.h"

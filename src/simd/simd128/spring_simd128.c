@@ -1,0 +1,3 @@
+/* The spring march, simd128 instantiation. */
+#include "ops.h"
+#include "../kernels/spring.inl.h"

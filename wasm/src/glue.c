@@ -1,0 +1,378 @@
+/*
+ * The JavaScript binding's side inside the module (wasm/tendon.mjs; docs/wasm.md, "The
+ * binding"): the spring anchors a JavaScript caller can give, as the C anchors the library
+ * calls. Nothing here computes a kernel; every sample is the library's public call.
+ *
+ * Three kinds of anchor:
+ * - a JavaScript function, called back once per anchor time (import tendon_js.anchor: the
+ *   binding looks the function up by `id` and calls it with a Float32Array view of `out`);
+ * - a batched JavaScript function, called once per sample with every time the sample will ask
+ *   for (the seed's grid: start, start + n·step for n = 1..steps, time_sec; import
+ *   tendon_js.anchor_batch), whose answers the library then reads from a table;
+ * - a declarative anchor evaluated here, in the module (constant, linear, sine, step, keys: the
+ *   seed cases' kinds, tests/data/CASES-README.md, with `tendon replay`'s formulas).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#include <tendon/tendon.h>
+
+#define GLUE_API __attribute__((visibility("default")))
+
+/* ---- a JavaScript function per anchor time ------------------------------------------------- */
+
+__attribute__((import_module("tendon_js"), import_name("anchor"))) void
+tendon_js_anchor(uint32_t id, double time_sec, float *out);
+
+static void js_anchor(void *user, double time_sec, float *out)
+{
+    tendon_js_anchor((uint32_t)(uintptr_t)user, time_sec, out);
+}
+
+/* ---- a batched JavaScript function: every time of the sample in one call ------------------- */
+
+__attribute__((import_module("tendon_js"), import_name("anchor_batch"))) void
+tendon_js_anchor_batch(uint32_t id, const double *times, uint32_t count, float *out);
+
+typedef struct table_anchor {
+    const double *times;
+    const float *values; /* [3·count] */
+    size_t count, cursor;
+    uint32_t id;   /* the JavaScript function, for a time the table does not hold */
+    size_t misses; /* how many times it was needed (0 when the grid is the library's) */
+} table_anchor;
+
+static void table_lookup(void *user, double time_sec, float *out)
+{
+    table_anchor *a = user;
+    /* The library asks in increasing order of n, and the gathering SIMD bodies read ahead by a
+       few substeps: a cursor finds nearly every time at once, a scan the rest. */
+    for (size_t k = 0; k < a->count; ++k) {
+        const size_t i = (a->cursor + k) % a->count;
+        if (a->times[i] == time_sec) {
+            memcpy(out, a->values + 3 * i, 3 * sizeof(float));
+            a->cursor = i + 1 < a->count ? i + 1 : 0;
+            return;
+        }
+    }
+    /* Not on the grid (a NaN time, say): ask the function itself. */
+    ++a->misses;
+    tendon_js_anchor_batch(a->id, &time_sec, 1, out);
+}
+
+/*
+ * The anchor times of one sample, the seed's grid: times[0] = time_sec − lookback, times[n] =
+ * times[0] + n·step for n = 1..steps, times[steps + 1] = time_sec. Returns the count (steps + 2),
+ * 0 when the grid has no substep count (the sample then refuses, or marches nothing), or −1 when
+ * `capacity` is too small.
+ */
+static long grid_times(double lookback, double fastest_hz, double time_sec, double *times,
+                       size_t capacity)
+{
+    const double wanted = (lookback * fastest_hz) * (double)TENDON_SPRING_STEPS_PER_PERIOD;
+    if (!(wanted <= (double)TENDON_SPRING_MAX_SUBSTEPS))
+        return 0;
+    size_t steps = (size_t)wanted;
+    if ((double)steps < wanted)
+        ++steps;
+    if (steps < 1)
+        steps = 1;
+    if (steps + 2 > capacity)
+        return -1;
+    const double start = time_sec - lookback, step = lookback / (double)steps;
+    times[0] = start;
+    for (size_t n = 1; n <= steps; ++n)
+        times[n] = start + (double)n * step;
+    times[steps + 1] = time_sec;
+    return (long)(steps + 2);
+}
+
+/* ---- declarative anchors, evaluated in the module ------------------------------------------ */
+
+enum { ANCHOR_CONSTANT = 0, ANCHOR_LINEAR = 1, ANCHOR_SINE = 2, ANCHOR_STEP = 3, ANCHOR_KEYS = 4 };
+
+/* Laid out by the binding (tendon.mjs, makeAnchor): 8 doubles of header, then the keys. */
+typedef struct decl_anchor {
+    double kind;          /* ANCHOR_* */
+    double a[3];          /* value | origin | amplitude | from | - */
+    double b[3];          /* - | velocity | center | to | - */
+    double frequency_hz;  /* sine */
+    double phase;         /* sine, radians */
+    double at;            /* step: t < at ? from : to */
+    double key_count;     /* keys */
+    double keys[];        /* keys: times[key_count], then values[key_count][3] */
+} decl_anchor;
+
+static void decl_eval(void *user, double t, float *out)
+{
+    const decl_anchor *an = user;
+    double v[3];
+    switch ((int)an->kind) {
+    case ANCHOR_LINEAR:
+        for (int k = 0; k < 3; ++k)
+            v[k] = an->a[k] + an->b[k] * t;
+        break;
+    case ANCHOR_SINE: {
+        const double s = sin(((2.0 * 3.141592653589793) * an->frequency_hz) * t + an->phase);
+        for (int k = 0; k < 3; ++k)
+            v[k] = an->b[k] + an->a[k] * s;
+        break;
+    }
+    case ANCHOR_STEP:
+        memcpy(v, t < an->at ? an->a : an->b, sizeof v);
+        break;
+    case ANCHOR_KEYS: {
+        const size_t n = (size_t)an->key_count;
+        const double *times = an->keys, *values = an->keys + n;
+        if (!(t > times[0])) {
+            memcpy(v, values, sizeof v);
+        } else if (t >= times[n - 1]) {
+            memcpy(v, values + 3 * (n - 1), sizeof v);
+        } else {
+            size_t j = 0;
+            while (j + 1 < n && times[j + 1] <= t)
+                ++j;
+            const double u = (t - times[j]) / (times[j + 1] - times[j]);
+            for (int k = 0; k < 3; ++k)
+                v[k] = values[3 * j + k] + (values[3 * (j + 1) + k] - values[3 * j + k]) * u;
+        }
+        break;
+    }
+    default: /* ANCHOR_CONSTANT */
+        memcpy(v, an->a, sizeof v);
+        break;
+    }
+    for (int k = 0; k < 3; ++k)
+        out[k] = (float)v[k];
+}
+
+/* ---- the entry points the binding calls ---------------------------------------------------- */
+
+enum { MODE_JS = 0, MODE_BATCH = 1, MODE_DECL = 2 };
+
+/* The batched mode's table, grown on demand (the binding's scratch; one sample at a time). */
+static double *g_times;
+static float *g_values;
+static size_t g_capacity;
+
+static int reserve(size_t count)
+{
+    if (count <= g_capacity)
+        return 0;
+    double *t = realloc(g_times, count * sizeof *t);
+    if (!t)
+        return -1;
+    g_times = t;
+    float *v = realloc(g_values, 3 * count * sizeof *v);
+    if (!v)
+        return -1;
+    g_values = v;
+    g_capacity = count;
+    return 0;
+}
+
+/* Fill the table for a sample of `lookback` at `fastest_hz`; 1 if filled, 0 if the grid has no
+   count (then the library refuses or marches nothing: the JavaScript function answers). */
+static tendon_status fill_table(double lookback, double fastest_hz, double time_sec, uint32_t id,
+                                table_anchor *t)
+{
+    long count = grid_times(lookback, fastest_hz, time_sec, g_times, g_capacity);
+    if (count < 0) {
+        const double wanted = (lookback * fastest_hz) * (double)TENDON_SPRING_STEPS_PER_PERIOD;
+        if (reserve((size_t)wanted + 3) != 0)
+            return tendon_error_set(TENDON_ERR_NOMEM,
+                                    "spring anchor table: out of memory for %.0f times",
+                                    wanted + 3);
+        count = grid_times(lookback, fastest_hz, time_sec, g_times, g_capacity);
+    }
+    t->times = g_times;
+    t->values = g_values;
+    t->count = count > 0 ? (size_t)count : 0;
+    t->cursor = 0;
+    t->id = id;
+    t->misses = 0;
+    if (t->count)
+        tendon_js_anchor_batch(id, g_times, (uint32_t)t->count, g_values);
+    return TENDON_OK;
+}
+
+static size_t g_last_misses;
+
+/** How many anchor times the last batched sample had to ask one by one (0: none). */
+GLUE_API uint32_t tendon_wasm_last_batch_misses(void) { return (uint32_t)g_last_misses; }
+
+/**
+ * tendon_spring_sample with the binding's anchors: mode MODE_JS (`anchor` is the JavaScript
+ * function's id), MODE_BATCH (its id; called once with every time), MODE_DECL (`anchor` is a
+ * decl_anchor in module memory). Errors: the library's.
+ */
+GLUE_API tendon_status tendon_wasm_spring_sample(const tendon_spring_settings *settings,
+                                                 uint32_t mode, uintptr_t anchor,
+                                                 double time_sec, float *out)
+{
+    if (mode == MODE_DECL)
+        return tendon_spring_sample(settings, decl_eval, (void *)anchor, time_sec, out);
+    if (mode != MODE_BATCH)
+        return tendon_spring_sample(settings, js_anchor, (void *)anchor, time_sec, out);
+    table_anchor t = {0};
+    double lookback = 0.0;
+    if (settings && tendon_spring_settle_sec(settings, &lookback) == TENDON_OK &&
+        settings->frequency_hz > 0.0 && settings->damping > 0.0) {
+        tendon_status st = fill_table(lookback, settings->frequency_hz, time_sec,
+                                      (uint32_t)anchor, &t);
+        if (st != TENDON_OK)
+            return st;
+    }
+    t.id = (uint32_t)anchor;
+    const tendon_status st = tendon_spring_sample(settings, table_lookup, &t, time_sec, out);
+    g_last_misses = t.misses;
+    return st;
+}
+
+/** tendon_spring_chain_sample (no workspace: at most TENDON_SPRING_CHAIN_STACK_LINKS links, or
+ *  `workspace`) with the binding's anchors, as tendon_wasm_spring_sample. */
+GLUE_API tendon_status tendon_wasm_spring_chain_sample(const tendon_spring_link *links,
+                                                       size_t link_count, uint32_t mode,
+                                                       uintptr_t anchor, double time_sec,
+                                                       void *workspace, size_t workspace_bytes,
+                                                       float *out, size_t out_count)
+{
+    if (mode == MODE_DECL)
+        return tendon_spring_chain_sample(links, link_count, decl_eval, (void *)anchor,
+                                          time_sec, workspace, workspace_bytes, out, out_count);
+    if (mode != MODE_BATCH)
+        return tendon_spring_chain_sample(links, link_count, js_anchor, (void *)anchor,
+                                          time_sec, workspace, workspace_bytes, out, out_count);
+    table_anchor t = {0};
+    double lookback = 0.0, fastest = 0.0;
+    int valid = links && link_count > 0;
+    for (size_t i = 0; valid && i < link_count; ++i) {
+        valid = links[i].frequency_hz > 0.0 && links[i].damping > 0.0;
+        if (links[i].frequency_hz > fastest)
+            fastest = links[i].frequency_hz;
+    }
+    if (valid && tendon_spring_chain_settle_sec(links, link_count, &lookback) == TENDON_OK) {
+        tendon_status st = fill_table(lookback, fastest, time_sec, (uint32_t)anchor, &t);
+        if (st != TENDON_OK)
+            return st;
+    }
+    t.id = (uint32_t)anchor;
+    const tendon_status st = tendon_spring_chain_sample(links, link_count, table_lookup, &t,
+                                                        time_sec, workspace, workspace_bytes,
+                                                        out, out_count);
+    g_last_misses = t.misses;
+    return st;
+}
+
+/* ---- clips, skeletons, skinning: the descriptions built from scalars ----------------------- */
+
+/** Bytes of one tendon_track_desc (the binding allocates track_count of them). */
+GLUE_API uint32_t tendon_wasm_track_desc_size(void) { return (uint32_t)sizeof(tendon_track_desc); }
+
+/** Fill track i of `tracks`. */
+GLUE_API void tendon_wasm_track_set(tendon_track_desc *tracks, uint32_t i, uint32_t joint,
+                                    uint32_t path, uint32_t interpolation, uint32_t width,
+                                    uint32_t key_count, const float *times, const float *values)
+{
+    tracks[i] = (tendon_track_desc){joint, (tendon_track_path)path,
+                                    (tendon_interpolation)interpolation, width, key_count, times,
+                                    values};
+}
+
+/** tendon_clip_create from tracks made with tendon_wasm_track_set. */
+GLUE_API tendon_status tendon_wasm_clip_create(uint32_t joint_count, uint32_t track_count,
+                                               const tendon_track_desc *tracks,
+                                               tendon_clip **out)
+{
+    const tendon_clip_desc desc = {joint_count, track_count, tracks};
+    return tendon_clip_create(&desc, out);
+}
+
+/** tendon_skeleton_create: names may be NULL, rest may be NULL. */
+GLUE_API tendon_status tendon_wasm_skeleton_create(uint32_t joint_count, const int32_t *parents,
+                                                   const char *const *names,
+                                                   const tendon_pose *rest,
+                                                   tendon_skeleton **out)
+{
+    const tendon_skeleton_desc desc = {joint_count, parents, names, rest};
+    return tendon_skeleton_create(&desc, out);
+}
+
+/**
+ * tendon_skin on tightly packed arrays: joints as uint16 (glTF JOINTS_0's usual type), normals
+ * and out_normals NULL to skin positions only.
+ */
+GLUE_API tendon_status tendon_wasm_skin(const float *palette, uint32_t palette_count,
+                                        uint32_t vertex_count, uint32_t influence_count,
+                                        const uint16_t *joints, const float *weights,
+                                        const float *positions, float *out_positions,
+                                        const float *normals, float *out_normals)
+{
+    tendon_skin_job job;
+    memset(&job, 0, sizeof job);
+    job.palette = palette;
+    job.palette_count = palette_count;
+    job.vertex_count = vertex_count;
+    job.influence_count = influence_count;
+    job.joint_index_type = TENDON_JOINT_INDEX_U16;
+    job.joints = joints;
+    job.weights = weights;
+    job.positions = positions;
+    job.out_positions = out_positions;
+    job.normals = normals;
+    job.out_normals = out_normals;
+    return tendon_skin(&job);
+}
+
+/* ---- the spring rig ------------------------------------------------------------------------ */
+
+/**
+ * tendon_spring_rig_create with a clips source and chains given by joint index, one spring per
+ * chain (its every link), rest offsets from the skeleton's rest pose. chain_joint_counts:
+ * [chain_count] (each J0 … Jn, n + 1 ≥ 2), joints: all chains' joints one after the other,
+ * anchor_offsets: [3·chain_count], settings: [chain_count]. A NULL clip is not used; the clips'
+ * loop flags and the base's offset are as tendon_rig_clip's; the weights are constants.
+ */
+GLUE_API tendon_status tendon_wasm_spring_rig_create(
+    const tendon_skeleton *skeleton, uint32_t chain_count, const uint32_t *chain_joint_counts,
+    const uint32_t *joints, const float *anchor_offsets, const tendon_spring_settings *settings,
+    const tendon_clip *base, double base_offset_sec, int32_t base_loop,
+    const tendon_clip *blend, int32_t blend_loop, double blend_weight,
+    const tendon_clip *layer, int32_t layer_loop, uint32_t layer_mode, double layer_weight,
+    const float *layer_mask, uint32_t tier, tendon_spring_rig **out)
+{
+    if (chain_count == 0 || chain_count > 4096)
+        return tendon_error_set(TENDON_ERR_VALUE,
+                                "spring rig: %u chains; expected 1 to 4096", chain_count);
+    tendon_spring_rig_chain *chains = calloc(chain_count, sizeof *chains);
+    if (!chains)
+        return tendon_error_set(TENDON_ERR_NOMEM, "spring rig: out of memory");
+    size_t at = 0;
+    for (uint32_t c = 0; c < chain_count; ++c) {
+        chains[c].joints = joints + at;
+        chains[c].joint_count = chain_joint_counts[c];
+        memcpy(chains[c].anchor_offset, anchor_offsets + 3 * c, sizeof chains[c].anchor_offset);
+        chains[c].settings = settings + c;
+        chains[c].settings_count = 1;
+        at += chain_joint_counts[c];
+    }
+    tendon_spring_rig_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.skeleton = skeleton;
+    desc.chains = chains;
+    desc.chain_count = chain_count;
+    desc.source.kind = TENDON_RIG_SOURCE_CLIPS;
+    desc.source.base = (tendon_rig_clip){base, base_offset_sec, base_loop};
+    desc.source.blend = (tendon_rig_clip){blend, 0.0, blend_loop};
+    desc.source.blend_weight.value = blend_weight;
+    desc.source.layer = (tendon_rig_clip){layer, 0.0, layer_loop};
+    desc.source.layer_mode = (tendon_rig_layer_mode)layer_mode;
+    desc.source.layer_weight.value = layer_weight;
+    desc.source.layer_mask = layer_mask;
+    desc.tier = (tendon_tier)tier;
+    const tendon_status st = tendon_spring_rig_create(&desc, out);
+    free(chains);
+    return st;
+}

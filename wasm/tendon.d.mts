@@ -1,0 +1,217 @@
+// TypeScript declarations of wasm/tendon.mjs (.d.mts: the declarations of an .mjs) (docs/wasm.md, "The binding").
+
+/** The seed's Pose: translation [3n], rotation [4n] (x y z w), scale [3n]. */
+export interface Pose {
+  translation: Float32Array;
+  rotation: Float32Array;
+  scale: Float32Array;
+}
+
+/** The seed's SpringSettings. maxOffsetM absent (or negative, or NaN): no limit. */
+export interface SpringSettings {
+  readonly frequencyHz: number;
+  readonly damping: number;
+  readonly maxOffsetM?: number;
+}
+
+/** The seed's SpringLink. */
+export interface SpringLink extends SpringSettings {
+  readonly restOffsetM: readonly [number, number, number];
+}
+
+/** The seed's SpringAnchor: writes the anchor's three floats at timeSec into out. */
+export type SpringAnchor = (timeSec: number, out: Float32Array) => void;
+
+/**
+ * A batched anchor: called once per sample with every time the sample asks about (the seed's
+ * grid), it writes out[3i .. 3i+2] for times[i]. Both arrays are views of module memory, valid
+ * only during the call.
+ */
+export interface BatchedSpringAnchor {
+  batch(times: Float64Array, out: Float32Array): void;
+}
+
+/** The seed cases' declarative anchors, evaluated inside the module. */
+export type AnchorDescription =
+  | { kind: 'constant'; value: readonly number[] }
+  | { kind: 'linear'; origin: readonly number[]; velocity: readonly number[] }
+  | { kind: 'sine'; amplitude: readonly number[]; frequencyHz: number; phase: number; center?: readonly number[] }
+  | { kind: 'step'; at: number; from: readonly number[]; to: readonly number[] }
+  | { kind: 'keys'; times: readonly number[]; values: readonly (readonly number[])[] };
+
+export type AnyAnchor = SpringAnchor | BatchedSpringAnchor | ModuleAnchor | AnchorDescription;
+
+/** A tendon error: tendon's message, its tendon_status and that status's name. */
+export class TendonError extends Error {
+  readonly status: number;
+  readonly statusName: string;
+}
+
+/** Whether this engine validates WebAssembly SIMD128 (which module loadTendon picks). */
+export function simd128Supported(): boolean;
+
+export interface LoadOptions {
+  /** 'auto' (default): simd128 when simd128Supported(), else scalar. */
+  flavour?: 'auto' | 'simd128' | 'scalar';
+  /** The module's bytes or URL, instead of dist/tendon-<flavour>.wasm beside tendon.mjs. */
+  module?: ArrayBuffer | ArrayBufferView | URL | string;
+}
+
+export function loadTendon(options?: LoadOptions): Promise<Tendon>;
+
+/** A pose in module memory; its arrays are views, re-made after the memory grows. */
+export class ModulePose implements Pose {
+  readonly jointCount: number;
+  readonly translation: Float32Array;
+  readonly rotation: Float32Array;
+  readonly scale: Float32Array;
+  /** Copy a Pose's arrays in. */
+  set(pose: Pose): void;
+  /** Copy the arrays out into a Pose. */
+  copyTo(pose: Pose): void;
+  dispose(): void;
+}
+
+/** Floats in module memory (a joint mask: a weight per joint, clamped to [0, 1]). */
+export class ModuleFloats {
+  readonly length: number;
+  readonly array: Float32Array;
+  dispose(): void;
+}
+
+/** A declarative anchor in module memory (Tendon.createAnchor). */
+export class ModuleAnchor {
+  dispose(): void;
+}
+
+/** An immutable clip in module memory (Tendon.createClip). */
+export class ModuleClip {
+  readonly jointCount: number;
+  readonly duration: number;
+  /** Seed sampleClip, exact tier: every TRS track at timeSec (NaN refused; ends clamp). */
+  sample(timeSec: number, pose: ModulePose): void;
+  /** The same in the float32 tier. */
+  sampleF32(timeSec: number, pose: ModulePose): void;
+  dispose(): void;
+}
+
+export interface TrackDescription {
+  joint: number;
+  path: 'translation' | 'rotation' | 'scale' | 'weights';
+  /** Default 'LINEAR'. */
+  interpolation?: 'STEP' | 'LINEAR' | 'CUBICSPLINE';
+  times: ArrayLike<number>;
+  /** Key-major; CUBICSPLINE: in-tangent, value, out-tangent per key (glTF). */
+  values: ArrayLike<number>;
+  /** Floats per value: 3 (translation, scale), 4 (rotation), any for weights. */
+  width?: number;
+}
+
+/** An immutable skeleton in module memory (Tendon.createSkeleton). */
+export class ModuleSkeleton {
+  readonly jointCount: number;
+  restPose(pose: ModulePose): void;
+  dispose(): void;
+}
+
+export class ModuleSkinBinding {
+  readonly paletteCount: number;
+  dispose(): void;
+}
+
+/** uint16 in module memory (skinning joint indices). */
+export class ModuleU16 {
+  readonly length: number;
+  readonly array: Uint16Array;
+  dispose(): void;
+}
+
+export interface SkinJob {
+  palette: ModuleFloats;
+  paletteCount: number;
+  vertexCount: number;
+  /** 1..4, default 4. */
+  influenceCount?: number;
+  joints: ModuleU16;
+  weights: ModuleFloats;
+  positions: ModuleFloats;
+  outPositions: ModuleFloats;
+  normals?: ModuleFloats;
+  outNormals?: ModuleFloats;
+}
+
+/** A spring rig (Tendon.createSpringRig). */
+export class ModuleSpringRig {
+  readonly chainCount: number;
+  readonly linkCount: number;
+  /** Rotations of the chains' joints into pose (null: not written); link positions returned. */
+  sample(timeSec: number, pose: ModulePose | null, out?: Float32Array): Float32Array;
+  chainFirstLink(chain: number): number;
+  chainLinks(chain: number): SpringLink[];
+  dispose(): void;
+}
+
+export interface SpringRigDescription {
+  skeleton: ModuleSkeleton;
+  chains: readonly { joints: readonly number[]; settings: SpringSettings; anchorOffset?: readonly number[] }[];
+  base?: { clip: ModuleClip; offsetSec?: number; loop?: boolean };
+  blend?: { clip: ModuleClip; weight: number; loop?: boolean };
+  layer?: { clip: ModuleClip; weight: number; mode?: 'additive' | 'override'; mask?: ModuleFloats; loop?: boolean };
+  tier?: 'exact' | 'f32';
+}
+
+export class Tendon {
+  /** 'simd128' or 'scalar': the module loaded. */
+  readonly flavour: 'simd128' | 'scalar';
+  /** The ISA dispatch uses inside the module ('simd128' or 'scalar'). */
+  readonly isa: string;
+  /** tendon_version(). */
+  readonly version: string;
+  readonly memory: WebAssembly.Memory;
+
+  createPose(jointCount: number): ModulePose;
+  createFloats(count: number): ModuleFloats;
+  createAnchor(description: AnchorDescription): ModuleAnchor;
+
+  // Exact tier (the seed's bits), on module poses: zero-copy.
+  blend(a: ModulePose, b: ModulePose, t: number, out: ModulePose): void;
+  blendMasked(a: ModulePose, b: ModulePose, t: number, mask: ModuleFloats, out: ModulePose): void;
+  add(base: ModulePose, delta: ModulePose, weight: number, out: ModulePose): void;
+  addMasked(base: ModulePose, delta: ModulePose, weight: number, mask: ModuleFloats, out: ModulePose): void;
+  // Float32 tier (docs/fast-tier.md).
+  blendF32(a: ModulePose, b: ModulePose, t: number, out: ModulePose): void;
+  blendMaskedF32(a: ModulePose, b: ModulePose, t: number, mask: ModuleFloats, out: ModulePose): void;
+  blendNlerpF32(a: ModulePose, b: ModulePose, t: number, out: ModulePose): void;
+  blendNlerpMaskedF32(a: ModulePose, b: ModulePose, t: number, mask: ModuleFloats, out: ModulePose): void;
+  addF32(base: ModulePose, delta: ModulePose, weight: number, out: ModulePose): void;
+  addMaskedF32(base: ModulePose, delta: ModulePose, weight: number, mask: ModuleFloats, out: ModulePose): void;
+  setJoint(pose: ModulePose, joint: number, translation: ArrayLike<number>, rotation: ArrayLike<number>,
+           scale: ArrayLike<number>): void;
+
+  // The seed's functions on any Poses (plain ones are copied in and out).
+  blendPoses(a: Pose, b: Pose, t: number, out: Pose): void;
+  addPose(base: Pose, delta: Pose, weight: number, out: Pose): void;
+  springSettleSec(settings: SpringSettings): number;
+  springChainSettleSec(links: readonly SpringLink[]): number;
+  sampleSpring(settings: SpringSettings, anchorAt: AnyAnchor, timeSec: number, out?: Float32Array): Float32Array;
+  sampleSpringChain(links: readonly SpringLink[], rootAt: AnyAnchor, timeSec: number,
+                    out?: Float32Array): Float32Array;
+
+  createClip(description: { jointCount: number; tracks: readonly TrackDescription[] }): ModuleClip;
+  /** parents in DFS pre-order (−1: a root); names unique; rest: the rest pose (default: identity). */
+  createSkeleton(description: { parents: ArrayLike<number>; names?: readonly string[]; rest?: Pose }): ModuleSkeleton;
+  /** inverseBind: 16 floats a matrix, column-major; omitted: derived from the rest pose. */
+  createSkinBinding(skeleton: ModuleSkeleton, jointOf: ArrayLike<number>, inverseBind?: ArrayLike<number>): ModuleSkinBinding;
+  createU16(count: number): ModuleU16;
+  /** Pose → palette: model (16·joints) is workspace, palette (16·entries) the result. */
+  palette(skeleton: ModuleSkeleton, binding: ModuleSkinBinding, pose: ModulePose, model: ModuleFloats,
+          palette: ModuleFloats): void;
+  /** Linear-blend skinning, tightly packed arrays. */
+  skin(job: SkinJob): void;
+
+  /** A spring rig: the clips and the skeleton must outlive it. */
+  createSpringRig(description: SpringRigDescription): ModuleSpringRig;
+
+  /** Free the instance's scratch. */
+  dispose(): void;
+}

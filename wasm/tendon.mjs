@@ -1,0 +1,958 @@
+// tendon for JavaScript: the WebAssembly build (docs/wasm.md, "The binding").
+//
+//   import { loadTendon } from '@tendon/wasm';        // or './wasm/tendon.mjs'
+//   const tendon = await loadTendon();                  // the SIMD128 module where the engine has it
+//   const a = tendon.createPose(64), b = tendon.createPose(64), out = tendon.createPose(64);
+//   a.rotation.set(...); tendon.blend(a, b, 0.25, out); // zero-copy: views over module memory
+//   out.dispose();
+//
+// Poses are the seed's layout (`Pose`: translation [3n], rotation [4n] x y z w, scale [3n], three
+// Float32Arrays). A `ModulePose` (createPose) lives in the module's memory and its three arrays are
+// views of it — no copy per call; the views are re-made whenever the memory has grown (growing
+// detaches the old ones), so read `pose.translation` each time rather than keeping the array.
+// The seed-named functions (blendPoses, addPose, sampleSpring, sampleSpringChain) also accept plain
+// JavaScript Poses and copy them in and out.
+//
+// Every tendon error is thrown as a TendonError (an Error) carrying tendon's message and status.
+// Objects made here are freed explicitly with dispose(); `tendon.dispose()` frees the instance's
+// scratch (the module itself is garbage-collected with the Tendon object).
+
+const HERE = new URL('.', import.meta.url);
+
+/** A 27-byte module whose one function returns a v128: valid only where SIMD128 is. */
+const SIMD128_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // \0asm, version 1
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,       // type: () -> v128
+  0x03, 0x02, 0x01, 0x00,                         // one function of type 0
+  0x0a, 0x08, 0x01, 0x06, 0x00,                   // code: one body of 6 bytes, no locals
+  0x41, 0x00, 0xfd, 0x0f,                         // i32.const 0; i8x16.splat
+  0x0b,                                           // end
+]);
+
+/** Whether this engine validates WebAssembly SIMD128 (the loader's choice of module). */
+export function simd128Supported() {
+  try {
+    return WebAssembly.validate(SIMD128_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+/** A tendon error: `message` is tendon's, `status` its tendon_status, `statusName` its name. */
+export class TendonError extends Error {
+  constructor(message, status, statusName) {
+    super(message);
+    this.name = 'TendonError';
+    this.status = status;
+    this.statusName = statusName;
+  }
+}
+
+async function readModuleBytes(source) {
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
+  const url = source instanceof URL ? source : new URL(source, HERE);
+  if (url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return readFile(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`tendon: cannot fetch ${url}: ${response.status}`);
+  return response.arrayBuffer();
+}
+
+/**
+ * Load tendon. options.flavour: 'auto' (default: simd128 when simd128Supported(), else scalar),
+ * 'simd128' or 'scalar'; options.module: the module's bytes or URL instead of
+ * dist/tendon-<flavour>.wasm beside this file.
+ */
+export async function loadTendon(options = {}) {
+  let flavour = options.flavour ?? 'auto';
+  if (flavour === 'auto') flavour = simd128Supported() ? 'simd128' : 'scalar';
+  if (flavour !== 'simd128' && flavour !== 'scalar')
+    throw new Error(`tendon: flavour "${flavour}" is not auto, simd128 or scalar`);
+  if (flavour === 'simd128' && !simd128Supported())
+    throw new Error('tendon: the simd128 module was asked for, and this engine has no SIMD128');
+  const bytes = await readModuleBytes(options.module ?? new URL(`dist/tendon-${flavour}.wasm`, HERE));
+  const module = await WebAssembly.compile(bytes);
+  const t = new Tendon(flavour);
+  const instance = await WebAssembly.instantiate(module, t._imports());
+  t._attach(instance);
+  return t;
+}
+
+const EXACT = 0, F32 = 1, NLERP_F32 = 2;
+const ANCHOR_KIND = { constant: 0, linear: 1, sine: 2, step: 3, keys: 4 };
+const MODE_JS = 0, MODE_BATCH = 1, MODE_DECL = 2;
+const SETTINGS_BYTES = 24, LINK_BYTES = 48;
+
+class Tendon {
+  constructor(flavour) {
+    this.flavour = flavour;
+    this._anchors = [];      // id -> the JavaScript anchor of a sample in progress
+    this._anchorOut = new Float32Array(3);
+    this._buffer = null;
+    this._U32 = undefined;
+    this._disposed = false;
+  }
+
+  _imports() {
+    const self = this;
+    const wasi = {
+      environ_sizes_get(countPtr, sizePtr) {
+        self._u32()[countPtr >> 2] = 0;
+        self._u32()[sizePtr >> 2] = 0;
+        return 0;
+      },
+      environ_get() { return 0; },
+      fd_write(fd, iovs, iovsLen, writtenPtr) {
+        const u32 = self._u32(), u8 = new Uint8Array(self.memory.buffer);
+        let text = '', n = 0;
+        for (let i = 0; i < iovsLen; i++) {
+          const p = u32[(iovs >> 2) + 2 * i], len = u32[(iovs >> 2) + 2 * i + 1];
+          text += new TextDecoder().decode(u8.subarray(p, p + len));
+          n += len;
+        }
+        (fd === 1 ? console.log : console.error)(text.replace(/\n$/, ''));
+        self._u32()[writtenPtr >> 2] = n;
+        return 0;
+      },
+      fd_close() { return 0; },
+      fd_seek() { return 70; /* ESPIPE */ },
+      proc_exit(code) { throw new Error(`tendon: the module exited (${code})`); },
+    };
+    const js = {
+      anchor(id, timeSec, outPtr) {
+        const out = self._anchorOut;
+        self._anchors[id](timeSec, out);
+        const f32 = self._f32(), o = outPtr >> 2;
+        f32[o] = out[0];
+        f32[o + 1] = out[1];
+        f32[o + 2] = out[2];
+      },
+      anchor_batch(id, timesPtr, count, outPtr) {
+        const t = timesPtr >> 3, o = outPtr >> 2;
+        self._anchors[id](self._f64().subarray(t, t + count), self._F32.subarray(o, o + 3 * count));
+      },
+    };
+    return { wasi_snapshot_preview1: wasi, tendon_js: js };
+  }
+
+  _attach(instance) {
+    this._x = instance.exports;
+    this.memory = this._x.memory;
+    this._x._initialize();
+    this.version = this._string(this._x.tendon_version());
+    const isa = this._scratch(4);
+    this._check(this._x.tendon_isa_active(isa));
+    this.isa = this._string(this._x.tendon_isa_name(this._u32()[isa >> 2]));
+    this._x.free(isa);
+    this._settings = this._alloc(SETTINGS_BYTES);
+    this._out3 = this._alloc(16);
+    this._f64box = this._alloc(8);
+    this._links = 0; this._linkCap = 0;
+    this._chainOut = 0; this._chainOutCap = 0;
+    this._scratchPoses = new Map();
+  }
+
+  // ---- memory ---------------------------------------------------------------------------------
+  // memory.grow detaches the old buffer, and a detached buffer's views have length 0: that is
+  // the test (reading memory.buffer on every call costs more than the calls it serves).
+  _views() {
+    if (this._U32 === undefined || this._U32.length === 0) {
+      this._buffer = this.memory.buffer;
+      this._F32 = new Float32Array(this._buffer);
+      this._F64 = new Float64Array(this._buffer);
+      this._U32 = new Uint32Array(this._buffer);
+    }
+  }
+  _f32() { this._views(); return this._F32; }
+  _f64() { this._views(); return this._F64; }
+  _u32() { this._views(); return this._U32; }
+  _string(ptr) {
+    const u8 = new Uint8Array(this.memory.buffer);
+    let end = ptr;
+    while (u8[end] !== 0) end++;
+    return new TextDecoder().decode(u8.subarray(ptr, end));
+  }
+  _alloc(bytes) {
+    const p = this._x.malloc(bytes);
+    if (!p) throw new TendonError(`tendon: out of module memory for ${bytes} bytes`, 8,
+                                  'TENDON_ERR_NOMEM');
+    return p;
+  }
+  _scratch(bytes) { return this._alloc(bytes); }
+  _check(status) {
+    if (status !== 0) {
+      throw new TendonError(this._string(this._x.tendon_error_message()), status,
+                            this._string(this._x.tendon_status_name(status)));
+    }
+  }
+  _live() {
+    if (this._disposed) throw new Error('tendon: this instance was disposed');
+  }
+
+  // ---- poses ----------------------------------------------------------------------------------
+  /** A pose of `jointCount` joints at rest, in module memory (dispose() it). */
+  createPose(jointCount) {
+    this._live();
+    if (!Number.isInteger(jointCount) || jointCount < 0)
+      throw new TendonError(`createPose: jointCount is ${jointCount}; expected a whole number >= 0`,
+                            2, 'TENDON_ERR_COUNT');
+    return new ModulePose(this, jointCount);
+  }
+
+  /** Float32Array of `count` floats in module memory (a joint mask: one weight per joint). */
+  createFloats(count) {
+    this._live();
+    return new ModuleFloats(this, count);
+  }
+
+  _posePtr(pose, name) {
+    if (pose instanceof ModulePose && pose._tendon === this) return pose._live();
+    throw new TypeError(`tendon: ${name} is not a pose made by this tendon's createPose ` +
+                        '(use blendPoses / addPose to pass plain Float32Array poses)');
+  }
+  _maskPtr(mask) {
+    if (mask instanceof ModuleFloats && mask._tendon === this) return mask._live();
+    throw new TypeError('tendon: a mask / matrix / vertex array is not ModuleFloats of this tendon (createFloats)');
+  }
+
+  /** Exact tier (the seed's bits): out = slerp(a, b, clamp(t)) per joint. */
+  blend(a, b, t, out) {
+    this._check(this._x.tendon_pose_blend(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
+                                          this._posePtr(out, 'out')));
+  }
+  blendMasked(a, b, t, mask, out) {
+    this._check(this._x.tendon_pose_blend_masked(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
+                                                 this._maskPtr(mask), this._posePtr(out, 'out')));
+  }
+  add(base, delta, weight, out) {
+    this._check(this._x.tendon_pose_add(this._posePtr(base, 'base'),
+                                        this._posePtr(delta, 'delta'), weight,
+                                        this._posePtr(out, 'out')));
+  }
+  addMasked(base, delta, weight, mask, out) {
+    this._check(this._x.tendon_pose_add_masked(this._posePtr(base, 'base'),
+                                               this._posePtr(delta, 'delta'), weight,
+                                               this._maskPtr(mask), this._posePtr(out, 'out')));
+  }
+  /** Float32 tier (docs/fast-tier.md): the same on every ISA, not the seed's bits. */
+  blendF32(a, b, t, out) {
+    this._check(this._x.tendon_pose_blend_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
+                                              this._posePtr(out, 'out')));
+  }
+  blendMaskedF32(a, b, t, mask, out) {
+    this._check(this._x.tendon_pose_blend_masked_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'),
+                                                     t, this._maskPtr(mask),
+                                                     this._posePtr(out, 'out')));
+  }
+  blendNlerpF32(a, b, t, out) {
+    this._check(this._x.tendon_pose_blend_nlerp_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'),
+                                                    t, this._posePtr(out, 'out')));
+  }
+  blendNlerpMaskedF32(a, b, t, mask, out) {
+    this._check(this._x.tendon_pose_blend_nlerp_masked_f32(
+      this._posePtr(a, 'a'), this._posePtr(b, 'b'), t, this._maskPtr(mask),
+      this._posePtr(out, 'out')));
+  }
+  addF32(base, delta, weight, out) {
+    this._check(this._x.tendon_pose_add_f32(this._posePtr(base, 'base'),
+                                            this._posePtr(delta, 'delta'), weight,
+                                            this._posePtr(out, 'out')));
+  }
+  addMaskedF32(base, delta, weight, mask, out) {
+    this._check(this._x.tendon_pose_add_masked_f32(this._posePtr(base, 'base'),
+                                                   this._posePtr(delta, 'delta'), weight,
+                                                   this._maskPtr(mask),
+                                                   this._posePtr(out, 'out')));
+  }
+  /** setJoint (seed): one joint's transform written into a module pose. */
+  setJoint(pose, joint, translation, rotation, scale) {
+    const p = this._posePtr(pose, 'pose');
+    const tmp = this._alloc(40), f32 = this._f32(), o = tmp >> 2;
+    try {
+      for (let c = 0; c < 3; c++) { f32[o + c] = translation[c]; f32[o + 7 + c] = scale[c]; }
+      for (let c = 0; c < 4; c++) f32[o + 3 + c] = rotation[c];
+      this._check(this._x.tendon_pose_set_joint(p, joint, tmp, tmp + 12, tmp + 28));
+    } finally {
+      this._x.free(tmp);
+    }
+  }
+
+  // ---- the seed's functions on plain JavaScript poses (copy in, call, copy out) ----------------
+  _jointsOf(pose, name) {
+    if (!pose || !pose.rotation || !pose.translation || !pose.scale)
+      throw new TypeError(`tendon: ${name} is not a Pose (translation, rotation, scale)`);
+    const n = pose.rotation.length / 4;
+    if (!Number.isInteger(n) || pose.translation.length < 3 * n || pose.scale.length < 3 * n)
+      throw new TendonError(`${name}: rotation holds ${pose.rotation.length} floats and ` +
+                            `translation ${pose.translation.length}, scale ${pose.scale.length}; ` +
+                            'expected 4n, 3n and 3n for n joints', 2, 'TENDON_ERR_COUNT');
+    return n;
+  }
+  _scratchPose(slot, n) {
+    let p = this._scratchPoses.get(slot);
+    if (!p || p.jointCount !== n) {
+      if (p) p.dispose();
+      p = this.createPose(n);
+      this._scratchPoses.set(slot, p);
+    }
+    return p;
+  }
+  _poseIn(slot, pose, n) {
+    if (pose instanceof ModulePose) return pose;
+    const p = this._scratchPose(slot, n);
+    p.set(pose);
+    return p;
+  }
+  _poseCall(fn, a, b, t, out, names) {
+    const n = this._jointsOf(out, names[2]);
+    if (this._jointsOf(a, names[0]) !== n || this._jointsOf(b, names[1]) !== n)
+      throw new TendonError(`${names[0]}, ${names[1]} and ${names[2]} have different joint counts`,
+                            2, 'TENDON_ERR_COUNT');
+    const ma = this._poseIn('a', a, n), mb = this._poseIn('b', b, n);
+    const mo = out instanceof ModulePose ? out : this._scratchPose('out', n);
+    fn.call(this, ma, mb, t, mo);
+    if (mo !== out) mo.copyTo(out);
+  }
+  /** Seed blendPoses(a, b, t, out), exact tier: any Poses (copied in and out when not module poses). */
+  blendPoses(a, b, t, out) { this._poseCall(this.blend, a, b, t, out, ['a', 'b', 'out']); }
+  /** Seed addPose(base, delta, weight, out), exact tier. */
+  addPose(base, delta, weight, out) {
+    this._poseCall(this.add, base, delta, weight, out, ['base', 'delta', 'out']);
+  }
+
+  // ---- springs --------------------------------------------------------------------------------
+  _writeSettings(s, at) {
+    const f64 = this._f64(), o = at >> 3;
+    f64[o] = s.frequencyHz;
+    f64[o + 1] = s.damping;
+    f64[o + 2] = s.maxOffsetM === undefined ? -1 : s.maxOffsetM;
+  }
+  _writeLinks(links) {
+    const need = links.length * LINK_BYTES;
+    if (need > this._linkCap) {
+      if (this._links) this._x.free(this._links);
+      this._links = this._alloc(need);
+      this._linkCap = need;
+    }
+    for (let i = 0; i < links.length; i++) {
+      const l = links[i], at = this._links + i * LINK_BYTES;
+      this._writeSettings(l, at);
+      const f64 = this._f64(), o = (at >> 3) + 3;
+      f64[o] = l.restOffsetM[0]; f64[o + 1] = l.restOffsetM[1]; f64[o + 2] = l.restOffsetM[2];
+    }
+    return this._links;
+  }
+  /** springSettleSec (seed). */
+  springSettleSec(settings) {
+    this._writeSettings(settings, this._settings);
+    this._check(this._x.tendon_spring_settle_sec(this._settings, this._f64box));
+    return this._f64()[this._f64box >> 3];
+  }
+  /** springChainSettleSec (seed). */
+  springChainSettleSec(links) {
+    const p = links.length ? this._writeLinks(links) : this._links || this._f64box;
+    this._check(this._x.tendon_spring_chain_settle_sec(p, links.length, this._f64box));
+    return this._f64()[this._f64box >> 3];
+  }
+
+  /**
+   * An anchor evaluated inside the module, from its description (the seed cases' kinds):
+   * {kind:'constant', value}, {kind:'linear', origin, velocity}, {kind:'sine', amplitude,
+   * frequencyHz, phase, center}, {kind:'step', at, from, to}, {kind:'keys', times, values}.
+   * Returns a ModuleAnchor to pass wherever an anchor goes (dispose() it).
+   */
+  createAnchor(description) {
+    this._live();
+    return new ModuleAnchor(this, description);
+  }
+
+  _anchorCall(anchor, fn) {
+    // fn(mode, handle)
+    if (anchor instanceof ModuleAnchor) return fn(MODE_DECL, anchor._live());
+    let mode, f;
+    if (typeof anchor === 'function') { mode = MODE_JS; f = anchor; }
+    else if (anchor && typeof anchor.batch === 'function') { mode = MODE_BATCH; f = anchor.batch; }
+    else if (anchor && typeof anchor.kind === 'string') {
+      const m = this.createAnchor(anchor);
+      try { return fn(MODE_DECL, m._live()); } finally { m.dispose(); }
+    } else {
+      throw new TypeError('tendon: an anchor is a function (timeSec, out), {batch(times, out)}, ' +
+                          'a ModuleAnchor or a declarative {kind, ...}');
+    }
+    const id = this._anchors.length;
+    this._anchors.push(f);
+    try { return fn(mode, id); } finally { this._anchors.pop(); }
+  }
+
+  /**
+   * Seed sampleSpring(settings, anchorAt, timeSec, out): out (3 floats; a new Float32Array when
+   * omitted) is where the mass sits at timeSec. anchorAt: a function (timeSec, out) called per
+   * anchor time; {batch(times, out)} called once with every time (Float64Array) to fill
+   * out[3·i..] (Float32Array, a view of module memory valid during the call); or a module anchor.
+   */
+  sampleSpring(settings, anchorAt, timeSec, out = new Float32Array(3)) {
+    this._live();
+    this._writeSettings(settings, this._settings);
+    this._anchorCall(anchorAt, (mode, handle) =>
+      this._check(this._x.tendon_wasm_spring_sample(this._settings, mode, handle, timeSec,
+                                                    this._out3)));
+    const f32 = this._f32(), o = this._out3 >> 2;
+    out[0] = f32[o]; out[1] = f32[o + 1]; out[2] = f32[o + 2];
+    return out;
+  }
+
+  /** Seed sampleSpringChain(links, rootAt, timeSec, out): 3 floats per link. */
+  sampleSpringChain(links, rootAt, timeSec, out = new Float32Array(3 * links.length)) {
+    this._live();
+    const count = links.length;
+    if (count === 0) return out;
+    const p = this._writeLinks(links);
+    // out's length goes to the library, which refuses one too short with its own message
+    const floats = Math.max(out.length, 3 * count);
+    if (4 * floats > this._chainOutCap) {
+      if (this._chainOut) this._x.free(this._chainOut);
+      this._chainOut = this._alloc(4 * floats);
+      this._chainOutCap = 4 * floats;
+    }
+    let work = 0, workBytes = 0;
+    if (count > 16) {
+      const box = this._alloc(4);
+      try {
+        this._check(this._x.tendon_spring_chain_workspace_size(count, 1, box));
+        workBytes = this._u32()[box >> 2];
+      } finally { this._x.free(box); }
+      work = this._alloc(workBytes + 64);
+      work = (work + 63) & ~63;
+    }
+    const base = work ? work : 0;
+    try {
+      this._anchorCall(rootAt, (mode, handle) =>
+        this._check(this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, base,
+                                                            workBytes, this._chainOut,
+                                                            out.length)));
+    } finally {
+      if (work) this._x.free(work);
+    }
+    out.set(this._f32().subarray(this._chainOut >> 2, (this._chainOut >> 2) + 3 * count));
+    return out;
+  }
+
+  // ---- clips, skeletons, palette, skinning -------------------------------------------------
+  /**
+   * A clip from JavaScript arrays: {jointCount, tracks: [{joint, path: 'translation' |
+   * 'rotation' | 'scale' | 'weights', interpolation: 'STEP' | 'LINEAR' | 'CUBICSPLINE', times,
+   * values, width?}]} (times in seconds; values key-major, glTF's layout; copied).
+   */
+  createClip(description) {
+    this._live();
+    return new ModuleClip(this, description);
+  }
+
+  /**
+   * A skeleton from JavaScript arrays: {parents (DFS pre-order, −1 for a root), names?, rest?
+   * (a Pose)} (seed 002; copied).
+   */
+  createSkeleton(description) {
+    this._live();
+    return new ModuleSkeleton(this, description);
+  }
+
+  /**
+   * A skin binding: palette entry k is skeleton joint jointOf[k], with inverseBind (16 floats a
+   * matrix, column-major) or, when omitted, the inverse of the rest pose's model matrices.
+   */
+  createSkinBinding(skeleton, jointOf, inverseBind) {
+    this._live();
+    return new ModuleSkinBinding(this, skeleton, jointOf, inverseBind);
+  }
+
+  /**
+   * Pose → skinning palette (tendon_pose_palette): `model` (16·joints floats) and `palette`
+   * (16·entries) are ModuleFloats the caller keeps (createFloats); model holds the model
+   * matrices afterwards.
+   */
+  palette(skeleton, binding, pose, model, palette) {
+    if (!(skeleton instanceof ModuleSkeleton) || !(binding instanceof ModuleSkinBinding))
+      throw new TypeError('tendon: palette(skeleton, binding, pose, model, palette) takes a ' +
+                          'ModuleSkeleton and a ModuleSkinBinding');
+    this._check(this._x.tendon_pose_palette(skeleton._live(), binding._live(),
+                                            this._posePtr(pose, 'pose'), 0, this._maskPtr(model),
+                                            this._maskPtr(palette)));
+  }
+
+  /**
+   * Linear-blend skinning (tendon_skin) on ModuleFloats: palette (16·entries), weights
+   * (influences·vertices), positions and outPositions (3·vertices), normals and outNormals
+   * optional; joints a ModuleU16 (createU16) of influences·vertices palette indices.
+   */
+  skin({ palette, paletteCount, vertexCount, influenceCount = 4, joints, weights, positions,
+         outPositions, normals, outNormals }) {
+    if (!(joints instanceof ModuleU16) || joints._tendon !== this)
+      throw new TypeError('tendon: skin: joints is not a ModuleU16 of this tendon (createU16)');
+    this._check(this._x.tendon_wasm_skin(this._maskPtr(palette), paletteCount, vertexCount,
+                                         influenceCount, joints._live(), this._maskPtr(weights),
+                                         this._maskPtr(positions), this._maskPtr(outPositions),
+                                         normals ? this._maskPtr(normals) : 0,
+                                         outNormals ? this._maskPtr(outNormals) : 0));
+  }
+
+  /**
+   * A spring rig (tendon/spring_rig.h): chains hung from joints of `skeleton`, anchored by the
+   * library from a clips source evaluated at every substep time. description: {skeleton,
+   * chains: [{joints: [J0, J1, …, Jn], settings: SpringSettings, anchorOffset?: [x, y, z]}],
+   * base?: {clip, offsetSec?, loop?}, blend?: {clip, weight, loop?}, layer?: {clip, weight,
+   * mode: 'additive' | 'override', mask?: ModuleFloats, loop?}, tier?: 'exact' | 'f32'}.
+   * The clips and the skeleton must outlive the rig.
+   */
+  createSpringRig(description) {
+    this._live();
+    return new ModuleSpringRig(this, description);
+  }
+
+  /** `count` uint16 in module memory (skinning joint indices); `array` is a view. */
+  createU16(count) {
+    this._live();
+    return new ModuleU16(this, count);
+  }
+
+  /** Free the instance's scratch and every pose the seed-named functions made. */
+  dispose() {
+    if (this._disposed) return;
+    for (const p of this._scratchPoses.values()) p.dispose();
+    this._scratchPoses.clear();
+    for (const p of [this._settings, this._out3, this._f64box, this._links, this._chainOut])
+      if (p) this._x.free(p);
+    this._disposed = true;
+  }
+}
+
+/** A pose in module memory: translation, rotation, scale are views re-made after memory.grow. */
+class ModulePose {
+  constructor(tendon, jointCount) {
+    this._tendon = tendon;
+    this.jointCount = jointCount;
+    this._ptr = tendon._alloc(16);
+    const st = tendon._x.tendon_pose_create(jointCount, this._ptr);
+    if (st !== 0) {
+      tendon._x.free(this._ptr);
+      tendon._check(st);
+    }
+    const u32 = tendon._u32(), o = this._ptr >> 2;
+    this._t = u32[o]; this._r = u32[o + 1]; this._s = u32[o + 2];
+    this._rv = undefined;
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this pose was disposed');
+    return this._ptr;
+  }
+  _views() {
+    this._live();
+    // re-made when the memory grew (the old views are detached: length 0)
+    if (this._rv === undefined || this._rv.length !== 4 * this.jointCount) {
+      const n = this.jointCount, f32 = this._tendon._f32();
+      this._tv = f32.subarray(this._t >> 2, (this._t >> 2) + 3 * n);
+      this._rv = f32.subarray(this._r >> 2, (this._r >> 2) + 4 * n);
+      this._sv = f32.subarray(this._s >> 2, (this._s >> 2) + 3 * n);
+    }
+  }
+  get translation() { this._views(); return this._tv; }
+  get rotation() { this._views(); return this._rv; }
+  get scale() { this._views(); return this._sv; }
+  /** Copy a Pose's three arrays in. */
+  set(pose) {
+    this._views();
+    this._tv.set(pose.translation.subarray ? pose.translation.subarray(0, this._tv.length)
+                                           : pose.translation);
+    this._rv.set(pose.rotation.subarray ? pose.rotation.subarray(0, this._rv.length)
+                                        : pose.rotation);
+    this._sv.set(pose.scale.subarray ? pose.scale.subarray(0, this._sv.length) : pose.scale);
+  }
+  /** Copy the three arrays out into a Pose. */
+  copyTo(pose) {
+    this._views();
+    pose.translation.set(this._tv);
+    pose.rotation.set(this._rv);
+    pose.scale.set(this._sv);
+  }
+  dispose() {
+    if (!this._ptr) return;
+    this._tendon._x.tendon_pose_destroy(this._ptr);
+    this._tendon._x.free(this._ptr);
+    this._ptr = 0;
+    this._tv = this._rv = this._sv = undefined;
+  }
+}
+
+/** `count` floats in module memory; `array` is a view re-made after memory.grow. */
+class ModuleFloats {
+  constructor(tendon, count) {
+    if (!Number.isInteger(count) || count < 0)
+      throw new TendonError(`createFloats: count is ${count}; expected a whole number >= 0`, 2,
+                            'TENDON_ERR_COUNT');
+    this._tendon = tendon;
+    this.length = count;
+    this._ptr = tendon._alloc(Math.max(4, 4 * count));
+    this._buffer = null;
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: these floats were disposed');
+    return this._ptr;
+  }
+  get array() {
+    this._live();
+    if (this._view === undefined || this._view.length !== this.length) {
+      const o = this._ptr >> 2;
+      this._view = this._tendon._f32().subarray(o, o + this.length);
+    }
+    return this._view;
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.free(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+/** A declarative anchor, evaluated in the module (createAnchor). */
+class ModuleAnchor {
+  constructor(tendon, d) {
+    const kind = ANCHOR_KIND[d && d.kind];
+    if (kind === undefined)
+      throw new TendonError(`anchor kind "${d && d.kind}" is not constant, linear, sine, step ` +
+                            'or keys', 6, 'TENDON_ERR_VALUE');
+    const vec = (v, name) => {
+      if (!v || v.length !== 3 || ![0, 1, 2].every((k) => typeof v[k] === 'number'))
+        throw new TendonError(`anchor ${d.kind}: "${name}" must be 3 numbers`, 6,
+                              'TENDON_ERR_VALUE');
+      return v;
+    };
+    const keys = kind === 4 ? d.times.length : 0;
+    if (kind === 4 && (keys < 1 || !d.values || d.values.length !== keys))
+      throw new TendonError('anchor keys: "times" and "values" must be as long, and not empty', 6,
+                            'TENDON_ERR_VALUE');
+    this._tendon = tendon;
+    this._ptr = tendon._alloc(8 * (11 + 4 * keys));
+    const f = tendon._f64(), o = this._ptr >> 3;
+    f.fill(0, o, o + 11 + 4 * keys);
+    f[o] = kind;
+    const put = (at, v) => { f[o + at] = v[0]; f[o + at + 1] = v[1]; f[o + at + 2] = v[2]; };
+    if (kind === 0) put(1, vec(d.value, 'value'));
+    if (kind === 1) { put(1, vec(d.origin, 'origin')); put(4, vec(d.velocity, 'velocity')); }
+    if (kind === 2) {
+      put(1, vec(d.amplitude, 'amplitude'));
+      put(4, d.center === undefined ? [0, 0, 0] : vec(d.center, 'center'));
+      f[o + 7] = d.frequencyHz; f[o + 8] = d.phase;
+    }
+    if (kind === 3) { put(1, vec(d.from, 'from')); put(4, vec(d.to, 'to')); f[o + 9] = d.at; }
+    if (kind === 4) {
+      f[o + 10] = keys;
+      for (let i = 0; i < keys; i++) {
+        f[o + 11 + i] = d.times[i];
+        put(11 + keys + 3 * i, vec(d.values[i], `values[${i}]`));
+      }
+    }
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this anchor was disposed');
+    return this._ptr;
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.free(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+const PATHS = { translation: 0, rotation: 1, scale: 2, weights: 3 };
+const INTERPOLATIONS = { STEP: 0, LINEAR: 1, CUBICSPLINE: 2 };
+
+/** Floats copied into module memory (a set-up helper; returns the pointer, freed by the caller). */
+function copyFloats(tendon, values, what) {
+  const n = values.length;
+  const p = tendon._alloc(Math.max(4, 4 * n));
+  const f = tendon._f32();
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (typeof v !== 'number') {
+      tendon._x.free(p);
+      throw new TendonError(`${what}[${i}] is ${typeof v}; expected a number`, 6, 'TENDON_ERR_VALUE');
+    }
+    f[(p >> 2) + i] = v;
+  }
+  return p;
+}
+
+/** An immutable clip in module memory (createClip). */
+class ModuleClip {
+  constructor(tendon, d) {
+    this._tendon = tendon;
+    const tracks = d.tracks ?? [];
+    const size = tendon._x.tendon_wasm_track_desc_size();
+    const desc = tendon._alloc(Math.max(4, size * tracks.length));
+    const owned = [desc];
+    try {
+      tracks.forEach((tr, i) => {
+        const path = PATHS[tr.path], interp = INTERPOLATIONS[tr.interpolation ?? 'LINEAR'];
+        if (path === undefined)
+          throw new TendonError(`clip: tracks[${i}].path "${tr.path}" is not translation, ` +
+                                'rotation, scale or weights', 6, 'TENDON_ERR_VALUE');
+        if (interp === undefined)
+          throw new TendonError(`clip: tracks[${i}].interpolation "${tr.interpolation}" is not ` +
+                                'STEP, LINEAR or CUBICSPLINE', 6, 'TENDON_ERR_VALUE');
+        const width = tr.width ?? (path === 1 ? 4 : 3);
+        const times = copyFloats(tendon, tr.times, `tracks[${i}].times`);
+        owned.push(times);
+        const values = copyFloats(tendon, tr.values, `tracks[${i}].values`);
+        owned.push(values);
+        tendon._x.tendon_wasm_track_set(desc, i, tr.joint, path, interp, width, tr.times.length,
+                                        times, values);
+      });
+      const box = tendon._alloc(4);
+      owned.push(box);
+      tendon._check(tendon._x.tendon_wasm_clip_create(d.jointCount, tracks.length, desc, box));
+      this._ptr = tendon._u32()[box >> 2];
+    } finally {
+      for (const p of owned) tendon._x.free(p);
+    }
+    this.jointCount = d.jointCount;
+    this.duration = tendon._x.tendon_clip_duration(this._ptr);
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this clip was disposed');
+    return this._ptr;
+  }
+  /** Seed sampleClip: every TRS track at timeSec into `pose` (a ModulePose), exact tier. */
+  sample(timeSec, pose) {
+    this._tendon._check(this._tendon._x.tendon_clip_sample(this._live(), timeSec,
+                                                            this._tendon._posePtr(pose, 'pose')));
+  }
+  /** The same in the float32 tier. */
+  sampleF32(timeSec, pose) {
+    this._tendon._check(this._tendon._x.tendon_clip_sample_f32(this._live(), timeSec,
+                                                                this._tendon._posePtr(pose, 'pose')));
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.tendon_clip_destroy(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+/** An immutable skeleton in module memory (createSkeleton). */
+class ModuleSkeleton {
+  constructor(tendon, d) {
+    this._tendon = tendon;
+    const n = d.parents.length;
+    const owned = [];
+    try {
+      const parents = tendon._alloc(Math.max(4, 4 * n));
+      owned.push(parents);
+      new Int32Array(tendon.memory.buffer, parents, n).set(d.parents);
+      let names = 0;
+      if (d.names) {
+        if (d.names.length !== n)
+          throw new TendonError(`skeleton: ${d.names.length} names for ${n} joints`, 2,
+                                'TENDON_ERR_COUNT');
+        names = tendon._alloc(Math.max(4, 4 * n));
+        owned.push(names);
+        const enc = new TextEncoder();
+        d.names.forEach((name, j) => {
+          const bytes = enc.encode(String(name));
+          const p = tendon._alloc(bytes.length + 1);
+          owned.push(p);
+          const u8 = new Uint8Array(tendon.memory.buffer);
+          u8.set(bytes, p);
+          u8[p + bytes.length] = 0;
+          tendon._u32()[(names >> 2) + j] = p;
+        });
+      }
+      let rest = 0;
+      if (d.rest) {
+        const r = tendon.createPose(d.rest.rotation.length / 4);
+        owned.push(r);
+        r.set(d.rest);
+        rest = r._live();
+      }
+      const box = tendon._alloc(4);
+      owned.push(box);
+      tendon._check(tendon._x.tendon_wasm_skeleton_create(n, parents, names, rest, box));
+      this._ptr = tendon._u32()[box >> 2];
+    } finally {
+      for (const p of owned) (p instanceof ModulePose ? p.dispose() : tendon._x.free(p));
+    }
+    this.jointCount = n;
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this skeleton was disposed');
+    return this._ptr;
+  }
+  /** The rest pose into a ModulePose. */
+  restPose(pose) {
+    this._tendon._check(this._tendon._x.tendon_skeleton_rest_pose(this._live(),
+                                                                   this._tendon._posePtr(pose, 'pose')));
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.tendon_skeleton_destroy(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+/** A skin binding (createSkinBinding). */
+class ModuleSkinBinding {
+  constructor(tendon, skeleton, jointOf, inverseBind) {
+    if (!(skeleton instanceof ModuleSkeleton))
+      throw new TypeError('tendon: createSkinBinding takes a ModuleSkeleton');
+    this._tendon = tendon;
+    const n = jointOf.length;
+    const joints = tendon._alloc(Math.max(4, 4 * n));
+    let ib = 0;
+    try {
+      new Uint32Array(tendon.memory.buffer, joints, n).set(jointOf);
+      if (inverseBind) ib = copyFloats(tendon, inverseBind, 'inverseBind');
+      const box = tendon._alloc(4);
+      try {
+        tendon._check(tendon._x.tendon_skin_binding_create(skeleton._live(), joints, ib, n, box));
+        this._ptr = tendon._u32()[box >> 2];
+      } finally { tendon._x.free(box); }
+    } finally {
+      tendon._x.free(joints);
+      if (ib) tendon._x.free(ib);
+    }
+    this.paletteCount = n;
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this skin binding was disposed');
+    return this._ptr;
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.tendon_skin_binding_destroy(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+
+/** A spring rig (createSpringRig). */
+class ModuleSpringRig {
+  constructor(tendon, d) {
+    this._tendon = tendon;
+    const x = tendon._x;
+    if (!(d.skeleton instanceof ModuleSkeleton))
+      throw new TypeError('tendon: createSpringRig: skeleton is not a ModuleSkeleton');
+    const chains = d.chains ?? [];
+    const total = chains.reduce((n, c) => n + c.joints.length, 0);
+    const owned = [];
+    const alloc = (bytes) => { const p = tendon._alloc(Math.max(8, bytes)); owned.push(p); return p; };
+    const clipPtr = (c, what) => {
+      if (!c) return 0;
+      if (!(c.clip instanceof ModuleClip)) throw new TypeError(`tendon: createSpringRig: ${what}.clip is not a ModuleClip`);
+      return c.clip._live();
+    };
+    try {
+      const counts = alloc(4 * chains.length), joints = alloc(4 * total);
+      const offsets = alloc(12 * chains.length), settings = alloc(24 * chains.length);
+      let at = 0;
+      chains.forEach((c, i) => {
+        tendon._u32()[(counts >> 2) + i] = c.joints.length;
+        for (const j of c.joints) tendon._u32()[(joints >> 2) + at++] = j;
+        const off = c.anchorOffset ?? [0, 0, 0];
+        for (let k = 0; k < 3; k++) tendon._f32()[(offsets >> 2) + 3 * i + k] = off[k];
+        tendon._writeSettings(c.settings, settings + 24 * i);
+      });
+      const layerMode = d.layer ? ({ additive: 0, override: 1 })[d.layer.mode ?? 'additive'] : 0;
+      if (layerMode === undefined)
+        throw new TendonError(`spring rig: layer mode "${d.layer.mode}" is not additive or override`,
+                              6, 'TENDON_ERR_VALUE');
+      const tier = ({ exact: 0, f32: 1 })[d.tier ?? 'exact'];
+      if (tier === undefined)
+        throw new TendonError(`spring rig: tier "${d.tier}" is not exact or f32`, 6, 'TENDON_ERR_VALUE');
+      const mask = d.layer && d.layer.mask ? tendon._maskPtr(d.layer.mask) : 0;
+      const box = alloc(4);
+      tendon._check(x.tendon_wasm_spring_rig_create(
+        d.skeleton._live(), chains.length, counts, joints, offsets, settings,
+        clipPtr(d.base, 'base'), d.base?.offsetSec ?? 0, d.base?.loop ? 1 : 0,
+        clipPtr(d.blend, 'blend'), d.blend?.loop ? 1 : 0, d.blend?.weight ?? 0,
+        clipPtr(d.layer, 'layer'), d.layer?.loop ? 1 : 0, layerMode, d.layer?.weight ?? 0, mask,
+        tier, box));
+      this._ptr = tendon._u32()[box >> 2];
+      tendon._check(x.tendon_spring_rig_workspace_size(this._ptr, box));
+      this._workBytes = tendon._u32()[box >> 2];
+    } finally {
+      for (const p of owned) x.free(p);
+    }
+    this._work = tendon._alloc(Math.max(8, this._workBytes));
+    this.chainCount = x.tendon_spring_rig_chain_count(this._ptr);
+    this.linkCount = x.tendon_spring_rig_link_count(this._ptr);
+    this._positions = tendon._alloc(Math.max(8, 12 * this.linkCount));
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this spring rig was disposed');
+    return this._ptr;
+  }
+  /**
+   * One sample at timeSec: the chains' joints' rotations written into `pose` (a ModulePose of
+   * the skeleton; null: not written), and the link positions returned (3 floats a link, chain
+   * by chain; into `out` when given).
+   */
+  sample(timeSec, pose, out = new Float32Array(3 * this.linkCount)) {
+    const t = this._tendon;
+    t._check(t._x.tendon_spring_rig_sample(this._live(), timeSec, this._work, this._workBytes,
+                                           this._positions, 3 * this.linkCount,
+                                           pose ? t._posePtr(pose, 'pose') : 0));
+    const o = this._positions >> 2;
+    out.set(t._f32().subarray(o, o + 3 * this.linkCount));
+    return out;
+  }
+  /** Where chain c's links start among the positions, in links. */
+  chainFirstLink(c) { return this._tendon._x.tendon_spring_rig_chain_first_link(this._live(), c); }
+  /** Chain c's links as its march uses them (SpringLink objects: settings and rest offsets). */
+  chainLinks(c) {
+    const t = this._tendon, n = t._x.tendon_spring_rig_chain_link_count(this._live(), c);
+    const p = t._alloc(Math.max(8, 48 * n));
+    try {
+      t._check(t._x.tendon_spring_rig_chain_links(this._ptr, c, p, n));
+      const f = t._f64(), o = p >> 3, links = [];
+      for (let i = 0; i < n; i++) {
+        const b = o + 6 * i;
+        links.push({ frequencyHz: f[b], damping: f[b + 1], maxOffsetM: f[b + 2],
+                     restOffsetM: [f[b + 3], f[b + 4], f[b + 5]] });
+      }
+      return links;
+    } finally { t._x.free(p); }
+  }
+  dispose() {
+    if (!this._ptr) return;
+    const x = this._tendon._x;
+    x.tendon_spring_rig_destroy(this._ptr);
+    x.free(this._work);
+    x.free(this._positions);
+    this._ptr = 0;
+  }
+}
+
+/** uint16 in module memory (createU16); `array` is a view re-made after memory.grow. */
+class ModuleU16 {
+  constructor(tendon, count) {
+    this._tendon = tendon;
+    this.length = count;
+    this._ptr = tendon._alloc(Math.max(4, 2 * count));
+    this._buffer = null;
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: these indices were disposed');
+    return this._ptr;
+  }
+  get array() {
+    this._live();
+    if (this._view === undefined || this._view.length !== this.length) {
+      this._tendon._views();
+      this._view = new Uint16Array(this._tendon._buffer, this._ptr, this.length);
+    }
+    return this._view;
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.free(this._ptr);
+    this._ptr = 0;
+  }
+}
+
+export { Tendon, ModulePose, ModuleFloats, ModuleAnchor, ModuleClip, ModuleSkeleton,
+         ModuleSkinBinding, ModuleU16, ModuleSpringRig };
