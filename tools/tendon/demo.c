@@ -11,6 +11,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#define NOMINMAX
+#include <windows.h> /* GetSystemInfo: the online CPUs */
+#endif
+
+#ifndef O_NONBLOCK
+#define O_NONBLOCK 0 /* Windows: no FIFO to block on when opened */
+#endif
+
+/* CPUs online: sysconf on POSIX, GetSystemInfo on Windows; <= 0 when unknown. */
+static long online_cpus(void)
+{
+#if defined(_WIN32)
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return (long)si.dwNumberOfProcessors;
+#else
+    return sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+}
 
 #include <tendon/tendon.h>
 
@@ -319,7 +340,7 @@ static int run_crowd(const demo_scene *s, const int *want, size_t characters, si
            characters, frames, threads);
     /* "per core" divides by the cores the threads can run on at once: T threads on fewer
        online CPUs share them */
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    const long online = online_cpus();
     const size_t cpus = online > 0 ? (size_t)online : threads;
     printf("wall: the whole crowd, the SHA-256 of every output included; work: the stages' own\n"
            "time summed over the characters (as the one-character table times them); per core:\n"
