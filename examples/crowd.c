@@ -114,7 +114,9 @@ static int run_crowd(const shared *s, character *crowd, int threads)
             const size_t end = (size_t)(i + 1) * CHARACTERS / (size_t)threads;
             slices[i] = (slice){s, crowd + begin, end - begin, frame};
             if (thrd_create(&ids[i], worker, &slices[i]) != thrd_success) {
-                fprintf(stderr, "crowd: cannot start a thread\n");
+                fprintf(stderr, "crowd: cannot start thread %d of %d\n", i + 1, threads);
+                for (int k = 0; k < i; ++k) /* the ones started still touch the crowd */
+                    thrd_join(ids[k], NULL);
                 return 1;
             }
         }
@@ -187,7 +189,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: crowd MODEL.glb [THREADS]\n");
         return 2;
     }
-    const int threads = argc == 3 ? atoi(argv[2]) : 4;
+    int threads = 4;
+    if (argc == 3) { /* digits only: "4abc", "-1" or "" is refused, not read as a number */
+        char *end = NULL;
+        const long v = strtol(argv[2], &end, 10);
+        threads = (end == argv[2] || *end != '\0' || v < 1 || v > MAX_THREADS) ? 0 : (int)v;
+    }
     if (threads < 1 || threads > MAX_THREADS) {
         fprintf(stderr, "crowd: THREADS is %s; expected 1 to %d\n", argv[2], MAX_THREADS);
         return 2;
