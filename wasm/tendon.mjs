@@ -81,6 +81,42 @@ export async function loadTendon(options = {}) {
 }
 
 const EXACT = 0, F32 = 1, NLERP_F32 = 2;
+const U32_MAX = 0xffffffff;
+
+// ---- argument checks: everything crossing into wasm32 (whose size_t and uint32_t are 32 bits)
+// is checked here, since a count of 2^32 + 1 would arrive as 1 ----------------------------------
+/** A count or an index: a whole number in [0, limit] (limit 2^32 − 1 unless smaller), else throws. */
+function checkUint(value, name, { status = 'count', limit = U32_MAX, what = 'a whole number' } = {}) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > limit) {
+    const shown = typeof value === 'number' ? String(value) : `${typeof value} ${String(value)}`;
+    throw new TendonError(`${name} is ${shown}; expected ${what} in [0, ${limit}]` +
+                          (limit === U32_MAX ? ' (2^32 - 1, wasm32\'s uint32_t)' : ''),
+                          status === 'count' ? 2 : 3,
+                          status === 'count' ? 'TENDON_ERR_COUNT' : 'TENDON_ERR_RANGE');
+  }
+  return value;
+}
+/** A number (NaN and the infinities pass: the library has its answers for them), else throws. */
+function checkNumber(value, name) {
+  if (typeof value !== 'number')
+    throw new TendonError(`${name} is ${typeof value} ${String(value)}; expected a number`, 6,
+                          'TENDON_ERR_VALUE');
+  return value;
+}
+/** An array-like of numbers of exactly `length` (setJoint's vectors), else throws. */
+function checkVector(v, length, name) {
+  if (!v || typeof v.length !== 'number' || v.length !== length)
+    throw new TendonError(`${name} has ${v && typeof v.length === 'number' ? v.length : 'no'} ` +
+                          `elements; expected ${length} numbers`, 2, 'TENDON_ERR_COUNT');
+  for (let i = 0; i < length; i++) checkNumber(v[i], `${name}[${i}]`);
+  return v;
+}
+/** A caller's buffer's length against what the call reads / writes, else throws. */
+function checkLength(actual, expected, name, exact) {
+  if (exact ? actual !== expected : actual < expected)
+    throw new TendonError(`${name} holds ${actual} elements; expected ${exact ? '' : 'at least '}` +
+                          `${expected}`, 2, 'TENDON_ERR_COUNT');
+}
 const ANCHOR_KIND = { constant: 0, linear: 1, sine: 2, step: 3, keys: 4 };
 const MODE_JS = 0, MODE_BATCH = 1, MODE_DECL = 2;
 const SETTINGS_BYTES = 24, LINK_BYTES = 48;
@@ -423,13 +459,13 @@ class Tendon {
         this._check(this._x.tendon_spring_chain_workspace_size(count, 1, box));
         workBytes = this._u32()[box >> 2];
       } finally { this._x.free(box); }
-      work = this._alloc(workBytes + 64);
-      work = (work + 63) & ~63;
+      // tendon/spring.h: any alignment is fine, so the pointer malloc returned is the one passed
+      // and the one freed (rounding it up and freeing the rounded one corrupted the heap)
+      work = this._alloc(workBytes);
     }
-    const base = work ? work : 0;
     try {
       this._anchorCall(rootAt, (mode, handle) =>
-        this._check(this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, base,
+        this._check(this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, work,
                                                             workBytes, this._chainOut,
                                                             out.length)));
     } finally {
