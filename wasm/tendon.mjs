@@ -231,9 +231,7 @@ class Tendon {
   /** A pose of `jointCount` joints at rest, in module memory (dispose() it). */
   createPose(jointCount) {
     this._live();
-    if (!Number.isInteger(jointCount) || jointCount < 0)
-      throw new TendonError(`createPose: jointCount is ${jointCount}; expected a whole number >= 0`,
-                            2, 'TENDON_ERR_COUNT');
+    checkUint(jointCount, 'createPose: jointCount');
     return new ModulePose(this, jointCount);
   }
 
@@ -248,9 +246,18 @@ class Tendon {
     throw new TypeError(`tendon: ${name} is not a pose made by this tendon's createPose ` +
                         '(use blendPoses / addPose to pass plain Float32Array poses)');
   }
-  _maskPtr(mask) {
-    if (mask instanceof ModuleFloats && mask._tendon === this) return mask._live();
-    throw new TypeError('tendon: a mask / matrix / vertex array is not ModuleFloats of this tendon (createFloats)');
+  _maskPtr(mask, name = 'a mask / matrix / vertex array', length = -1, exact = false) {
+    if (mask instanceof ModuleFloats && mask._tendon === this) {
+      const p = mask._live();
+      if (length >= 0) checkLength(mask.length, length, name, exact);
+      return p;
+    }
+    throw new TypeError(`tendon: ${name} is not ModuleFloats of this tendon (createFloats)`);
+  }
+  /** A joint mask for a blend: one weight per joint of `pose` (its joint count, exactly). */
+  _jointMask(mask, pose) {
+    const n = pose instanceof ModulePose ? pose.jointCount : -1;
+    return this._maskPtr(mask, `mask (one weight per joint, ${n} joints)`, n, true);
   }
 
   /** Exact tier (the seed's bits): out = slerp(a, b, clamp(t)) per joint. */
@@ -260,7 +267,7 @@ class Tendon {
   }
   blendMasked(a, b, t, mask, out) {
     this._check(this._x.tendon_pose_blend_masked(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
-                                                 this._maskPtr(mask), this._posePtr(out, 'out')));
+                                                 this._jointMask(mask, out), this._posePtr(out, 'out')));
   }
   add(base, delta, weight, out) {
     this._check(this._x.tendon_pose_add(this._posePtr(base, 'base'),
@@ -270,7 +277,7 @@ class Tendon {
   addMasked(base, delta, weight, mask, out) {
     this._check(this._x.tendon_pose_add_masked(this._posePtr(base, 'base'),
                                                this._posePtr(delta, 'delta'), weight,
-                                               this._maskPtr(mask), this._posePtr(out, 'out')));
+                                               this._jointMask(mask, out), this._posePtr(out, 'out')));
   }
   /** Float32 tier (docs/fast-tier.md): the same on every ISA, not the seed's bits. */
   blendF32(a, b, t, out) {
@@ -279,7 +286,7 @@ class Tendon {
   }
   blendMaskedF32(a, b, t, mask, out) {
     this._check(this._x.tendon_pose_blend_masked_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'),
-                                                     t, this._maskPtr(mask),
+                                                     t, this._jointMask(mask, out),
                                                      this._posePtr(out, 'out')));
   }
   blendNlerpF32(a, b, t, out) {
@@ -288,7 +295,7 @@ class Tendon {
   }
   blendNlerpMaskedF32(a, b, t, mask, out) {
     this._check(this._x.tendon_pose_blend_nlerp_masked_f32(
-      this._posePtr(a, 'a'), this._posePtr(b, 'b'), t, this._maskPtr(mask),
+      this._posePtr(a, 'a'), this._posePtr(b, 'b'), t, this._jointMask(mask, out),
       this._posePtr(out, 'out')));
   }
   addF32(base, delta, weight, out) {
@@ -299,12 +306,16 @@ class Tendon {
   addMaskedF32(base, delta, weight, mask, out) {
     this._check(this._x.tendon_pose_add_masked_f32(this._posePtr(base, 'base'),
                                                    this._posePtr(delta, 'delta'), weight,
-                                                   this._maskPtr(mask),
+                                                   this._jointMask(mask, out),
                                                    this._posePtr(out, 'out')));
   }
   /** setJoint (seed): one joint's transform written into a module pose. */
   setJoint(pose, joint, translation, rotation, scale) {
     const p = this._posePtr(pose, 'pose');
+    checkUint(joint, 'setJoint: joint', { status: 'range' });
+    checkVector(translation, 3, 'setJoint: translation');
+    checkVector(rotation, 4, 'setJoint: rotation');
+    checkVector(scale, 3, 'setJoint: scale');
     const tmp = this._alloc(40), f32 = this._f32(), o = tmp >> 2;
     try {
       for (let c = 0; c < 3; c++) { f32[o + c] = translation[c]; f32[o + 7 + c] = scale[c]; }
@@ -513,9 +524,13 @@ class Tendon {
     if (!(skeleton instanceof ModuleSkeleton) || !(binding instanceof ModuleSkinBinding))
       throw new TypeError('tendon: palette(skeleton, binding, pose, model, palette) takes a ' +
                           'ModuleSkeleton and a ModuleSkinBinding');
-    this._check(this._x.tendon_pose_palette(skeleton._live(), binding._live(),
-                                            this._posePtr(pose, 'pose'), 0, this._maskPtr(model),
-                                            this._maskPtr(palette)));
+    const pp = this._posePtr(pose, 'pose'), sp = skeleton._live(), bp = binding._live();
+    this._check(this._x.tendon_pose_palette(
+      sp, bp, pp, 0,
+      this._maskPtr(model, `palette: model (16 floats × ${skeleton.jointCount} joints)`,
+                    16 * skeleton.jointCount),
+      this._maskPtr(palette, `palette: palette (16 floats × ${binding.paletteCount} entries)`,
+                    16 * binding.paletteCount)));
   }
 
   /**
@@ -527,11 +542,22 @@ class Tendon {
          outPositions, normals, outNormals }) {
     if (!(joints instanceof ModuleU16) || joints._tendon !== this)
       throw new TypeError('tendon: skin: joints is not a ModuleU16 of this tendon (createU16)');
-    this._check(this._x.tendon_wasm_skin(this._maskPtr(palette), paletteCount, vertexCount,
-                                         influenceCount, joints._live(), this._maskPtr(weights),
-                                         this._maskPtr(positions), this._maskPtr(outPositions),
-                                         normals ? this._maskPtr(normals) : 0,
-                                         outNormals ? this._maskPtr(outNormals) : 0));
+    checkUint(paletteCount, 'skin: paletteCount');
+    checkUint(vertexCount, 'skin: vertexCount');
+    checkUint(influenceCount, 'skin: influenceCount');
+    // the buffers hold at least what the call reads and writes (counts as doubles: no wrap)
+    const iv = influenceCount * vertexCount, v3 = 3 * vertexCount;
+    const jp = joints._live();
+    checkLength(joints.length, iv, `skin: joints (${influenceCount} influences × ${vertexCount} vertices)`);
+    const buf = (b, name, n) => this._maskPtr(b, `skin: ${name}`, n);
+    this._check(this._x.tendon_wasm_skin(
+      buf(palette, `palette (16 floats × ${paletteCount} entries)`, 16 * paletteCount),
+      paletteCount, vertexCount, influenceCount, jp,
+      buf(weights, `weights (${influenceCount} influences × ${vertexCount} vertices)`, iv),
+      buf(positions, `positions (3 floats × ${vertexCount} vertices)`, v3),
+      buf(outPositions, `outPositions (3 floats × ${vertexCount} vertices)`, v3),
+      normals ? buf(normals, `normals (3 floats × ${vertexCount} vertices)`, v3) : 0,
+      outNormals ? buf(outNormals, `outNormals (3 floats × ${vertexCount} vertices)`, v3) : 0));
   }
 
   /**
@@ -624,9 +650,8 @@ class ModulePose {
 /** `count` floats in module memory; `array` is a view re-made after memory.grow. */
 class ModuleFloats {
   constructor(tendon, count) {
-    if (!Number.isInteger(count) || count < 0)
-      throw new TendonError(`createFloats: count is ${count}; expected a whole number >= 0`, 2,
-                            'TENDON_ERR_COUNT');
+    checkUint(count, 'createFloats: count', { limit: Math.floor(U32_MAX / 4),
+                                              what: 'a whole number of floats whose bytes fit' });
     this._tendon = tendon;
     this.length = count;
     this._ptr = tendon._alloc(Math.max(4, 4 * count));
@@ -722,7 +747,11 @@ function copyFloats(tendon, values, what) {
 class ModuleClip {
   constructor(tendon, d) {
     this._tendon = tendon;
+    if (!d || typeof d !== 'object')
+      throw new TypeError('tendon: createClip takes {jointCount, tracks}');
+    checkUint(d.jointCount, 'clip: jointCount');
     const tracks = d.tracks ?? [];
+    if (!Array.isArray(tracks)) throw new TypeError('tendon: clip: tracks is not an array');
     const size = tendon._x.tendon_wasm_track_desc_size();
     const desc = tendon._alloc(Math.max(4, size * tracks.length));
     const owned = [desc];
@@ -735,7 +764,17 @@ class ModuleClip {
         if (interp === undefined)
           throw new TendonError(`clip: tracks[${i}].interpolation "${tr.interpolation}" is not ` +
                                 'STEP, LINEAR or CUBICSPLINE', 6, 'TENDON_ERR_VALUE');
-        const width = tr.width ?? (path === 1 ? 4 : 3);
+        checkUint(tr.joint, `clip: tracks[${i}].joint`, { status: 'range' });
+        const width = checkUint(tr.width ?? (path === 1 ? 4 : 3), `clip: tracks[${i}].width`);
+        if (!tr.times || typeof tr.times.length !== 'number')
+          throw new TypeError(`tendon: clip: tracks[${i}].times is not an array`);
+        if (!tr.values || typeof tr.values.length !== 'number')
+          throw new TypeError(`tendon: clip: tracks[${i}].values is not an array`);
+        // glTF's layout: width floats a key, three such (in-tangent, value, out-tangent) a key
+        // for CUBICSPLINE; the library reads exactly that many
+        checkLength(tr.values.length, tr.times.length * width * (interp === 2 ? 3 : 1),
+                    `clip: tracks[${i}].values (${tr.times.length} keys × width ${width}` +
+                    `${interp === 2 ? ' × 3, CUBICSPLINE' : ''})`, true);
         const times = copyFloats(tendon, tr.times, `tracks[${i}].times`);
         owned.push(times);
         const values = copyFloats(tendon, tr.values, `tracks[${i}].values`);
@@ -777,7 +816,15 @@ class ModuleClip {
 class ModuleSkeleton {
   constructor(tendon, d) {
     this._tendon = tendon;
+    if (!d || !d.parents || typeof d.parents.length !== 'number')
+      throw new TypeError('tendon: createSkeleton takes {parents, names?, rest?}');
     const n = d.parents.length;
+    for (let j = 0; j < n; j++) {
+      const v = d.parents[j];
+      if (!Number.isInteger(v) || v < -1 || v > 0x7fffffff)
+        throw new TendonError(`skeleton: parents[${j}] is ${typeof v === 'number' ? v : typeof v + ' ' + String(v)}; ` +
+                              'expected -1 (a root) or a joint index', 3, 'TENDON_ERR_RANGE');
+    }
     const owned = [];
     try {
       const parents = tendon._alloc(Math.max(4, 4 * n));
@@ -838,7 +885,11 @@ class ModuleSkinBinding {
     if (!(skeleton instanceof ModuleSkeleton))
       throw new TypeError('tendon: createSkinBinding takes a ModuleSkeleton');
     this._tendon = tendon;
+    if (!jointOf || typeof jointOf.length !== 'number')
+      throw new TypeError('tendon: createSkinBinding: jointOf is not an array');
     const n = jointOf.length;
+    for (let k = 0; k < n; k++) checkUint(jointOf[k], `createSkinBinding: jointOf[${k}]`, { status: 'range' });
+    if (inverseBind) checkLength(inverseBind.length, 16 * n, `createSkinBinding: inverseBind (16 floats × ${n} entries)`, true);
     const joints = tendon._alloc(Math.max(4, 4 * n));
     let ib = 0;
     try {
@@ -888,6 +939,7 @@ class ModuleSpringRig {
       let at = 0;
       chains.forEach((c, i) => {
         tendon._u32()[(counts >> 2) + i] = c.joints.length;
+        c.joints.forEach((j, k) => checkUint(j, `spring rig: chains[${i}].joints[${k}]`, { status: 'range' }));
         for (const j of c.joints) tendon._u32()[(joints >> 2) + at++] = j;
         const off = c.anchorOffset ?? [0, 0, 0];
         for (let k = 0; k < 3; k++) tendon._f32()[(offsets >> 2) + 3 * i + k] = off[k];
@@ -900,7 +952,10 @@ class ModuleSpringRig {
       const tier = ({ exact: 0, f32: 1 })[d.tier ?? 'exact'];
       if (tier === undefined)
         throw new TendonError(`spring rig: tier "${d.tier}" is not exact or f32`, 6, 'TENDON_ERR_VALUE');
-      const mask = d.layer && d.layer.mask ? tendon._maskPtr(d.layer.mask) : 0;
+      const mask = d.layer && d.layer.mask
+        ? tendon._maskPtr(d.layer.mask, `spring rig: layer.mask (one weight per joint, ${d.skeleton.jointCount} joints)`,
+                          d.skeleton.jointCount, true)
+        : 0;
       const box = alloc(4);
       tendon._check(x.tendon_wasm_spring_rig_create(
         d.skeleton._live(), chains.length, counts, joints, offsets, settings,
@@ -938,10 +993,15 @@ class ModuleSpringRig {
     return out;
   }
   /** Where chain c's links start among the positions, in links. */
-  chainFirstLink(c) { return this._tendon._x.tendon_spring_rig_chain_first_link(this._live(), c); }
+  chainFirstLink(c) {
+    const p = this._live();
+    return this._tendon._x.tendon_spring_rig_chain_first_link(p, checkUint(c, 'chainFirstLink: c', { status: 'range' }));
+  }
   /** Chain c's links as its march uses them (SpringLink objects: settings and rest offsets). */
   chainLinks(c) {
-    const t = this._tendon, n = t._x.tendon_spring_rig_chain_link_count(this._live(), c);
+    const t = this._tendon, p0 = this._live();
+    checkUint(c, 'chainLinks: c', { status: 'range' });
+    const n = t._x.tendon_spring_rig_chain_link_count(p0, c);
     const p = t._alloc(Math.max(8, 48 * n));
     try {
       t._check(t._x.tendon_spring_rig_chain_links(this._ptr, c, p, n));
@@ -967,6 +1027,8 @@ class ModuleSpringRig {
 /** uint16 in module memory (createU16); `array` is a view re-made after memory.grow. */
 class ModuleU16 {
   constructor(tendon, count) {
+    checkUint(count, 'createU16: count', { limit: Math.floor(U32_MAX / 2),
+                                           what: 'a whole number of uint16 whose bytes fit' });
     this._tendon = tendon;
     this.length = count;
     this._ptr = tendon._alloc(Math.max(4, 2 * count));

@@ -75,3 +75,115 @@ for (const flavour of FLAVOURS) {
     for (let i = 0; i < 50; i++) assert.deepEqual(bitsOf(t.sampleSpringChain(links, sine, 1.25)), first);
   });
 }
+
+const identity = (n) => ({ translation: new Float32Array(3 * n), scale: new Float32Array(3 * n).fill(1),
+                           rotation: new Float32Array(4 * n).map((_, i) => (i % 4 === 3 ? 1 : 0)) });
+
+for (const flavour of FLAVOURS) {
+  test(`${flavour}: counts and indices of 2^32 and more are refused, not wrapped to 32 bits`, async () => {
+    const t = await loadTendon({ flavour });
+    const count = /is 4294967297; expected a whole number in \[0, 4294967295\]/;
+    assert.throws(() => t.createPose(2 ** 32 + 1), tendonError('TENDON_ERR_COUNT', /createPose: jointCount/));
+    assert.throws(() => t.createPose(2 ** 32 + 1), tendonError('TENDON_ERR_COUNT', count));
+    for (const bad of [2 ** 32, -1, 1.5, NaN, Infinity, '3', undefined])
+      assert.throws(() => t.createPose(bad), tendonError('TENDON_ERR_COUNT', /createPose: jointCount/), String(bad));
+    // 2^32 − 1 reaches the library whole: its own refusal (the bytes overflow wasm32's size_t)
+    assert.throws(() => t.createPose(2 ** 32 - 1),
+                  (e) => e instanceof TendonError && /4294967295/.test(e.message) &&
+                         ['TENDON_ERR_OVERFLOW', 'TENDON_ERR_NOMEM'].includes(e.statusName));
+    // allocation sizes: 2^30 floats are 2^32 bytes, which would wrap to a 0-byte block
+    assert.throws(() => t.createFloats(2 ** 30), tendonError('TENDON_ERR_COUNT', /createFloats: count is 1073741824; expected .* in \[0, 1073741823\]/));
+    assert.throws(() => t.createFloats(2 ** 32 + 1), tendonError('TENDON_ERR_COUNT', /createFloats: count/));
+    assert.throws(() => t.createU16(2 ** 31), tendonError('TENDON_ERR_COUNT', /createU16: count is 2147483648; expected .* in \[0, 2147483647\]/));
+    assert.throws(() => t.createU16(-3), tendonError('TENDON_ERR_COUNT', /createU16: count/));
+    // setJoint at 2^32 would write joint 0
+    const pose = t.createPose(2);
+    pose.set(identity(2));
+    assert.throws(() => t.setJoint(pose, 2 ** 32, [7, 7, 7], [0, 0, 0, 1], [1, 1, 1]),
+                  tendonError('TENDON_ERR_RANGE', /setJoint: joint is 4294967296; expected a whole number in \[0, 4294967295\]/));
+    assert.deepEqual([...pose.translation], [0, 0, 0, 0, 0, 0], 'joint 0 untouched');
+    // a clip: track joint 2^32 + 1 would be joint 1, jointCount 2^32 + 2 would be 2
+    const track = (joint) => ({ joint, path: 'translation', times: [0, 1], values: [0, 0, 0, 1, 1, 1] });
+    assert.throws(() => t.createClip({ jointCount: 2, tracks: [track(2 ** 32 + 1)] }),
+                  tendonError('TENDON_ERR_RANGE', /clip: tracks\[0\]\.joint is 4294967297/));
+    assert.throws(() => t.createClip({ jointCount: 2 ** 32 + 2, tracks: [track(1)] }),
+                  tendonError('TENDON_ERR_COUNT', /clip: jointCount is 4294967298/));
+    // skinning counts
+    const f = t.createFloats(64), u = t.createU16(8);
+    assert.throws(() => t.skin({ palette: f, paletteCount: 2 ** 32 + 1, vertexCount: 1, joints: u,
+                                 weights: f, positions: f, outPositions: f }),
+                  tendonError('TENDON_ERR_COUNT', /skin: paletteCount is 4294967297/));
+    assert.throws(() => t.skin({ palette: f, paletteCount: 1, vertexCount: 2 ** 32 + 1, joints: u,
+                                 weights: f, positions: f, outPositions: f }),
+                  tendonError('TENDON_ERR_COUNT', /skin: vertexCount is 4294967297/));
+    // and the wrapped values still work where they are in range
+    const c = t.createClip({ jointCount: 2, tracks: [track(1)] });
+    c.sample(0.5, pose);
+    assert.deepEqual([...pose.translation], [0, 0, 0, 0.5, 0.5, 0.5]);
+  });
+
+  test(`${flavour}: caller buffers are checked against the counts the call reads`, async () => {
+    const t = await loadTendon({ flavour });
+    // clip values: keys × width (× 3 for CUBICSPLINE), exactly
+    assert.throws(() => t.createClip({ jointCount: 1, tracks: [{ joint: 0, path: 'translation', times: [0, 1], values: [0, 0, 0, 1, 1] }] }),
+                  tendonError('TENDON_ERR_COUNT', /clip: tracks\[0\]\.values \(2 keys × width 3\) holds 5 elements; expected 6/));
+    assert.throws(() => t.createClip({ jointCount: 1, tracks: [{ joint: 0, path: 'rotation', interpolation: 'CUBICSPLINE',
+                                                                  times: [0, 1], values: new Array(8).fill(0) }] }),
+                  tendonError('TENDON_ERR_COUNT', /tracks\[0\]\.values \(2 keys × width 4 × 3, CUBICSPLINE\) holds 8 elements; expected 24/));
+    assert.throws(() => t.createClip({ jointCount: 1, tracks: [{ joint: 0, path: 'scale', times: [0], values: [1, 1, 1, 1] }] }),
+                  tendonError('TENDON_ERR_COUNT', /holds 4 elements; expected 3/));
+    // masks: one weight per joint
+    const a = t.createPose(5), b = t.createPose(5), out = t.createPose(5);
+    const short = t.createFloats(3), long = t.createFloats(6), right = t.createFloats(5);
+    right.array.fill(1);
+    for (const [name, call] of [
+      ['blendMasked', (m) => t.blendMasked(a, b, 0.5, m, out)],
+      ['addMasked', (m) => t.addMasked(a, b, 0.5, m, out)],
+      ['blendMaskedF32', (m) => t.blendMaskedF32(a, b, 0.5, m, out)],
+      ['blendNlerpMaskedF32', (m) => t.blendNlerpMaskedF32(a, b, 0.5, m, out)],
+      ['addMaskedF32', (m) => t.addMaskedF32(a, b, 0.5, m, out)],
+    ]) {
+      assert.throws(() => call(short), tendonError('TENDON_ERR_COUNT', /mask \(one weight per joint, 5 joints\) holds 3 elements; expected 5/), name);
+      assert.throws(() => call(long), tendonError('TENDON_ERR_COUNT', /holds 6 elements; expected 5/), name);
+      call(right);
+    }
+    // palette and skinning buffers
+    const sk = t.createSkeleton({ parents: [-1, 0], rest: identity(2) });
+    const bind = t.createSkinBinding(sk, [0, 1]);
+    const pose = t.createPose(2);
+    sk.restPose(pose);
+    const m32 = t.createFloats(32), m16 = t.createFloats(16);
+    assert.throws(() => t.palette(sk, bind, pose, m16, m32),
+                  tendonError('TENDON_ERR_COUNT', /palette: model \(16 floats × 2 joints\) holds 16 elements; expected at least 32/));
+    assert.throws(() => t.palette(sk, bind, pose, m32, m16),
+                  tendonError('TENDON_ERR_COUNT', /palette: palette \(16 floats × 2 entries\) holds 16 elements; expected at least 32/));
+    const palette = t.createFloats(32);
+    t.palette(sk, bind, pose, m32, palette);
+    assert.throws(() => t.createSkinBinding(sk, [0, 1], new Array(16).fill(0)),
+                  tendonError('TENDON_ERR_COUNT', /inverseBind \(16 floats × 2 entries\) holds 16 elements; expected 32/));
+    const job = { palette, paletteCount: 2, vertexCount: 2, influenceCount: 4, joints: t.createU16(8),
+                  weights: t.createFloats(8), positions: t.createFloats(6), outPositions: t.createFloats(6) };
+    job.weights.array.set([1, 0, 0, 0, 1, 0, 0, 0]);
+    job.joints.array.fill(0);
+    job.positions.array.set([1, 2, 3, 4, 5, 6]);
+    t.skin(job);
+    assert.deepEqual([...job.outPositions.array], [1, 2, 3, 4, 5, 6], 'the rest palette is the identity');
+    for (const [key, make, pattern] of [
+      ['joints', () => t.createU16(7), /skin: joints \(4 influences × 2 vertices\) holds 7 elements; expected at least 8/],
+      ['weights', () => t.createFloats(7), /skin: weights \(4 influences × 2 vertices\) holds 7 elements; expected at least 8/],
+      ['positions', () => t.createFloats(5), /skin: positions \(3 floats × 2 vertices\) holds 5 elements; expected at least 6/],
+      ['outPositions', () => t.createFloats(3), /skin: outPositions \(3 floats × 2 vertices\) holds 3 elements; expected at least 6/],
+      ['normals', () => t.createFloats(5), /skin: normals .* holds 5 elements; expected at least 6/],
+      ['outNormals', () => t.createFloats(5), /skin: outNormals .* holds 5 elements; expected at least 6/],
+      ['palette', () => t.createFloats(31), /skin: palette \(16 floats × 2 entries\) holds 31 elements; expected at least 32/],
+    ]) {
+      const bad = { ...job, normals: t.createFloats(6), outNormals: t.createFloats(6), [key]: make() };
+      assert.throws(() => t.skin(bad), tendonError('TENDON_ERR_COUNT', pattern), key);
+    }
+    // a spring rig's layer mask: one weight per skeleton joint
+    const clip = t.createClip({ jointCount: 2, tracks: [] });
+    assert.throws(() => t.createSpringRig({ skeleton: sk, chains: [{ joints: [0, 1], settings: { frequencyHz: 2, damping: 0.5 } }],
+                                            layer: { clip, weight: 1, mask: short } }),
+                  tendonError('TENDON_ERR_COUNT', /spring rig: layer\.mask \(one weight per joint, 2 joints\) holds 3 elements; expected 2/));
+  });
+}
