@@ -85,6 +85,12 @@ const U32_MAX = 0xffffffff;
 
 // ---- argument checks: everything crossing into wasm32 (whose size_t and uint32_t are 32 bits)
 // is checked here, since a count of 2^32 + 1 would arrive as 1 ----------------------------------
+/** A spring chain: an array of links. */
+function checkChain(links, name) {
+  if (!Array.isArray(links))
+    throw new TendonError(`${name} is ${links === null ? 'null' : typeof links}; expected an array of SpringLink`,
+                          6, 'TENDON_ERR_VALUE');
+}
 /** A count or an index: a whole number in [0, limit] (limit 2^32 − 1 unless smaller), else throws. */
 function checkUint(value, name, { status = 'count', limit = U32_MAX, what = 'a whole number' } = {}) {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > limit) {
@@ -242,6 +248,7 @@ class Tendon {
   }
 
   _posePtr(pose, name) {
+    this._live();
     if (pose instanceof ModulePose && pose._tendon === this) return pose._live();
     throw new TypeError(`tendon: ${name} is not a pose made by this tendon's createPose ` +
                         '(use blendPoses / addPose to pass plain Float32Array poses)');
@@ -262,48 +269,68 @@ class Tendon {
 
   /** Exact tier (the seed's bits): out = slerp(a, b, clamp(t)) per joint. */
   blend(a, b, t, out) {
+    this._live();
+    checkNumber(t, 'blend: t');
     this._check(this._x.tendon_pose_blend(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
                                           this._posePtr(out, 'out')));
   }
   blendMasked(a, b, t, mask, out) {
+    this._live();
+    checkNumber(t, 'blendMasked: t');
     this._check(this._x.tendon_pose_blend_masked(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
                                                  this._jointMask(mask, out), this._posePtr(out, 'out')));
   }
   add(base, delta, weight, out) {
+    this._live();
+    checkNumber(weight, 'add: weight');
     this._check(this._x.tendon_pose_add(this._posePtr(base, 'base'),
                                         this._posePtr(delta, 'delta'), weight,
                                         this._posePtr(out, 'out')));
   }
   addMasked(base, delta, weight, mask, out) {
+    this._live();
+    checkNumber(weight, 'addMasked: weight');
     this._check(this._x.tendon_pose_add_masked(this._posePtr(base, 'base'),
                                                this._posePtr(delta, 'delta'), weight,
                                                this._jointMask(mask, out), this._posePtr(out, 'out')));
   }
   /** Float32 tier (docs/fast-tier.md): the same on every ISA, not the seed's bits. */
   blendF32(a, b, t, out) {
+    this._live();
+    checkNumber(t, 'blendF32: t');
     this._check(this._x.tendon_pose_blend_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
                                               this._posePtr(out, 'out')));
   }
   blendMaskedF32(a, b, t, mask, out) {
+    this._live();
+    checkNumber(t, 'blendMaskedF32: t');
     this._check(this._x.tendon_pose_blend_masked_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'),
                                                      t, this._jointMask(mask, out),
                                                      this._posePtr(out, 'out')));
   }
   blendNlerpF32(a, b, t, out) {
+    this._live();
+    checkNumber(t, 'blendNlerpF32: t');
     this._check(this._x.tendon_pose_blend_nlerp_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'),
                                                     t, this._posePtr(out, 'out')));
   }
   blendNlerpMaskedF32(a, b, t, mask, out) {
+    this._live();
+    checkNumber(t, 'blendNlerpMaskedF32: t');
     this._check(this._x.tendon_pose_blend_nlerp_masked_f32(
       this._posePtr(a, 'a'), this._posePtr(b, 'b'), t, this._jointMask(mask, out),
       this._posePtr(out, 'out')));
   }
   addF32(base, delta, weight, out) {
+    this._live();
+    checkNumber(weight, 'addF32: weight');
     this._check(this._x.tendon_pose_add_f32(this._posePtr(base, 'base'),
                                             this._posePtr(delta, 'delta'), weight,
                                             this._posePtr(out, 'out')));
   }
   addMaskedF32(base, delta, weight, mask, out) {
+    this._live();
+    checkNumber(weight, 'addMaskedF32: weight');
     this._check(this._x.tendon_pose_add_masked_f32(this._posePtr(base, 'base'),
                                                    this._posePtr(delta, 'delta'), weight,
                                                    this._jointMask(mask, out),
@@ -311,6 +338,7 @@ class Tendon {
   }
   /** setJoint (seed): one joint's transform written into a module pose. */
   setJoint(pose, joint, translation, rotation, scale) {
+    this._live();
     const p = this._posePtr(pose, 'pose');
     checkUint(joint, 'setJoint: joint', { status: 'range' });
     checkVector(translation, 3, 'setJoint: translation');
@@ -370,13 +398,26 @@ class Tendon {
   }
 
   // ---- springs --------------------------------------------------------------------------------
-  _writeSettings(s, at) {
+  _writeSettings(s, at, name = 'settings') {
+    if (!s || typeof s !== 'object') throw new TypeError(`tendon: ${name} is not SpringSettings`);
+    checkNumber(s.frequencyHz, `${name}.frequencyHz`);
+    checkNumber(s.damping, `${name}.damping`);
+    if (s.maxOffsetM !== undefined) checkNumber(s.maxOffsetM, `${name}.maxOffsetM`);
     const f64 = this._f64(), o = at >> 3;
     f64[o] = s.frequencyHz;
     f64[o + 1] = s.damping;
     f64[o + 2] = s.maxOffsetM === undefined ? -1 : s.maxOffsetM;
   }
   _writeLinks(links) {
+    for (let i = 0; i < links.length; i++) {
+      const l = links[i];
+      if (!l || typeof l !== 'object') throw new TypeError(`tendon: links[${i}] is not a SpringLink`);
+      checkVector(l.restOffsetM, 3, `links[${i}].restOffsetM`);
+      // settings checked before anything is written
+      checkNumber(l.frequencyHz, `links[${i}].frequencyHz`);
+      checkNumber(l.damping, `links[${i}].damping`);
+      if (l.maxOffsetM !== undefined) checkNumber(l.maxOffsetM, `links[${i}].maxOffsetM`);
+    }
     const need = links.length * LINK_BYTES;
     if (need > this._linkCap) {
       if (this._links) this._x.free(this._links);
@@ -393,12 +434,15 @@ class Tendon {
   }
   /** springSettleSec (seed). */
   springSettleSec(settings) {
+    this._live();
     this._writeSettings(settings, this._settings);
     this._check(this._x.tendon_spring_settle_sec(this._settings, this._f64box));
     return this._f64()[this._f64box >> 3];
   }
   /** springChainSettleSec (seed). */
   springChainSettleSec(links) {
+    this._live();
+    checkChain(links, 'springChainSettleSec: links');
     const p = links.length ? this._writeLinks(links) : this._links || this._f64box;
     this._check(this._x.tendon_spring_chain_settle_sec(p, links.length, this._f64box));
     return this._f64()[this._f64box >> 3];
@@ -441,6 +485,10 @@ class Tendon {
    */
   sampleSpring(settings, anchorAt, timeSec, out = new Float32Array(3)) {
     this._live();
+    checkNumber(timeSec, 'sampleSpring: timeSec');
+    if (!out || typeof out.length !== 'number' || out.length < 3)
+      throw new TendonError(`sampleSpring: out holds ${out && typeof out.length === 'number' ? out.length : 'no'} ` +
+                            'elements; expected at least 3', 2, 'TENDON_ERR_COUNT');
     this._writeSettings(settings, this._settings);
     this._anchorCall(anchorAt, (mode, handle) =>
       this._check(this._x.tendon_wasm_spring_sample(this._settings, mode, handle, timeSec,
@@ -451,8 +499,13 @@ class Tendon {
   }
 
   /** Seed sampleSpringChain(links, rootAt, timeSec, out): 3 floats per link. */
-  sampleSpringChain(links, rootAt, timeSec, out = new Float32Array(3 * links.length)) {
+  sampleSpringChain(links, rootAt, timeSec, out) {
     this._live();
+    checkChain(links, 'sampleSpringChain: links');
+    checkNumber(timeSec, 'sampleSpringChain: timeSec');
+    if (out === undefined) out = new Float32Array(3 * links.length);
+    if (!out || typeof out.length !== 'number' || typeof out.set !== 'function')
+      throw new TypeError('tendon: sampleSpringChain: out is not a Float32Array');
     const count = links.length;
     if (count === 0) return out;
     const p = this._writeLinks(links);
@@ -521,6 +574,7 @@ class Tendon {
    * matrices afterwards.
    */
   palette(skeleton, binding, pose, model, palette) {
+    this._live();
     if (!(skeleton instanceof ModuleSkeleton) || !(binding instanceof ModuleSkinBinding))
       throw new TypeError('tendon: palette(skeleton, binding, pose, model, palette) takes a ' +
                           'ModuleSkeleton and a ModuleSkinBinding');
@@ -540,6 +594,7 @@ class Tendon {
    */
   skin({ palette, paletteCount, vertexCount, influenceCount = 4, joints, weights, positions,
          outPositions, normals, outNormals }) {
+    this._live();
     if (!(joints instanceof ModuleU16) || joints._tendon !== this)
       throw new TypeError('tendon: skin: joints is not a ModuleU16 of this tendon (createU16)');
     checkUint(paletteCount, 'skin: paletteCount');
@@ -798,11 +853,13 @@ class ModuleClip {
   }
   /** Seed sampleClip: every TRS track at timeSec into `pose` (a ModulePose), exact tier. */
   sample(timeSec, pose) {
+    checkNumber(timeSec, 'clip.sample: timeSec');
     this._tendon._check(this._tendon._x.tendon_clip_sample(this._live(), timeSec,
                                                             this._tendon._posePtr(pose, 'pose')));
   }
   /** The same in the float32 tier. */
   sampleF32(timeSec, pose) {
+    checkNumber(timeSec, 'clip.sampleF32: timeSec');
     this._tendon._check(this._tendon._x.tendon_clip_sample_f32(this._live(), timeSec,
                                                                 this._tendon._posePtr(pose, 'pose')));
   }
@@ -925,6 +982,19 @@ class ModuleSpringRig {
     if (!(d.skeleton instanceof ModuleSkeleton))
       throw new TypeError('tendon: createSpringRig: skeleton is not a ModuleSkeleton');
     const chains = d.chains ?? [];
+    if (!Array.isArray(chains)) throw new TypeError('tendon: createSpringRig: chains is not an array');
+    chains.forEach((c, i) => {
+      if (!c || !Array.isArray(c.joints))
+        throw new TypeError(`tendon: createSpringRig: chains[${i}].joints is not an array`);
+    });
+    for (const [v, name] of [[d.base?.offsetSec, 'base.offsetSec'], [d.blend?.weight, 'blend.weight'],
+                             [d.layer?.weight, 'layer.weight']])
+      if (v !== undefined) checkNumber(v, `spring rig: ${name}`);
+    // what the rig reads at every sample: kept, and checked live there (a disposed clip would
+    // be freed memory the library reads)
+    this._uses = [['skeleton', d.skeleton]];
+    for (const k of ['base', 'blend', 'layer']) if (d[k] && d[k].clip) this._uses.push([`${k}.clip`, d[k].clip]);
+    if (d.layer && d.layer.mask) this._uses.push(['layer.mask', d.layer.mask]);
     const total = chains.reduce((n, c) => n + c.joints.length, 0);
     const owned = [];
     const alloc = (bytes) => { const p = tendon._alloc(Math.max(8, bytes)); owned.push(p); return p; };
@@ -984,8 +1054,14 @@ class ModuleSpringRig {
    * by chain; into `out` when given).
    */
   sample(timeSec, pose, out = new Float32Array(3 * this.linkCount)) {
-    const t = this._tendon;
-    t._check(t._x.tendon_spring_rig_sample(this._live(), timeSec, this._work, this._workBytes,
+    const t = this._tendon, p = this._live();
+    checkNumber(timeSec, 'spring rig sample: timeSec');
+    for (const [name, o] of this._uses)
+      if (!o._ptr) throw new Error(`tendon: this spring rig's ${name} was disposed (it must outlive the rig)`);
+    if (!out || typeof out.length !== 'number' || typeof out.set !== 'function')
+      throw new TypeError('tendon: spring rig sample: out is not a Float32Array');
+    checkLength(out.length, 3 * this.linkCount, `spring rig sample: out (3 floats × ${this.linkCount} links)`);
+    t._check(t._x.tendon_spring_rig_sample(p, timeSec, this._work, this._workBytes,
                                            this._positions, 3 * this.linkCount,
                                            pose ? t._posePtr(pose, 'pose') : 0));
     const o = this._positions >> 2;

@@ -187,3 +187,124 @@ for (const flavour of FLAVOURS) {
                   tendonError('TENDON_ERR_COUNT', /spring rig: layer\.mask \(one weight per joint, 2 joints\) holds 3 elements; expected 2/));
   });
 }
+
+for (const flavour of FLAVOURS) {
+  test(`${flavour}: wrong types are refused, not coerced`, async () => {
+    const t = await loadTendon({ flavour });
+    const a = t.createPose(2), b = t.createPose(2), out = t.createPose(2), m = t.createFloats(2);
+    const settings = { frequencyHz: 2, damping: 0.5 };
+    const anchor = { kind: 'constant', value: [1, 2, 3] };
+    for (const bad of [undefined, 'abc', {}, null, '0.5']) {
+      const v = tendonError('TENDON_ERR_VALUE', /expected a number/);
+      assert.throws(() => t.blend(a, b, bad, out), tendonError('TENDON_ERR_VALUE', /blend: t is/));
+      assert.throws(() => t.blendMasked(a, b, bad, m, out), v);
+      assert.throws(() => t.add(a, b, bad, out), tendonError('TENDON_ERR_VALUE', /add: weight is/));
+      assert.throws(() => t.addMasked(a, b, bad, m, out), v);
+      assert.throws(() => t.blendF32(a, b, bad, out), v);
+      assert.throws(() => t.blendMaskedF32(a, b, bad, m, out), v);
+      assert.throws(() => t.blendNlerpF32(a, b, bad, out), v);
+      assert.throws(() => t.blendNlerpMaskedF32(a, b, bad, m, out), v);
+      assert.throws(() => t.addF32(a, b, bad, out), v);
+      assert.throws(() => t.addMaskedF32(a, b, bad, m, out), v);
+      assert.throws(() => t.blendPoses(a, b, bad, out), v);
+      assert.throws(() => t.sampleSpring(settings, anchor, bad), tendonError('TENDON_ERR_VALUE', /sampleSpring: timeSec is/));
+      assert.throws(() => t.sampleSpringChain([{ ...settings, restOffsetM: [0, -1, 0] }], anchor, bad),
+                    tendonError('TENDON_ERR_VALUE', /sampleSpringChain: timeSec is/));
+      assert.throws(() => t.springSettleSec({ frequencyHz: bad, damping: 0.5 }),
+                    tendonError('TENDON_ERR_VALUE', /settings\.frequencyHz is/));
+      assert.throws(() => t.springChainSettleSec([{ frequencyHz: 2, damping: bad, restOffsetM: [0, 0, 0] }]),
+                    tendonError('TENDON_ERR_VALUE', /links\[0\]\.damping is/));
+    }
+    // NaN is a number: it reaches the library, which propagates it (binding.test.mjs)
+    a.translation.set([1, 2, 3, 4, 5, 6]);
+    t.blend(a, b, NaN, out);
+    assert.ok([...out.translation].every(Number.isNaN));
+    // clips: a track joint missing or not whole, times not numbers
+    const track = { path: 'translation', times: [0, 1], values: [0, 0, 0, 1, 1, 1] };
+    assert.throws(() => t.createClip({ jointCount: 2, tracks: [track] }),
+                  tendonError('TENDON_ERR_RANGE', /clip: tracks\[0\]\.joint is undefined undefined; expected a whole number/));
+    assert.throws(() => t.createClip({ jointCount: 2, tracks: [{ ...track, joint: 0.5 }] }),
+                  tendonError('TENDON_ERR_RANGE', /clip: tracks\[0\]\.joint is 0\.5/));
+    assert.throws(() => t.createClip({ jointCount: 2, tracks: [{ ...track, joint: '1' }] }),
+                  tendonError('TENDON_ERR_RANGE', /clip: tracks\[0\]\.joint is string 1/));
+    const clip = t.createClip({ jointCount: 2, tracks: [{ ...track, joint: 1 }] });
+    assert.throws(() => clip.sample('abc', a), tendonError('TENDON_ERR_VALUE', /clip\.sample: timeSec is string abc/));
+    assert.throws(() => clip.sampleF32(undefined, a), tendonError('TENDON_ERR_VALUE', /clip\.sampleF32: timeSec/));
+    // skeleton parents: -1 or a whole joint index
+    for (const bad of [0.5, '0', null, undefined, -2])
+      assert.throws(() => t.createSkeleton({ parents: [-1, bad] }),
+                    tendonError('TENDON_ERR_RANGE', /skeleton: parents\[1\] is .*; expected -1 \(a root\) or a joint index/), String(bad));
+    // setJoint's vectors: 3, 4, 3 numbers
+    assert.throws(() => t.setJoint(a, 0, [0, 0], [0, 0, 0, 1], [1, 1, 1]),
+                  tendonError('TENDON_ERR_COUNT', /setJoint: translation has 2 elements; expected 3 numbers/));
+    assert.throws(() => t.setJoint(a, 0, [0, 0, 0], [0, 0, 1], [1, 1, 1]),
+                  tendonError('TENDON_ERR_COUNT', /setJoint: rotation has 3 elements; expected 4 numbers/));
+    assert.throws(() => t.setJoint(a, 0, [0, 0, 0], [0, 0, 0, 1], [1, 1, 1, 1]),
+                  tendonError('TENDON_ERR_COUNT', /setJoint: scale has 4 elements; expected 3 numbers/));
+    assert.throws(() => t.setJoint(a, 0, [0, 'x', 0], [0, 0, 0, 1], [1, 1, 1]),
+                  tendonError('TENDON_ERR_VALUE', /setJoint: translation\[1\] is string x/));
+    assert.throws(() => t.setJoint(a, 0, undefined, [0, 0, 0, 1], [1, 1, 1]),
+                  tendonError('TENDON_ERR_COUNT', /setJoint: translation has no elements/));
+    t.setJoint(a, 1, [7, 8, 9], [0, 0, 0, 1], [2, 2, 2]);
+    assert.deepEqual([...a.translation.subarray(3)], [7, 8, 9]);
+    // createU16 like createFloats
+    for (const bad of [1.5, -1, 'x', undefined])
+      assert.throws(() => t.createU16(bad), tendonError('TENDON_ERR_COUNT', /createU16: count is/), String(bad));
+    // sampleSpring's out: at least 3, like sampleSpringChain's
+    assert.throws(() => t.sampleSpring(settings, anchor, 1, new Float32Array(2)),
+                  tendonError('TENDON_ERR_COUNT', /sampleSpring: out holds 2 elements; expected at least 3/));
+    assert.deepEqual([...t.sampleSpring(settings, anchor, 1, new Float32Array(4))], [1, 2, 3, 0]);
+    // a chain that is not an array
+    for (const bad of [{}, { length: 2 }, 'ab', null, 3])
+      assert.throws(() => t.sampleSpringChain(bad, anchor, 1),
+                    tendonError('TENDON_ERR_VALUE', /sampleSpringChain: links is .*; expected an array of SpringLink/), String(bad));
+    assert.throws(() => t.springChainSettleSec({}), tendonError('TENDON_ERR_VALUE', /springChainSettleSec: links is object/));
+    assert.throws(() => t.sampleSpringChain([{ ...settings, restOffsetM: [0, -1] }], anchor, 1),
+                  tendonError('TENDON_ERR_COUNT', /links\[0\]\.restOffsetM has 2 elements; expected 3 numbers/));
+  });
+
+  test(`${flavour}: use after dispose throws instead of reading freed memory`, async () => {
+    const t = await loadTendon({ flavour });
+    const a = t.createPose(2), b = t.createPose(2), out = t.createPose(2), m = t.createFloats(2);
+    m.array.fill(1);
+    const rest = identity(4);
+    rest.translation.set([0, 0, 0, 0, 1, 0, 0, -0.25, 0, 0, -0.25, 0]);
+    const skeleton = t.createSkeleton({ parents: [-1, 0, 1, 2], rest });
+    const clip = t.createClip({ jointCount: 4, tracks: [{ joint: 0, path: 'translation', times: [0, 1], values: [0, 0, 0, 1, 0, 0] }] });
+    const settings = { frequencyHz: 2, damping: 0.5 };
+    const rig = t.createSpringRig({ skeleton, chains: [{ joints: [1, 2, 3], settings }], base: { clip } });
+    const pose = t.createPose(4);
+    const before = rig.sample(0.5, pose);
+    assert.equal(before.length, 6);
+    assert.throws(() => rig.sample(0.5, pose, new Float32Array(5)),
+                  tendonError('TENDON_ERR_COUNT', /spring rig sample: out \(3 floats × 2 links\) holds 5 elements; expected at least 6/));
+    // the rig's clip disposed: sample throws (it read the freed clip before)
+    clip.dispose();
+    assert.throws(() => rig.sample(0.5, pose), /this spring rig's base\.clip was disposed/);
+    assert.throws(() => rig.sample(0.5, null), /base\.clip was disposed/);
+    skeleton.dispose();
+    assert.throws(() => rig.sample(0.5, pose), /this spring rig's skeleton was disposed/);
+    rig.dispose();
+    // the instance disposed: every method throws
+    t.dispose();
+    const dead = /this instance was disposed/;
+    for (const [name, call] of Object.entries({
+      blend: () => t.blend(a, b, 0.5, out), blendMasked: () => t.blendMasked(a, b, 0.5, m, out),
+      add: () => t.add(a, b, 0.5, out), addMasked: () => t.addMasked(a, b, 0.5, m, out),
+      blendF32: () => t.blendF32(a, b, 0.5, out), blendMaskedF32: () => t.blendMaskedF32(a, b, 0.5, m, out),
+      blendNlerpF32: () => t.blendNlerpF32(a, b, 0.5, out),
+      blendNlerpMaskedF32: () => t.blendNlerpMaskedF32(a, b, 0.5, m, out),
+      addF32: () => t.addF32(a, b, 0.5, out), addMaskedF32: () => t.addMaskedF32(a, b, 0.5, m, out),
+      blendPoses: () => t.blendPoses(a, b, 0.5, out), addPose: () => t.addPose(a, b, 0.5, out),
+      setJoint: () => t.setJoint(a, 0, [0, 0, 0], [0, 0, 0, 1], [1, 1, 1]),
+      springSettleSec: () => t.springSettleSec(settings),
+      springChainSettleSec: () => t.springChainSettleSec([{ ...settings, restOffsetM: [0, -1, 0] }]),
+      sampleSpring: () => t.sampleSpring(settings, () => {}, 1),
+      sampleSpringChain: () => t.sampleSpringChain([{ ...settings, restOffsetM: [0, -1, 0] }], () => {}, 1),
+      createPose: () => t.createPose(1), createFloats: () => t.createFloats(1), createU16: () => t.createU16(1),
+      skin: () => t.skin({}),
+    })) assert.throws(call, dead, name);
+    // the objects themselves can still be freed
+    for (const o of [a, b, out, m, pose]) o.dispose();
+  });
+}
