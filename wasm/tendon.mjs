@@ -743,6 +743,12 @@ class ModuleAnchor {
                               'TENDON_ERR_VALUE');
       return v;
     };
+    const num = (v, name) => checkNumber(v, `anchor ${d.kind}: ${name}`);
+    if (kind === 2) { num(d.frequencyHz, 'frequencyHz'); num(d.phase, 'phase'); }
+    if (kind === 3) num(d.at, 'at');
+    if (kind === 4 && (!d.times || typeof d.times.length !== 'number'))
+      throw new TendonError('anchor keys: "times" must be an array of numbers', 6, 'TENDON_ERR_VALUE');
+    if (kind === 4) for (let i = 0; i < d.times.length; i++) num(d.times[i], `times[${i}]`);
     const keys = kind === 4 ? d.times.length : 0;
     if (kind === 4 && (keys < 1 || !d.values || d.values.length !== keys))
       throw new TendonError('anchor keys: "times" and "values" must be as long, and not empty', 6,
@@ -907,7 +913,10 @@ class ModuleSkeleton {
       }
       let rest = 0;
       if (d.rest) {
-        const r = tendon.createPose(d.rest.rotation.length / 4);
+        if (tendon._jointsOf(d.rest, 'skeleton: rest') !== n)
+          throw new TendonError(`skeleton: rest has ${d.rest.rotation.length / 4} joints; ` +
+                                `expected ${n} (one per parent)`, 2, 'TENDON_ERR_COUNT');
+        const r = tendon.createPose(n);
         owned.push(r);
         r.set(d.rest);
         rest = r._live();
@@ -1011,7 +1020,8 @@ class ModuleSpringRig {
         tendon._u32()[(counts >> 2) + i] = c.joints.length;
         c.joints.forEach((j, k) => checkUint(j, `spring rig: chains[${i}].joints[${k}]`, { status: 'range' }));
         for (const j of c.joints) tendon._u32()[(joints >> 2) + at++] = j;
-        const off = c.anchorOffset ?? [0, 0, 0];
+        const off = c.anchorOffset === undefined ? [0, 0, 0]
+          : checkVector(c.anchorOffset, 3, `spring rig: chains[${i}].anchorOffset`);
         for (let k = 0; k < 3; k++) tendon._f32()[(offsets >> 2) + 3 * i + k] = off[k];
         tendon._writeSettings(c.settings, settings + 24 * i);
       });

@@ -308,3 +308,35 @@ for (const flavour of FLAVOURS) {
     for (const o of [a, b, out, m, pose]) o.dispose();
   });
 }
+
+for (const flavour of FLAVOURS) {
+  test(`${flavour}: anchors, rest poses and anchor offsets are checked too`, async () => {
+    const t = await loadTendon({ flavour });
+    assert.throws(() => t.createAnchor({ kind: 'sine', amplitude: [1, 0, 0], frequencyHz: '2', phase: 0 }),
+                  tendonError('TENDON_ERR_VALUE', /anchor sine: frequencyHz is string 2; expected a number/));
+    assert.throws(() => t.createAnchor({ kind: 'sine', amplitude: [1, 0, 0], frequencyHz: 2 }),
+                  tendonError('TENDON_ERR_VALUE', /anchor sine: phase is undefined/));
+    assert.throws(() => t.createAnchor({ kind: 'step', from: [0, 0, 0], to: [1, 1, 1] }),
+                  tendonError('TENDON_ERR_VALUE', /anchor step: at is undefined/));
+    assert.throws(() => t.createAnchor({ kind: 'keys', times: [0, 'x'], values: [[0, 0, 0], [1, 1, 1]] }),
+                  tendonError('TENDON_ERR_VALUE', /anchor keys: times\[1\] is string x/));
+    assert.throws(() => t.createAnchor({ kind: 'keys', values: [[0, 0, 0]] }),
+                  tendonError('TENDON_ERR_VALUE', /anchor keys: "times" must be an array/));
+    const step = t.createAnchor({ kind: 'step', at: 0.5, from: [0, 0, 0], to: [1, 2, 3] });
+    assert.deepEqual([...t.sampleSpring({ frequencyHz: 2, damping: 1 }, step, 100)], [1, 2, 3]);
+    // a rest pose of another joint count, or not whole
+    const rest3 = identity(3);
+    assert.throws(() => t.createSkeleton({ parents: [-1, 0], rest: rest3 }),
+                  tendonError('TENDON_ERR_COUNT', /skeleton: rest has 3 joints; expected 2/));
+    assert.throws(() => t.createSkeleton({ parents: [-1, 0], rest: { ...identity(2), rotation: new Float32Array(6) } }),
+                  tendonError('TENDON_ERR_COUNT', /skeleton: rest: rotation holds 6 floats/));
+    // a rig's anchor offset: 3 numbers
+    const sk = t.createSkeleton({ parents: [-1, 0, 1], rest: identity(3) });
+    assert.throws(() => t.createSpringRig({ skeleton: sk, chains: [{ joints: [0, 1, 2], settings: { frequencyHz: 2, damping: 0.5 },
+                                                                     anchorOffset: [0, 1] }] }),
+                  tendonError('TENDON_ERR_COUNT', /spring rig: chains\[0\]\.anchorOffset has 2 elements; expected 3 numbers/));
+    assert.throws(() => t.createSpringRig({ skeleton: sk, chains: [{ joints: [0, 1, 2], settings: { frequencyHz: 2, damping: 0.5 } }],
+                                            blend: { clip: t.createClip({ jointCount: 3 }), weight: 'half' } }),
+                  tendonError('TENDON_ERR_VALUE', /spring rig: blend\.weight is string half/));
+  });
+}
