@@ -41,7 +41,13 @@ export type AnchorDescription =
 
 export type AnyAnchor = SpringAnchor | BatchedSpringAnchor | ModuleAnchor | AnchorDescription;
 
-/** A tendon error: tendon's message, its tendon_status and that status's name. */
+/**
+ * A tendon error: tendon's message, its tendon_status and that status's name. The binding throws
+ * it itself, before calling the module, for: a count or index that is not a whole number in
+ * [0, 2^32 − 1] (TENDON_ERR_COUNT / TENDON_ERR_RANGE); a buffer whose length does not match the
+ * counts the call reads (TENDON_ERR_COUNT); a weight, time or setting that is not a number, or a
+ * chain that is not an array (TENDON_ERR_VALUE). docs/wasm.md, "Argument checks in the binding".
+ */
 export class TendonError extends Error {
   readonly status: number;
   readonly statusName: string;
@@ -144,7 +150,11 @@ export interface SkinJob {
 export class ModuleSpringRig {
   readonly chainCount: number;
   readonly linkCount: number;
-  /** Rotations of the chains' joints into pose (null: not written); link positions returned. */
+  /**
+   * Rotations of the chains' joints into pose (null: not written); link positions returned
+   * (out: at least 3·linkCount floats). Throws when the skeleton, a clip or the layer mask was
+   * disposed.
+   */
   sample(timeSec: number, pose: ModulePose | null, out?: Float32Array): Float32Array;
   chainFirstLink(chain: number): number;
   chainLinks(chain: number): SpringLink[];
@@ -169,11 +179,14 @@ export class Tendon {
   readonly version: string;
   readonly memory: WebAssembly.Memory;
 
+  /** jointCount: a whole number in [0, 2^32 − 1]. Every method throws after dispose(). */
   createPose(jointCount: number): ModulePose;
+  /** count: a whole number whose 4·count bytes fit in 2^32 − 1. */
   createFloats(count: number): ModuleFloats;
   createAnchor(description: AnchorDescription): ModuleAnchor;
 
-  // Exact tier (the seed's bits), on module poses: zero-copy.
+  // Exact tier (the seed's bits), on module poses: zero-copy. t / weight: a number (NaN passes);
+  // mask: exactly one weight per joint.
   blend(a: ModulePose, b: ModulePose, t: number, out: ModulePose): void;
   blendMasked(a: ModulePose, b: ModulePose, t: number, mask: ModuleFloats, out: ModulePose): void;
   add(base: ModulePose, delta: ModulePose, weight: number, out: ModulePose): void;
@@ -197,19 +210,21 @@ export class Tendon {
   sampleSpringChain(links: readonly SpringLink[], rootAt: AnyAnchor, timeSec: number,
                     out?: Float32Array): Float32Array;
 
+  /** Each track's values: exactly times.length · width floats (× 3 for CUBICSPLINE). */
   createClip(description: { jointCount: number; tracks: readonly TrackDescription[] }): ModuleClip;
   /** parents in DFS pre-order (−1: a root); names unique; rest: the rest pose (default: identity). */
   createSkeleton(description: { parents: ArrayLike<number>; names?: readonly string[]; rest?: Pose }): ModuleSkeleton;
-  /** inverseBind: 16 floats a matrix, column-major; omitted: derived from the rest pose. */
+  /** inverseBind: 16 floats a matrix (exactly 16·jointOf.length), column-major; omitted: derived from the rest pose. */
   createSkinBinding(skeleton: ModuleSkeleton, jointOf: ArrayLike<number>, inverseBind?: ArrayLike<number>): ModuleSkinBinding;
+  /** count: a whole number whose 2·count bytes fit in 2^32 − 1. */
   createU16(count: number): ModuleU16;
-  /** Pose → palette: model (16·joints) is workspace, palette (16·entries) the result. */
+  /** Pose → palette: model (at least 16·joints) is workspace, palette (at least 16·entries) the result. */
   palette(skeleton: ModuleSkeleton, binding: ModuleSkinBinding, pose: ModulePose, model: ModuleFloats,
           palette: ModuleFloats): void;
-  /** Linear-blend skinning, tightly packed arrays. */
+  /** Linear-blend skinning, tightly packed arrays, each at least as long as the counts read or written. */
   skin(job: SkinJob): void;
 
-  /** A spring rig: the clips and the skeleton must outlive it. */
+  /** A spring rig: the clips, the skeleton and the layer mask must outlive it (sample throws otherwise). */
   createSpringRig(description: SpringRigDescription): ModuleSpringRig;
 
   /** Free the instance's scratch. */

@@ -81,6 +81,48 @@ export async function loadTendon(options = {}) {
 }
 
 const EXACT = 0, F32 = 1, NLERP_F32 = 2;
+const U32_MAX = 0xffffffff;
+
+// ---- argument checks: everything crossing into wasm32 (whose size_t and uint32_t are 32 bits)
+// is checked here, since a count of 2^32 + 1 would arrive as 1 ----------------------------------
+/** A spring chain: an array of links. */
+function checkChain(links, name) {
+  if (!Array.isArray(links))
+    throw new TendonError(`${name} is ${links === null ? 'null' : typeof links}; expected an array of SpringLink`,
+                          6, 'TENDON_ERR_VALUE');
+}
+/** A count or an index: a whole number in [0, limit] (limit 2^32 − 1 unless smaller), else throws. */
+function checkUint(value, name, { status = 'count', limit = U32_MAX, what = 'a whole number' } = {}) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > limit) {
+    const shown = typeof value === 'number' ? String(value) : `${typeof value} ${String(value)}`;
+    throw new TendonError(`${name} is ${shown}; expected ${what} in [0, ${limit}]` +
+                          (limit === U32_MAX ? ' (2^32 - 1, wasm32\'s uint32_t)' : ''),
+                          status === 'count' ? 2 : 3,
+                          status === 'count' ? 'TENDON_ERR_COUNT' : 'TENDON_ERR_RANGE');
+  }
+  return value;
+}
+/** A number (NaN and the infinities pass: the library has its answers for them), else throws. */
+function checkNumber(value, name) {
+  if (typeof value !== 'number')
+    throw new TendonError(`${name} is ${typeof value} ${String(value)}; expected a number`, 6,
+                          'TENDON_ERR_VALUE');
+  return value;
+}
+/** An array-like of numbers of exactly `length` (setJoint's vectors), else throws. */
+function checkVector(v, length, name) {
+  if (!v || typeof v.length !== 'number' || v.length !== length)
+    throw new TendonError(`${name} has ${v && typeof v.length === 'number' ? v.length : 'no'} ` +
+                          `elements; expected ${length} numbers`, 2, 'TENDON_ERR_COUNT');
+  for (let i = 0; i < length; i++) checkNumber(v[i], `${name}[${i}]`);
+  return v;
+}
+/** A caller's buffer's length against what the call reads / writes, else throws. */
+function checkLength(actual, expected, name, exact) {
+  if (exact ? actual !== expected : actual < expected)
+    throw new TendonError(`${name} holds ${actual} elements; expected ${exact ? '' : 'at least '}` +
+                          `${expected}`, 2, 'TENDON_ERR_COUNT');
+}
 const ANCHOR_KIND = { constant: 0, linear: 1, sine: 2, step: 3, keys: 4 };
 const MODE_JS = 0, MODE_BATCH = 1, MODE_DECL = 2;
 const SETTINGS_BYTES = 24, LINK_BYTES = 48;
@@ -195,9 +237,7 @@ class Tendon {
   /** A pose of `jointCount` joints at rest, in module memory (dispose() it). */
   createPose(jointCount) {
     this._live();
-    if (!Number.isInteger(jointCount) || jointCount < 0)
-      throw new TendonError(`createPose: jointCount is ${jointCount}; expected a whole number >= 0`,
-                            2, 'TENDON_ERR_COUNT');
+    checkUint(jointCount, 'createPose: jointCount');
     return new ModulePose(this, jointCount);
   }
 
@@ -208,67 +248,102 @@ class Tendon {
   }
 
   _posePtr(pose, name) {
+    this._live();
     if (pose instanceof ModulePose && pose._tendon === this) return pose._live();
     throw new TypeError(`tendon: ${name} is not a pose made by this tendon's createPose ` +
                         '(use blendPoses / addPose to pass plain Float32Array poses)');
   }
-  _maskPtr(mask) {
-    if (mask instanceof ModuleFloats && mask._tendon === this) return mask._live();
-    throw new TypeError('tendon: a mask / matrix / vertex array is not ModuleFloats of this tendon (createFloats)');
+  _maskPtr(mask, name = 'a mask / matrix / vertex array', length = -1, exact = false) {
+    if (mask instanceof ModuleFloats && mask._tendon === this) {
+      const p = mask._live();
+      if (length >= 0) checkLength(mask.length, length, name, exact);
+      return p;
+    }
+    throw new TypeError(`tendon: ${name} is not ModuleFloats of this tendon (createFloats)`);
+  }
+  /** A joint mask for a blend: one weight per joint of `pose` (its joint count, exactly). */
+  _jointMask(mask, pose) {
+    const n = pose instanceof ModulePose ? pose.jointCount : -1;
+    return this._maskPtr(mask, `mask (one weight per joint, ${n} joints)`, n, true);
   }
 
   /** Exact tier (the seed's bits): out = slerp(a, b, clamp(t)) per joint. */
   blend(a, b, t, out) {
+    this._live();
+    checkNumber(t, 'blend: t');
     this._check(this._x.tendon_pose_blend(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
                                           this._posePtr(out, 'out')));
   }
   blendMasked(a, b, t, mask, out) {
+    this._live();
+    checkNumber(t, 'blendMasked: t');
     this._check(this._x.tendon_pose_blend_masked(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
-                                                 this._maskPtr(mask), this._posePtr(out, 'out')));
+                                                 this._jointMask(mask, out), this._posePtr(out, 'out')));
   }
   add(base, delta, weight, out) {
+    this._live();
+    checkNumber(weight, 'add: weight');
     this._check(this._x.tendon_pose_add(this._posePtr(base, 'base'),
                                         this._posePtr(delta, 'delta'), weight,
                                         this._posePtr(out, 'out')));
   }
   addMasked(base, delta, weight, mask, out) {
+    this._live();
+    checkNumber(weight, 'addMasked: weight');
     this._check(this._x.tendon_pose_add_masked(this._posePtr(base, 'base'),
                                                this._posePtr(delta, 'delta'), weight,
-                                               this._maskPtr(mask), this._posePtr(out, 'out')));
+                                               this._jointMask(mask, out), this._posePtr(out, 'out')));
   }
   /** Float32 tier (docs/fast-tier.md): the same on every ISA, not the seed's bits. */
   blendF32(a, b, t, out) {
+    this._live();
+    checkNumber(t, 'blendF32: t');
     this._check(this._x.tendon_pose_blend_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'), t,
                                               this._posePtr(out, 'out')));
   }
   blendMaskedF32(a, b, t, mask, out) {
+    this._live();
+    checkNumber(t, 'blendMaskedF32: t');
     this._check(this._x.tendon_pose_blend_masked_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'),
-                                                     t, this._maskPtr(mask),
+                                                     t, this._jointMask(mask, out),
                                                      this._posePtr(out, 'out')));
   }
   blendNlerpF32(a, b, t, out) {
+    this._live();
+    checkNumber(t, 'blendNlerpF32: t');
     this._check(this._x.tendon_pose_blend_nlerp_f32(this._posePtr(a, 'a'), this._posePtr(b, 'b'),
                                                     t, this._posePtr(out, 'out')));
   }
   blendNlerpMaskedF32(a, b, t, mask, out) {
+    this._live();
+    checkNumber(t, 'blendNlerpMaskedF32: t');
     this._check(this._x.tendon_pose_blend_nlerp_masked_f32(
-      this._posePtr(a, 'a'), this._posePtr(b, 'b'), t, this._maskPtr(mask),
+      this._posePtr(a, 'a'), this._posePtr(b, 'b'), t, this._jointMask(mask, out),
       this._posePtr(out, 'out')));
   }
   addF32(base, delta, weight, out) {
+    this._live();
+    checkNumber(weight, 'addF32: weight');
     this._check(this._x.tendon_pose_add_f32(this._posePtr(base, 'base'),
                                             this._posePtr(delta, 'delta'), weight,
                                             this._posePtr(out, 'out')));
   }
   addMaskedF32(base, delta, weight, mask, out) {
+    this._live();
+    checkNumber(weight, 'addMaskedF32: weight');
     this._check(this._x.tendon_pose_add_masked_f32(this._posePtr(base, 'base'),
                                                    this._posePtr(delta, 'delta'), weight,
-                                                   this._maskPtr(mask),
+                                                   this._jointMask(mask, out),
                                                    this._posePtr(out, 'out')));
   }
   /** setJoint (seed): one joint's transform written into a module pose. */
   setJoint(pose, joint, translation, rotation, scale) {
+    this._live();
     const p = this._posePtr(pose, 'pose');
+    checkUint(joint, 'setJoint: joint', { status: 'range' });
+    checkVector(translation, 3, 'setJoint: translation');
+    checkVector(rotation, 4, 'setJoint: rotation');
+    checkVector(scale, 3, 'setJoint: scale');
     const tmp = this._alloc(40), f32 = this._f32(), o = tmp >> 2;
     try {
       for (let c = 0; c < 3; c++) { f32[o + c] = translation[c]; f32[o + 7 + c] = scale[c]; }
@@ -323,13 +398,26 @@ class Tendon {
   }
 
   // ---- springs --------------------------------------------------------------------------------
-  _writeSettings(s, at) {
+  _writeSettings(s, at, name = 'settings') {
+    if (!s || typeof s !== 'object') throw new TypeError(`tendon: ${name} is not SpringSettings`);
+    checkNumber(s.frequencyHz, `${name}.frequencyHz`);
+    checkNumber(s.damping, `${name}.damping`);
+    if (s.maxOffsetM !== undefined) checkNumber(s.maxOffsetM, `${name}.maxOffsetM`);
     const f64 = this._f64(), o = at >> 3;
     f64[o] = s.frequencyHz;
     f64[o + 1] = s.damping;
     f64[o + 2] = s.maxOffsetM === undefined ? -1 : s.maxOffsetM;
   }
   _writeLinks(links) {
+    for (let i = 0; i < links.length; i++) {
+      const l = links[i];
+      if (!l || typeof l !== 'object') throw new TypeError(`tendon: links[${i}] is not a SpringLink`);
+      checkVector(l.restOffsetM, 3, `links[${i}].restOffsetM`);
+      // settings checked before anything is written
+      checkNumber(l.frequencyHz, `links[${i}].frequencyHz`);
+      checkNumber(l.damping, `links[${i}].damping`);
+      if (l.maxOffsetM !== undefined) checkNumber(l.maxOffsetM, `links[${i}].maxOffsetM`);
+    }
     const need = links.length * LINK_BYTES;
     if (need > this._linkCap) {
       if (this._links) this._x.free(this._links);
@@ -346,12 +434,15 @@ class Tendon {
   }
   /** springSettleSec (seed). */
   springSettleSec(settings) {
+    this._live();
     this._writeSettings(settings, this._settings);
     this._check(this._x.tendon_spring_settle_sec(this._settings, this._f64box));
     return this._f64()[this._f64box >> 3];
   }
   /** springChainSettleSec (seed). */
   springChainSettleSec(links) {
+    this._live();
+    checkChain(links, 'springChainSettleSec: links');
     const p = links.length ? this._writeLinks(links) : this._links || this._f64box;
     this._check(this._x.tendon_spring_chain_settle_sec(p, links.length, this._f64box));
     return this._f64()[this._f64box >> 3];
@@ -394,6 +485,10 @@ class Tendon {
    */
   sampleSpring(settings, anchorAt, timeSec, out = new Float32Array(3)) {
     this._live();
+    checkNumber(timeSec, 'sampleSpring: timeSec');
+    if (!out || typeof out.length !== 'number' || out.length < 3)
+      throw new TendonError(`sampleSpring: out holds ${out && typeof out.length === 'number' ? out.length : 'no'} ` +
+                            'elements; expected at least 3', 2, 'TENDON_ERR_COUNT');
     this._writeSettings(settings, this._settings);
     this._anchorCall(anchorAt, (mode, handle) =>
       this._check(this._x.tendon_wasm_spring_sample(this._settings, mode, handle, timeSec,
@@ -404,8 +499,13 @@ class Tendon {
   }
 
   /** Seed sampleSpringChain(links, rootAt, timeSec, out): 3 floats per link. */
-  sampleSpringChain(links, rootAt, timeSec, out = new Float32Array(3 * links.length)) {
+  sampleSpringChain(links, rootAt, timeSec, out) {
     this._live();
+    checkChain(links, 'sampleSpringChain: links');
+    checkNumber(timeSec, 'sampleSpringChain: timeSec');
+    if (out === undefined) out = new Float32Array(3 * links.length);
+    if (!out || typeof out.length !== 'number' || typeof out.set !== 'function')
+      throw new TypeError('tendon: sampleSpringChain: out is not a Float32Array');
     const count = links.length;
     if (count === 0) return out;
     const p = this._writeLinks(links);
@@ -423,13 +523,13 @@ class Tendon {
         this._check(this._x.tendon_spring_chain_workspace_size(count, 1, box));
         workBytes = this._u32()[box >> 2];
       } finally { this._x.free(box); }
-      work = this._alloc(workBytes + 64);
-      work = (work + 63) & ~63;
+      // tendon/spring.h: any alignment is fine, so the pointer malloc returned is the one passed
+      // and the one freed (rounding it up and freeing the rounded one corrupted the heap)
+      work = this._alloc(workBytes);
     }
-    const base = work ? work : 0;
     try {
       this._anchorCall(rootAt, (mode, handle) =>
-        this._check(this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, base,
+        this._check(this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, work,
                                                             workBytes, this._chainOut,
                                                             out.length)));
     } finally {
@@ -474,12 +574,17 @@ class Tendon {
    * matrices afterwards.
    */
   palette(skeleton, binding, pose, model, palette) {
+    this._live();
     if (!(skeleton instanceof ModuleSkeleton) || !(binding instanceof ModuleSkinBinding))
       throw new TypeError('tendon: palette(skeleton, binding, pose, model, palette) takes a ' +
                           'ModuleSkeleton and a ModuleSkinBinding');
-    this._check(this._x.tendon_pose_palette(skeleton._live(), binding._live(),
-                                            this._posePtr(pose, 'pose'), 0, this._maskPtr(model),
-                                            this._maskPtr(palette)));
+    const pp = this._posePtr(pose, 'pose'), sp = skeleton._live(), bp = binding._live();
+    this._check(this._x.tendon_pose_palette(
+      sp, bp, pp, 0,
+      this._maskPtr(model, `palette: model (16 floats × ${skeleton.jointCount} joints)`,
+                    16 * skeleton.jointCount),
+      this._maskPtr(palette, `palette: palette (16 floats × ${binding.paletteCount} entries)`,
+                    16 * binding.paletteCount)));
   }
 
   /**
@@ -489,13 +594,25 @@ class Tendon {
    */
   skin({ palette, paletteCount, vertexCount, influenceCount = 4, joints, weights, positions,
          outPositions, normals, outNormals }) {
+    this._live();
     if (!(joints instanceof ModuleU16) || joints._tendon !== this)
       throw new TypeError('tendon: skin: joints is not a ModuleU16 of this tendon (createU16)');
-    this._check(this._x.tendon_wasm_skin(this._maskPtr(palette), paletteCount, vertexCount,
-                                         influenceCount, joints._live(), this._maskPtr(weights),
-                                         this._maskPtr(positions), this._maskPtr(outPositions),
-                                         normals ? this._maskPtr(normals) : 0,
-                                         outNormals ? this._maskPtr(outNormals) : 0));
+    checkUint(paletteCount, 'skin: paletteCount');
+    checkUint(vertexCount, 'skin: vertexCount');
+    checkUint(influenceCount, 'skin: influenceCount');
+    // the buffers hold at least what the call reads and writes (counts as doubles: no wrap)
+    const iv = influenceCount * vertexCount, v3 = 3 * vertexCount;
+    const jp = joints._live();
+    checkLength(joints.length, iv, `skin: joints (${influenceCount} influences × ${vertexCount} vertices)`);
+    const buf = (b, name, n) => this._maskPtr(b, `skin: ${name}`, n);
+    this._check(this._x.tendon_wasm_skin(
+      buf(palette, `palette (16 floats × ${paletteCount} entries)`, 16 * paletteCount),
+      paletteCount, vertexCount, influenceCount, jp,
+      buf(weights, `weights (${influenceCount} influences × ${vertexCount} vertices)`, iv),
+      buf(positions, `positions (3 floats × ${vertexCount} vertices)`, v3),
+      buf(outPositions, `outPositions (3 floats × ${vertexCount} vertices)`, v3),
+      normals ? buf(normals, `normals (3 floats × ${vertexCount} vertices)`, v3) : 0,
+      outNormals ? buf(outNormals, `outNormals (3 floats × ${vertexCount} vertices)`, v3) : 0));
   }
 
   /**
@@ -588,9 +705,8 @@ class ModulePose {
 /** `count` floats in module memory; `array` is a view re-made after memory.grow. */
 class ModuleFloats {
   constructor(tendon, count) {
-    if (!Number.isInteger(count) || count < 0)
-      throw new TendonError(`createFloats: count is ${count}; expected a whole number >= 0`, 2,
-                            'TENDON_ERR_COUNT');
+    checkUint(count, 'createFloats: count', { limit: Math.floor(U32_MAX / 4),
+                                              what: 'a whole number of floats whose bytes fit' });
     this._tendon = tendon;
     this.length = count;
     this._ptr = tendon._alloc(Math.max(4, 4 * count));
@@ -627,6 +743,12 @@ class ModuleAnchor {
                               'TENDON_ERR_VALUE');
       return v;
     };
+    const num = (v, name) => checkNumber(v, `anchor ${d.kind}: ${name}`);
+    if (kind === 2) { num(d.frequencyHz, 'frequencyHz'); num(d.phase, 'phase'); }
+    if (kind === 3) num(d.at, 'at');
+    if (kind === 4 && (!d.times || typeof d.times.length !== 'number'))
+      throw new TendonError('anchor keys: "times" must be an array of numbers', 6, 'TENDON_ERR_VALUE');
+    if (kind === 4) for (let i = 0; i < d.times.length; i++) num(d.times[i], `times[${i}]`);
     const keys = kind === 4 ? d.times.length : 0;
     if (kind === 4 && (keys < 1 || !d.values || d.values.length !== keys))
       throw new TendonError('anchor keys: "times" and "values" must be as long, and not empty', 6,
@@ -686,7 +808,11 @@ function copyFloats(tendon, values, what) {
 class ModuleClip {
   constructor(tendon, d) {
     this._tendon = tendon;
+    if (!d || typeof d !== 'object')
+      throw new TypeError('tendon: createClip takes {jointCount, tracks}');
+    checkUint(d.jointCount, 'clip: jointCount');
     const tracks = d.tracks ?? [];
+    if (!Array.isArray(tracks)) throw new TypeError('tendon: clip: tracks is not an array');
     const size = tendon._x.tendon_wasm_track_desc_size();
     const desc = tendon._alloc(Math.max(4, size * tracks.length));
     const owned = [desc];
@@ -699,7 +825,17 @@ class ModuleClip {
         if (interp === undefined)
           throw new TendonError(`clip: tracks[${i}].interpolation "${tr.interpolation}" is not ` +
                                 'STEP, LINEAR or CUBICSPLINE', 6, 'TENDON_ERR_VALUE');
-        const width = tr.width ?? (path === 1 ? 4 : 3);
+        checkUint(tr.joint, `clip: tracks[${i}].joint`, { status: 'range' });
+        const width = checkUint(tr.width ?? (path === 1 ? 4 : 3), `clip: tracks[${i}].width`);
+        if (!tr.times || typeof tr.times.length !== 'number')
+          throw new TypeError(`tendon: clip: tracks[${i}].times is not an array`);
+        if (!tr.values || typeof tr.values.length !== 'number')
+          throw new TypeError(`tendon: clip: tracks[${i}].values is not an array`);
+        // glTF's layout: width floats a key, three such (in-tangent, value, out-tangent) a key
+        // for CUBICSPLINE; the library reads exactly that many
+        checkLength(tr.values.length, tr.times.length * width * (interp === 2 ? 3 : 1),
+                    `clip: tracks[${i}].values (${tr.times.length} keys × width ${width}` +
+                    `${interp === 2 ? ' × 3, CUBICSPLINE' : ''})`, true);
         const times = copyFloats(tendon, tr.times, `tracks[${i}].times`);
         owned.push(times);
         const values = copyFloats(tendon, tr.values, `tracks[${i}].values`);
@@ -723,11 +859,13 @@ class ModuleClip {
   }
   /** Seed sampleClip: every TRS track at timeSec into `pose` (a ModulePose), exact tier. */
   sample(timeSec, pose) {
+    checkNumber(timeSec, 'clip.sample: timeSec');
     this._tendon._check(this._tendon._x.tendon_clip_sample(this._live(), timeSec,
                                                             this._tendon._posePtr(pose, 'pose')));
   }
   /** The same in the float32 tier. */
   sampleF32(timeSec, pose) {
+    checkNumber(timeSec, 'clip.sampleF32: timeSec');
     this._tendon._check(this._tendon._x.tendon_clip_sample_f32(this._live(), timeSec,
                                                                 this._tendon._posePtr(pose, 'pose')));
   }
@@ -741,7 +879,15 @@ class ModuleClip {
 class ModuleSkeleton {
   constructor(tendon, d) {
     this._tendon = tendon;
+    if (!d || !d.parents || typeof d.parents.length !== 'number')
+      throw new TypeError('tendon: createSkeleton takes {parents, names?, rest?}');
     const n = d.parents.length;
+    for (let j = 0; j < n; j++) {
+      const v = d.parents[j];
+      if (!Number.isInteger(v) || v < -1 || v > 0x7fffffff)
+        throw new TendonError(`skeleton: parents[${j}] is ${typeof v === 'number' ? v : typeof v + ' ' + String(v)}; ` +
+                              'expected -1 (a root) or a joint index', 3, 'TENDON_ERR_RANGE');
+    }
     const owned = [];
     try {
       const parents = tendon._alloc(Math.max(4, 4 * n));
@@ -767,7 +913,10 @@ class ModuleSkeleton {
       }
       let rest = 0;
       if (d.rest) {
-        const r = tendon.createPose(d.rest.rotation.length / 4);
+        if (tendon._jointsOf(d.rest, 'skeleton: rest') !== n)
+          throw new TendonError(`skeleton: rest has ${d.rest.rotation.length / 4} joints; ` +
+                                `expected ${n} (one per parent)`, 2, 'TENDON_ERR_COUNT');
+        const r = tendon.createPose(n);
         owned.push(r);
         r.set(d.rest);
         rest = r._live();
@@ -802,7 +951,11 @@ class ModuleSkinBinding {
     if (!(skeleton instanceof ModuleSkeleton))
       throw new TypeError('tendon: createSkinBinding takes a ModuleSkeleton');
     this._tendon = tendon;
+    if (!jointOf || typeof jointOf.length !== 'number')
+      throw new TypeError('tendon: createSkinBinding: jointOf is not an array');
     const n = jointOf.length;
+    for (let k = 0; k < n; k++) checkUint(jointOf[k], `createSkinBinding: jointOf[${k}]`, { status: 'range' });
+    if (inverseBind) checkLength(inverseBind.length, 16 * n, `createSkinBinding: inverseBind (16 floats × ${n} entries)`, true);
     const joints = tendon._alloc(Math.max(4, 4 * n));
     let ib = 0;
     try {
@@ -838,6 +991,19 @@ class ModuleSpringRig {
     if (!(d.skeleton instanceof ModuleSkeleton))
       throw new TypeError('tendon: createSpringRig: skeleton is not a ModuleSkeleton');
     const chains = d.chains ?? [];
+    if (!Array.isArray(chains)) throw new TypeError('tendon: createSpringRig: chains is not an array');
+    chains.forEach((c, i) => {
+      if (!c || !Array.isArray(c.joints))
+        throw new TypeError(`tendon: createSpringRig: chains[${i}].joints is not an array`);
+    });
+    for (const [v, name] of [[d.base?.offsetSec, 'base.offsetSec'], [d.blend?.weight, 'blend.weight'],
+                             [d.layer?.weight, 'layer.weight']])
+      if (v !== undefined) checkNumber(v, `spring rig: ${name}`);
+    // what the rig reads at every sample: kept, and checked live there (a disposed clip would
+    // be freed memory the library reads)
+    this._uses = [['skeleton', d.skeleton]];
+    for (const k of ['base', 'blend', 'layer']) if (d[k] && d[k].clip) this._uses.push([`${k}.clip`, d[k].clip]);
+    if (d.layer && d.layer.mask) this._uses.push(['layer.mask', d.layer.mask]);
     const total = chains.reduce((n, c) => n + c.joints.length, 0);
     const owned = [];
     const alloc = (bytes) => { const p = tendon._alloc(Math.max(8, bytes)); owned.push(p); return p; };
@@ -852,8 +1018,10 @@ class ModuleSpringRig {
       let at = 0;
       chains.forEach((c, i) => {
         tendon._u32()[(counts >> 2) + i] = c.joints.length;
+        c.joints.forEach((j, k) => checkUint(j, `spring rig: chains[${i}].joints[${k}]`, { status: 'range' }));
         for (const j of c.joints) tendon._u32()[(joints >> 2) + at++] = j;
-        const off = c.anchorOffset ?? [0, 0, 0];
+        const off = c.anchorOffset === undefined ? [0, 0, 0]
+          : checkVector(c.anchorOffset, 3, `spring rig: chains[${i}].anchorOffset`);
         for (let k = 0; k < 3; k++) tendon._f32()[(offsets >> 2) + 3 * i + k] = off[k];
         tendon._writeSettings(c.settings, settings + 24 * i);
       });
@@ -864,7 +1032,10 @@ class ModuleSpringRig {
       const tier = ({ exact: 0, f32: 1 })[d.tier ?? 'exact'];
       if (tier === undefined)
         throw new TendonError(`spring rig: tier "${d.tier}" is not exact or f32`, 6, 'TENDON_ERR_VALUE');
-      const mask = d.layer && d.layer.mask ? tendon._maskPtr(d.layer.mask) : 0;
+      const mask = d.layer && d.layer.mask
+        ? tendon._maskPtr(d.layer.mask, `spring rig: layer.mask (one weight per joint, ${d.skeleton.jointCount} joints)`,
+                          d.skeleton.jointCount, true)
+        : 0;
       const box = alloc(4);
       tendon._check(x.tendon_wasm_spring_rig_create(
         d.skeleton._live(), chains.length, counts, joints, offsets, settings,
@@ -893,8 +1064,14 @@ class ModuleSpringRig {
    * by chain; into `out` when given).
    */
   sample(timeSec, pose, out = new Float32Array(3 * this.linkCount)) {
-    const t = this._tendon;
-    t._check(t._x.tendon_spring_rig_sample(this._live(), timeSec, this._work, this._workBytes,
+    const t = this._tendon, p = this._live();
+    checkNumber(timeSec, 'spring rig sample: timeSec');
+    for (const [name, o] of this._uses)
+      if (!o._ptr) throw new Error(`tendon: this spring rig's ${name} was disposed (it must outlive the rig)`);
+    if (!out || typeof out.length !== 'number' || typeof out.set !== 'function')
+      throw new TypeError('tendon: spring rig sample: out is not a Float32Array');
+    checkLength(out.length, 3 * this.linkCount, `spring rig sample: out (3 floats × ${this.linkCount} links)`);
+    t._check(t._x.tendon_spring_rig_sample(p, timeSec, this._work, this._workBytes,
                                            this._positions, 3 * this.linkCount,
                                            pose ? t._posePtr(pose, 'pose') : 0));
     const o = this._positions >> 2;
@@ -902,10 +1079,15 @@ class ModuleSpringRig {
     return out;
   }
   /** Where chain c's links start among the positions, in links. */
-  chainFirstLink(c) { return this._tendon._x.tendon_spring_rig_chain_first_link(this._live(), c); }
+  chainFirstLink(c) {
+    const p = this._live();
+    return this._tendon._x.tendon_spring_rig_chain_first_link(p, checkUint(c, 'chainFirstLink: c', { status: 'range' }));
+  }
   /** Chain c's links as its march uses them (SpringLink objects: settings and rest offsets). */
   chainLinks(c) {
-    const t = this._tendon, n = t._x.tendon_spring_rig_chain_link_count(this._live(), c);
+    const t = this._tendon, p0 = this._live();
+    checkUint(c, 'chainLinks: c', { status: 'range' });
+    const n = t._x.tendon_spring_rig_chain_link_count(p0, c);
     const p = t._alloc(Math.max(8, 48 * n));
     try {
       t._check(t._x.tendon_spring_rig_chain_links(this._ptr, c, p, n));
@@ -931,6 +1113,8 @@ class ModuleSpringRig {
 /** uint16 in module memory (createU16); `array` is a view re-made after memory.grow. */
 class ModuleU16 {
   constructor(tendon, count) {
+    checkUint(count, 'createU16: count', { limit: Math.floor(U32_MAX / 2),
+                                           what: 'a whole number of uint16 whose bytes fit' });
     this._tendon = tendon;
     this.length = count;
     this._ptr = tendon._alloc(Math.max(4, 2 * count));

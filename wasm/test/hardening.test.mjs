@@ -1,0 +1,342 @@
+// The binding's own bookkeeping and argument checks (the review of tendon.mjs): the long-chain
+// workspace freed by the pointer malloc returned, counts and indices that do not fit wasm32's
+// uint32_t refused instead of wrapping, caller buffers checked against the counts the call
+// reads, wrong types refused instead of coerced, and use after dispose refused instead of
+// reading freed module memory. On both modules; long chains against the native `tendon replay`
+// ($TENDON_NATIVE or build/tools/tendon).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadTendon, TendonError } from '../tendon.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const native = process.env.TENDON_NATIVE || join(here, '..', '..', 'build', 'tools', 'tendon');
+const FLAVOURS = ['simd128', 'scalar'];
+const bitsOf = (a) => [...new Uint32Array(Float32Array.from(a).buffer)];
+
+/** An assertion on a TendonError: its statusName and a message pattern. */
+const tendonError = (statusName, pattern) => (e) => {
+  assert.ok(e instanceof TendonError, `a TendonError, not ${e}`);
+  assert.equal(e.statusName, statusName, e.message);
+  assert.match(e.message, pattern);
+  return true;
+};
+
+// chains of 17..40 links (above TENDON_SPRING_CHAIN_STACK_LINKS = 16: the binding mallocs the
+// workspace), a linear anchor (exact in float arithmetic, evaluated alike in JavaScript and C)
+const LONG = [];
+for (let n = 17; n <= 40; n++) {
+  LONG.push({
+    id: `long-${n}`, op: 'sampleSpringChain',
+    links: Array.from({ length: n }, (_, i) => ({ frequencyHz: 2 + (i % 3), damping: 0.35,
+                                                  restOffsetM: [0, -0.1, 0.01 * (i % 2)] })),
+    anchor: { kind: 'linear', origin: [0, 1.5, 0], velocity: [0.5, 0, -0.25] },
+    time: 1.25,
+  });
+}
+
+test('native tendon replay of the long chains (the oracle)', () => {
+  assert.ok(existsSync(native), `the native tendon (${native}) is built`);
+});
+
+function nativeLong() {
+  const out = execFileSync(native, ['replay'], { input: JSON.stringify(LONG), maxBuffer: 1 << 26,
+                                                stdio: ['pipe', 'pipe', 'ignore'] });
+  return new Map(JSON.parse(out.toString('utf8')).map((c) => [c.id, c.actual.out]));
+}
+
+for (const flavour of FLAVOURS) {
+  test(`${flavour}: sampleSpringChain above 16 links, many calls, equals native and never traps`, async () => {
+    const t = await loadTendon({ flavour });
+    const expected = nativeLong();
+    const anchor = (c) => (time, o) => {
+      for (let k = 0; k < 3; k++) o[k] = c.anchor.origin[k] + c.anchor.velocity[k] * time;
+    };
+    for (let round = 0; round < 4; round++) {
+      for (const c of LONG) {
+        const want = bitsOf(expected.get(c.id));
+        assert.equal(want.length, 3 * c.links.length);
+        assert.deepEqual(bitsOf(t.sampleSpringChain(c.links, anchor(c), c.time)), want,
+                         `${c.id}, round ${round}, JavaScript anchor`);
+        assert.deepEqual(bitsOf(t.sampleSpringChain(c.links, c.anchor, c.time)), want,
+                         `${c.id}, round ${round}, declarative anchor`);
+        // poses made between the calls: the heap is still sound
+        const p = t.createPose(c.links.length);
+        p.dispose();
+      }
+    }
+    // the review's repro, repeated: the same numbers every time
+    const links = Array.from({ length: 17 }, () => ({ frequencyHz: 2, damping: 0.35, restOffsetM: [0, -0.1, 0] }));
+    const sine = (time, o) => { o[0] = Math.sin(time); o[1] = 0; o[2] = 0; };
+    const first = bitsOf(t.sampleSpringChain(links, sine, 1.25));
+    for (let i = 0; i < 50; i++) assert.deepEqual(bitsOf(t.sampleSpringChain(links, sine, 1.25)), first);
+  });
+}
+
+const identity = (n) => ({ translation: new Float32Array(3 * n), scale: new Float32Array(3 * n).fill(1),
+                           rotation: new Float32Array(4 * n).map((_, i) => (i % 4 === 3 ? 1 : 0)) });
+
+for (const flavour of FLAVOURS) {
+  test(`${flavour}: counts and indices of 2^32 and more are refused, not wrapped to 32 bits`, async () => {
+    const t = await loadTendon({ flavour });
+    const count = /is 4294967297; expected a whole number in \[0, 4294967295\]/;
+    assert.throws(() => t.createPose(2 ** 32 + 1), tendonError('TENDON_ERR_COUNT', /createPose: jointCount/));
+    assert.throws(() => t.createPose(2 ** 32 + 1), tendonError('TENDON_ERR_COUNT', count));
+    for (const bad of [2 ** 32, -1, 1.5, NaN, Infinity, '3', undefined])
+      assert.throws(() => t.createPose(bad), tendonError('TENDON_ERR_COUNT', /createPose: jointCount/), String(bad));
+    // 2^32 − 1 reaches the library whole: its own refusal (the bytes overflow wasm32's size_t)
+    assert.throws(() => t.createPose(2 ** 32 - 1),
+                  (e) => e instanceof TendonError && /4294967295/.test(e.message) &&
+                         ['TENDON_ERR_OVERFLOW', 'TENDON_ERR_NOMEM'].includes(e.statusName));
+    // allocation sizes: 2^30 floats are 2^32 bytes, which would wrap to a 0-byte block
+    assert.throws(() => t.createFloats(2 ** 30), tendonError('TENDON_ERR_COUNT', /createFloats: count is 1073741824; expected .* in \[0, 1073741823\]/));
+    assert.throws(() => t.createFloats(2 ** 32 + 1), tendonError('TENDON_ERR_COUNT', /createFloats: count/));
+    assert.throws(() => t.createU16(2 ** 31), tendonError('TENDON_ERR_COUNT', /createU16: count is 2147483648; expected .* in \[0, 2147483647\]/));
+    assert.throws(() => t.createU16(-3), tendonError('TENDON_ERR_COUNT', /createU16: count/));
+    // setJoint at 2^32 would write joint 0
+    const pose = t.createPose(2);
+    pose.set(identity(2));
+    assert.throws(() => t.setJoint(pose, 2 ** 32, [7, 7, 7], [0, 0, 0, 1], [1, 1, 1]),
+                  tendonError('TENDON_ERR_RANGE', /setJoint: joint is 4294967296; expected a whole number in \[0, 4294967295\]/));
+    assert.deepEqual([...pose.translation], [0, 0, 0, 0, 0, 0], 'joint 0 untouched');
+    // a clip: track joint 2^32 + 1 would be joint 1, jointCount 2^32 + 2 would be 2
+    const track = (joint) => ({ joint, path: 'translation', times: [0, 1], values: [0, 0, 0, 1, 1, 1] });
+    assert.throws(() => t.createClip({ jointCount: 2, tracks: [track(2 ** 32 + 1)] }),
+                  tendonError('TENDON_ERR_RANGE', /clip: tracks\[0\]\.joint is 4294967297/));
+    assert.throws(() => t.createClip({ jointCount: 2 ** 32 + 2, tracks: [track(1)] }),
+                  tendonError('TENDON_ERR_COUNT', /clip: jointCount is 4294967298/));
+    // skinning counts
+    const f = t.createFloats(64), u = t.createU16(8);
+    assert.throws(() => t.skin({ palette: f, paletteCount: 2 ** 32 + 1, vertexCount: 1, joints: u,
+                                 weights: f, positions: f, outPositions: f }),
+                  tendonError('TENDON_ERR_COUNT', /skin: paletteCount is 4294967297/));
+    assert.throws(() => t.skin({ palette: f, paletteCount: 1, vertexCount: 2 ** 32 + 1, joints: u,
+                                 weights: f, positions: f, outPositions: f }),
+                  tendonError('TENDON_ERR_COUNT', /skin: vertexCount is 4294967297/));
+    // and the wrapped values still work where they are in range
+    const c = t.createClip({ jointCount: 2, tracks: [track(1)] });
+    c.sample(0.5, pose);
+    assert.deepEqual([...pose.translation], [0, 0, 0, 0.5, 0.5, 0.5]);
+  });
+
+  test(`${flavour}: caller buffers are checked against the counts the call reads`, async () => {
+    const t = await loadTendon({ flavour });
+    // clip values: keys × width (× 3 for CUBICSPLINE), exactly
+    assert.throws(() => t.createClip({ jointCount: 1, tracks: [{ joint: 0, path: 'translation', times: [0, 1], values: [0, 0, 0, 1, 1] }] }),
+                  tendonError('TENDON_ERR_COUNT', /clip: tracks\[0\]\.values \(2 keys × width 3\) holds 5 elements; expected 6/));
+    assert.throws(() => t.createClip({ jointCount: 1, tracks: [{ joint: 0, path: 'rotation', interpolation: 'CUBICSPLINE',
+                                                                  times: [0, 1], values: new Array(8).fill(0) }] }),
+                  tendonError('TENDON_ERR_COUNT', /tracks\[0\]\.values \(2 keys × width 4 × 3, CUBICSPLINE\) holds 8 elements; expected 24/));
+    assert.throws(() => t.createClip({ jointCount: 1, tracks: [{ joint: 0, path: 'scale', times: [0], values: [1, 1, 1, 1] }] }),
+                  tendonError('TENDON_ERR_COUNT', /holds 4 elements; expected 3/));
+    // masks: one weight per joint
+    const a = t.createPose(5), b = t.createPose(5), out = t.createPose(5);
+    const short = t.createFloats(3), long = t.createFloats(6), right = t.createFloats(5);
+    right.array.fill(1);
+    for (const [name, call] of [
+      ['blendMasked', (m) => t.blendMasked(a, b, 0.5, m, out)],
+      ['addMasked', (m) => t.addMasked(a, b, 0.5, m, out)],
+      ['blendMaskedF32', (m) => t.blendMaskedF32(a, b, 0.5, m, out)],
+      ['blendNlerpMaskedF32', (m) => t.blendNlerpMaskedF32(a, b, 0.5, m, out)],
+      ['addMaskedF32', (m) => t.addMaskedF32(a, b, 0.5, m, out)],
+    ]) {
+      assert.throws(() => call(short), tendonError('TENDON_ERR_COUNT', /mask \(one weight per joint, 5 joints\) holds 3 elements; expected 5/), name);
+      assert.throws(() => call(long), tendonError('TENDON_ERR_COUNT', /holds 6 elements; expected 5/), name);
+      call(right);
+    }
+    // palette and skinning buffers
+    const sk = t.createSkeleton({ parents: [-1, 0], rest: identity(2) });
+    const bind = t.createSkinBinding(sk, [0, 1]);
+    const pose = t.createPose(2);
+    sk.restPose(pose);
+    const m32 = t.createFloats(32), m16 = t.createFloats(16);
+    assert.throws(() => t.palette(sk, bind, pose, m16, m32),
+                  tendonError('TENDON_ERR_COUNT', /palette: model \(16 floats × 2 joints\) holds 16 elements; expected at least 32/));
+    assert.throws(() => t.palette(sk, bind, pose, m32, m16),
+                  tendonError('TENDON_ERR_COUNT', /palette: palette \(16 floats × 2 entries\) holds 16 elements; expected at least 32/));
+    const palette = t.createFloats(32);
+    t.palette(sk, bind, pose, m32, palette);
+    assert.throws(() => t.createSkinBinding(sk, [0, 1], new Array(16).fill(0)),
+                  tendonError('TENDON_ERR_COUNT', /inverseBind \(16 floats × 2 entries\) holds 16 elements; expected 32/));
+    const job = { palette, paletteCount: 2, vertexCount: 2, influenceCount: 4, joints: t.createU16(8),
+                  weights: t.createFloats(8), positions: t.createFloats(6), outPositions: t.createFloats(6) };
+    job.weights.array.set([1, 0, 0, 0, 1, 0, 0, 0]);
+    job.joints.array.fill(0);
+    job.positions.array.set([1, 2, 3, 4, 5, 6]);
+    t.skin(job);
+    assert.deepEqual([...job.outPositions.array], [1, 2, 3, 4, 5, 6], 'the rest palette is the identity');
+    for (const [key, make, pattern] of [
+      ['joints', () => t.createU16(7), /skin: joints \(4 influences × 2 vertices\) holds 7 elements; expected at least 8/],
+      ['weights', () => t.createFloats(7), /skin: weights \(4 influences × 2 vertices\) holds 7 elements; expected at least 8/],
+      ['positions', () => t.createFloats(5), /skin: positions \(3 floats × 2 vertices\) holds 5 elements; expected at least 6/],
+      ['outPositions', () => t.createFloats(3), /skin: outPositions \(3 floats × 2 vertices\) holds 3 elements; expected at least 6/],
+      ['normals', () => t.createFloats(5), /skin: normals .* holds 5 elements; expected at least 6/],
+      ['outNormals', () => t.createFloats(5), /skin: outNormals .* holds 5 elements; expected at least 6/],
+      ['palette', () => t.createFloats(31), /skin: palette \(16 floats × 2 entries\) holds 31 elements; expected at least 32/],
+    ]) {
+      const bad = { ...job, normals: t.createFloats(6), outNormals: t.createFloats(6), [key]: make() };
+      assert.throws(() => t.skin(bad), tendonError('TENDON_ERR_COUNT', pattern), key);
+    }
+    // a spring rig's layer mask: one weight per skeleton joint
+    const clip = t.createClip({ jointCount: 2, tracks: [] });
+    assert.throws(() => t.createSpringRig({ skeleton: sk, chains: [{ joints: [0, 1], settings: { frequencyHz: 2, damping: 0.5 } }],
+                                            layer: { clip, weight: 1, mask: short } }),
+                  tendonError('TENDON_ERR_COUNT', /spring rig: layer\.mask \(one weight per joint, 2 joints\) holds 3 elements; expected 2/));
+  });
+}
+
+for (const flavour of FLAVOURS) {
+  test(`${flavour}: wrong types are refused, not coerced`, async () => {
+    const t = await loadTendon({ flavour });
+    const a = t.createPose(2), b = t.createPose(2), out = t.createPose(2), m = t.createFloats(2);
+    const settings = { frequencyHz: 2, damping: 0.5 };
+    const anchor = { kind: 'constant', value: [1, 2, 3] };
+    for (const bad of [undefined, 'abc', {}, null, '0.5']) {
+      const v = tendonError('TENDON_ERR_VALUE', /expected a number/);
+      assert.throws(() => t.blend(a, b, bad, out), tendonError('TENDON_ERR_VALUE', /blend: t is/));
+      assert.throws(() => t.blendMasked(a, b, bad, m, out), v);
+      assert.throws(() => t.add(a, b, bad, out), tendonError('TENDON_ERR_VALUE', /add: weight is/));
+      assert.throws(() => t.addMasked(a, b, bad, m, out), v);
+      assert.throws(() => t.blendF32(a, b, bad, out), v);
+      assert.throws(() => t.blendMaskedF32(a, b, bad, m, out), v);
+      assert.throws(() => t.blendNlerpF32(a, b, bad, out), v);
+      assert.throws(() => t.blendNlerpMaskedF32(a, b, bad, m, out), v);
+      assert.throws(() => t.addF32(a, b, bad, out), v);
+      assert.throws(() => t.addMaskedF32(a, b, bad, m, out), v);
+      assert.throws(() => t.blendPoses(a, b, bad, out), v);
+      assert.throws(() => t.sampleSpring(settings, anchor, bad), tendonError('TENDON_ERR_VALUE', /sampleSpring: timeSec is/));
+      assert.throws(() => t.sampleSpringChain([{ ...settings, restOffsetM: [0, -1, 0] }], anchor, bad),
+                    tendonError('TENDON_ERR_VALUE', /sampleSpringChain: timeSec is/));
+      assert.throws(() => t.springSettleSec({ frequencyHz: bad, damping: 0.5 }),
+                    tendonError('TENDON_ERR_VALUE', /settings\.frequencyHz is/));
+      assert.throws(() => t.springChainSettleSec([{ frequencyHz: 2, damping: bad, restOffsetM: [0, 0, 0] }]),
+                    tendonError('TENDON_ERR_VALUE', /links\[0\]\.damping is/));
+    }
+    // NaN is a number: it reaches the library, which propagates it (binding.test.mjs)
+    a.translation.set([1, 2, 3, 4, 5, 6]);
+    t.blend(a, b, NaN, out);
+    assert.ok([...out.translation].every(Number.isNaN));
+    // clips: a track joint missing or not whole, times not numbers
+    const track = { path: 'translation', times: [0, 1], values: [0, 0, 0, 1, 1, 1] };
+    assert.throws(() => t.createClip({ jointCount: 2, tracks: [track] }),
+                  tendonError('TENDON_ERR_RANGE', /clip: tracks\[0\]\.joint is undefined undefined; expected a whole number/));
+    assert.throws(() => t.createClip({ jointCount: 2, tracks: [{ ...track, joint: 0.5 }] }),
+                  tendonError('TENDON_ERR_RANGE', /clip: tracks\[0\]\.joint is 0\.5/));
+    assert.throws(() => t.createClip({ jointCount: 2, tracks: [{ ...track, joint: '1' }] }),
+                  tendonError('TENDON_ERR_RANGE', /clip: tracks\[0\]\.joint is string 1/));
+    const clip = t.createClip({ jointCount: 2, tracks: [{ ...track, joint: 1 }] });
+    assert.throws(() => clip.sample('abc', a), tendonError('TENDON_ERR_VALUE', /clip\.sample: timeSec is string abc/));
+    assert.throws(() => clip.sampleF32(undefined, a), tendonError('TENDON_ERR_VALUE', /clip\.sampleF32: timeSec/));
+    // skeleton parents: -1 or a whole joint index
+    for (const bad of [0.5, '0', null, undefined, -2])
+      assert.throws(() => t.createSkeleton({ parents: [-1, bad] }),
+                    tendonError('TENDON_ERR_RANGE', /skeleton: parents\[1\] is .*; expected -1 \(a root\) or a joint index/), String(bad));
+    // setJoint's vectors: 3, 4, 3 numbers
+    assert.throws(() => t.setJoint(a, 0, [0, 0], [0, 0, 0, 1], [1, 1, 1]),
+                  tendonError('TENDON_ERR_COUNT', /setJoint: translation has 2 elements; expected 3 numbers/));
+    assert.throws(() => t.setJoint(a, 0, [0, 0, 0], [0, 0, 1], [1, 1, 1]),
+                  tendonError('TENDON_ERR_COUNT', /setJoint: rotation has 3 elements; expected 4 numbers/));
+    assert.throws(() => t.setJoint(a, 0, [0, 0, 0], [0, 0, 0, 1], [1, 1, 1, 1]),
+                  tendonError('TENDON_ERR_COUNT', /setJoint: scale has 4 elements; expected 3 numbers/));
+    assert.throws(() => t.setJoint(a, 0, [0, 'x', 0], [0, 0, 0, 1], [1, 1, 1]),
+                  tendonError('TENDON_ERR_VALUE', /setJoint: translation\[1\] is string x/));
+    assert.throws(() => t.setJoint(a, 0, undefined, [0, 0, 0, 1], [1, 1, 1]),
+                  tendonError('TENDON_ERR_COUNT', /setJoint: translation has no elements/));
+    t.setJoint(a, 1, [7, 8, 9], [0, 0, 0, 1], [2, 2, 2]);
+    assert.deepEqual([...a.translation.subarray(3)], [7, 8, 9]);
+    // createU16 like createFloats
+    for (const bad of [1.5, -1, 'x', undefined])
+      assert.throws(() => t.createU16(bad), tendonError('TENDON_ERR_COUNT', /createU16: count is/), String(bad));
+    // sampleSpring's out: at least 3, like sampleSpringChain's
+    assert.throws(() => t.sampleSpring(settings, anchor, 1, new Float32Array(2)),
+                  tendonError('TENDON_ERR_COUNT', /sampleSpring: out holds 2 elements; expected at least 3/));
+    assert.deepEqual([...t.sampleSpring(settings, anchor, 1, new Float32Array(4))], [1, 2, 3, 0]);
+    // a chain that is not an array
+    for (const bad of [{}, { length: 2 }, 'ab', null, 3])
+      assert.throws(() => t.sampleSpringChain(bad, anchor, 1),
+                    tendonError('TENDON_ERR_VALUE', /sampleSpringChain: links is .*; expected an array of SpringLink/), String(bad));
+    assert.throws(() => t.springChainSettleSec({}), tendonError('TENDON_ERR_VALUE', /springChainSettleSec: links is object/));
+    assert.throws(() => t.sampleSpringChain([{ ...settings, restOffsetM: [0, -1] }], anchor, 1),
+                  tendonError('TENDON_ERR_COUNT', /links\[0\]\.restOffsetM has 2 elements; expected 3 numbers/));
+  });
+
+  test(`${flavour}: use after dispose throws instead of reading freed memory`, async () => {
+    const t = await loadTendon({ flavour });
+    const a = t.createPose(2), b = t.createPose(2), out = t.createPose(2), m = t.createFloats(2);
+    m.array.fill(1);
+    const rest = identity(4);
+    rest.translation.set([0, 0, 0, 0, 1, 0, 0, -0.25, 0, 0, -0.25, 0]);
+    const skeleton = t.createSkeleton({ parents: [-1, 0, 1, 2], rest });
+    const clip = t.createClip({ jointCount: 4, tracks: [{ joint: 0, path: 'translation', times: [0, 1], values: [0, 0, 0, 1, 0, 0] }] });
+    const settings = { frequencyHz: 2, damping: 0.5 };
+    const rig = t.createSpringRig({ skeleton, chains: [{ joints: [1, 2, 3], settings }], base: { clip } });
+    const pose = t.createPose(4);
+    const before = rig.sample(0.5, pose);
+    assert.equal(before.length, 6);
+    assert.throws(() => rig.sample(0.5, pose, new Float32Array(5)),
+                  tendonError('TENDON_ERR_COUNT', /spring rig sample: out \(3 floats × 2 links\) holds 5 elements; expected at least 6/));
+    // the rig's clip disposed: sample throws (it read the freed clip before)
+    clip.dispose();
+    assert.throws(() => rig.sample(0.5, pose), /this spring rig's base\.clip was disposed/);
+    assert.throws(() => rig.sample(0.5, null), /base\.clip was disposed/);
+    skeleton.dispose();
+    assert.throws(() => rig.sample(0.5, pose), /this spring rig's skeleton was disposed/);
+    rig.dispose();
+    // the instance disposed: every method throws
+    t.dispose();
+    const dead = /this instance was disposed/;
+    for (const [name, call] of Object.entries({
+      blend: () => t.blend(a, b, 0.5, out), blendMasked: () => t.blendMasked(a, b, 0.5, m, out),
+      add: () => t.add(a, b, 0.5, out), addMasked: () => t.addMasked(a, b, 0.5, m, out),
+      blendF32: () => t.blendF32(a, b, 0.5, out), blendMaskedF32: () => t.blendMaskedF32(a, b, 0.5, m, out),
+      blendNlerpF32: () => t.blendNlerpF32(a, b, 0.5, out),
+      blendNlerpMaskedF32: () => t.blendNlerpMaskedF32(a, b, 0.5, m, out),
+      addF32: () => t.addF32(a, b, 0.5, out), addMaskedF32: () => t.addMaskedF32(a, b, 0.5, m, out),
+      blendPoses: () => t.blendPoses(a, b, 0.5, out), addPose: () => t.addPose(a, b, 0.5, out),
+      setJoint: () => t.setJoint(a, 0, [0, 0, 0], [0, 0, 0, 1], [1, 1, 1]),
+      springSettleSec: () => t.springSettleSec(settings),
+      springChainSettleSec: () => t.springChainSettleSec([{ ...settings, restOffsetM: [0, -1, 0] }]),
+      sampleSpring: () => t.sampleSpring(settings, () => {}, 1),
+      sampleSpringChain: () => t.sampleSpringChain([{ ...settings, restOffsetM: [0, -1, 0] }], () => {}, 1),
+      createPose: () => t.createPose(1), createFloats: () => t.createFloats(1), createU16: () => t.createU16(1),
+      skin: () => t.skin({}),
+    })) assert.throws(call, dead, name);
+    // the objects themselves can still be freed
+    for (const o of [a, b, out, m, pose]) o.dispose();
+  });
+}
+
+for (const flavour of FLAVOURS) {
+  test(`${flavour}: anchors, rest poses and anchor offsets are checked too`, async () => {
+    const t = await loadTendon({ flavour });
+    assert.throws(() => t.createAnchor({ kind: 'sine', amplitude: [1, 0, 0], frequencyHz: '2', phase: 0 }),
+                  tendonError('TENDON_ERR_VALUE', /anchor sine: frequencyHz is string 2; expected a number/));
+    assert.throws(() => t.createAnchor({ kind: 'sine', amplitude: [1, 0, 0], frequencyHz: 2 }),
+                  tendonError('TENDON_ERR_VALUE', /anchor sine: phase is undefined/));
+    assert.throws(() => t.createAnchor({ kind: 'step', from: [0, 0, 0], to: [1, 1, 1] }),
+                  tendonError('TENDON_ERR_VALUE', /anchor step: at is undefined/));
+    assert.throws(() => t.createAnchor({ kind: 'keys', times: [0, 'x'], values: [[0, 0, 0], [1, 1, 1]] }),
+                  tendonError('TENDON_ERR_VALUE', /anchor keys: times\[1\] is string x/));
+    assert.throws(() => t.createAnchor({ kind: 'keys', values: [[0, 0, 0]] }),
+                  tendonError('TENDON_ERR_VALUE', /anchor keys: "times" must be an array/));
+    const step = t.createAnchor({ kind: 'step', at: 0.5, from: [0, 0, 0], to: [1, 2, 3] });
+    assert.deepEqual([...t.sampleSpring({ frequencyHz: 2, damping: 1 }, step, 100)], [1, 2, 3]);
+    // a rest pose of another joint count, or not whole
+    const rest3 = identity(3);
+    assert.throws(() => t.createSkeleton({ parents: [-1, 0], rest: rest3 }),
+                  tendonError('TENDON_ERR_COUNT', /skeleton: rest has 3 joints; expected 2/));
+    assert.throws(() => t.createSkeleton({ parents: [-1, 0], rest: { ...identity(2), rotation: new Float32Array(6) } }),
+                  tendonError('TENDON_ERR_COUNT', /skeleton: rest: rotation holds 6 floats/));
+    // a rig's anchor offset: 3 numbers
+    const sk = t.createSkeleton({ parents: [-1, 0, 1], rest: identity(3) });
+    assert.throws(() => t.createSpringRig({ skeleton: sk, chains: [{ joints: [0, 1, 2], settings: { frequencyHz: 2, damping: 0.5 },
+                                                                     anchorOffset: [0, 1] }] }),
+                  tendonError('TENDON_ERR_COUNT', /spring rig: chains\[0\]\.anchorOffset has 2 elements; expected 3 numbers/));
+    assert.throws(() => t.createSpringRig({ skeleton: sk, chains: [{ joints: [0, 1, 2], settings: { frequencyHz: 2, damping: 0.5 } }],
+                                            blend: { clip: t.createClip({ jointCount: 3 }), weight: 'half' } }),
+                  tendonError('TENDON_ERR_VALUE', /spring rig: blend\.weight is string half/));
+  });
+}
