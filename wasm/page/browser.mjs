@@ -76,7 +76,13 @@ export async function visit(url, { screenshot = null, timeoutMs = 120000 } = {})
     const exited = new Promise((ok) => { if (browser.exitCode !== null) ok(); else browser.on('exit', ok); });
     try { process.kill(-browser.pid, 'SIGTERM'); } catch { browser.kill('SIGTERM'); }
     await exited;
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium's helper processes can still be writing the profile (its code cache) for a
+    // moment after the browser exits: retry, and never fail a test over a temporary directory.
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    } catch (e) {
+      console.warn(`browser: could not remove the profile ${profile}: ${e.message}`);
+    }
   }
 }
 
