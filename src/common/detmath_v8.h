@@ -74,6 +74,25 @@ static inline double tendon_v8_floor_nonneg(double x)
 
 /* ---- exp ----------------------------------------------------------------------------------- */
 
+/*
+ * The argument reduction exp and expm1 share, for 0.5·ln 2 < |x| (|x| < 1.5·ln 2: k = ±1):
+ * x = k·ln 2 + (hi − lo), with ln 2 split in two (hi exact); returns k.
+ */
+static inline int tendon_v8_reduce_ln2(double x, uint32_t ax, int negative, double *hi,
+                                       double *lo)
+{
+    if (ax < 0x3FF0A2B2u) { /* |x| < 1.5·ln 2: k = ±1 */
+        *hi = negative ? x + TENDON_V8_LN2_HI : x - TENDON_V8_LN2_HI;
+        *lo = negative ? -TENDON_V8_LN2_LO : TENDON_V8_LN2_LO;
+        return negative ? -1 : 1;
+    }
+    const int k = (int)(TENDON_V8_INV_LN2 * x + (negative ? -0.5 : 0.5));
+    const double kd = (double)k;
+    *hi = x - kd * TENDON_V8_LN2_HI;
+    *lo = kd * TENDON_V8_LN2_LO;
+    return k;
+}
+
 /**
  * e^x as V8 11.3's Math.exp: for every double. NaN → NaN, +∞ → +∞, −∞ → +0; x > 709.78… → +∞,
  * x < −745.13… → +0; exp(1) = e rounded (V8's special case).
@@ -103,24 +122,9 @@ static inline double tendon_v8_exp(double x)
             return 0.0;
     }
     if (ax > 0x3FD62E42u) { /* |x| > 0.5·ln 2: reduce */
-        if (ax < 0x3FF0A2B2u) { /* |x| < 1.5·ln 2: k = ±1 */
-            if (x == 1.0)
-                return TENDON_V8_E;
-            if (negative) {
-                hi = x + TENDON_V8_LN2_HI;
-                lo = -TENDON_V8_LN2_LO;
-                k = -1;
-            } else {
-                hi = x - TENDON_V8_LN2_HI;
-                lo = TENDON_V8_LN2_LO;
-                k = 1;
-            }
-        } else {
-            k = (int)(TENDON_V8_INV_LN2 * x + (negative ? -0.5 : 0.5));
-            const double kd = (double)k;
-            hi = x - kd * TENDON_V8_LN2_HI;
-            lo = kd * TENDON_V8_LN2_LO;
-        }
+        if (x == 1.0)
+            return TENDON_V8_E;
+        k = tendon_v8_reduce_ln2(x, ax, negative, &hi, &lo);
         x = hi - lo;
     } else if (ax < 0x3E300000u) { /* |x| < 2^−28: 1 + x is e^x rounded */
         return 1.0 + x;
@@ -170,22 +174,7 @@ static inline double tendon_v8_expm1(double x)
             return -1.0; /* e^x below half an ulp of 1 */
     }
     if (ax > 0x3FD62E42u) {
-        if (ax < 0x3FF0A2B2u) {
-            if (negative) {
-                hi = x + TENDON_V8_LN2_HI;
-                lo = -TENDON_V8_LN2_LO;
-                k = -1;
-            } else {
-                hi = x - TENDON_V8_LN2_HI;
-                lo = TENDON_V8_LN2_LO;
-                k = 1;
-            }
-        } else {
-            k = (int)(TENDON_V8_INV_LN2 * x + (negative ? -0.5 : 0.5));
-            const double kd = (double)k;
-            hi = x - kd * TENDON_V8_LN2_HI;
-            lo = kd * TENDON_V8_LN2_LO;
-        }
+        k = tendon_v8_reduce_ln2(x, ax, negative, &hi, &lo);
         x = hi - lo;
         c = (hi - x) - lo; /* the rounding error of the reduction */
     } else if (ax < 0x3C900000u) {
