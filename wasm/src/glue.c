@@ -19,6 +19,8 @@
 
 #include <tendon/tendon.h>
 
+#include "common/detmath_v8.h" /* tendon_v8_sin: V8's Math.sin, as the seed's JavaScript computes */
+
 #define GLUE_API __attribute__((visibility("default")))
 
 /* ---- a JavaScript function per anchor time ------------------------------------------------- */
@@ -115,7 +117,7 @@ static void decl_eval(void *user, double t, float *out)
             v[k] = an->a[k] + an->b[k] * t;
         break;
     case ANCHOR_SINE: {
-        const double s = sin(((2.0 * 3.141592653589793) * an->frequency_hz) * t + an->phase);
+        const double s = tendon_v8_sin(((2.0 * 3.141592653589793) * an->frequency_hz) * t + an->phase);
         for (int k = 0; k < 3; ++k)
             v[k] = an->b[k] + an->a[k] * s;
         break;
