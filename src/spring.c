@@ -16,6 +16,7 @@
 #include "common/detmath_exp.h"
 #include "common/detmath_v8.h"
 #include "common/fpenv.h"
+#include "common/spring_seed_roots.h"
 #include "common/kernels_internal.h"
 #include "common/spring_internal.h"
 
@@ -180,7 +181,7 @@ static double seed_cascade_survival(double x, size_t count)
  * TENDON_SPRING_LOOKBACK_CORRECTED_ROOT). Terminates for every count: at x > 746 the survival
  * is 0, and a NaN is not > 1e-3.
  */
-static double seed_cascade_root(size_t count)
+double tendon_spring_seed_cascade_root_bisect(size_t count)
 {
     double high = TENDON_NEG_LN_SPRING_EPS + (double)count;
     while (seed_cascade_survival(high, count) > TENDON_SPRING_EPSILON)
@@ -194,6 +195,19 @@ static double seed_cascade_root(size_t count)
             high = middle;
     }
     return high;
+}
+
+/*
+ * The seed's root for a chain of `count` links: the bisection's value, read from
+ * tendon_spring_seed_roots (src/common/spring_seed_roots.h, made by the bisection itself, checked
+ * entry by entry by test_spring_lookback) for counts up to TENDON_SPRING_SEED_ROOTS — the same
+ * bits without the 64 survival evaluations per call — and bisected above it.
+ */
+static double seed_cascade_root(size_t count)
+{
+    if (count >= 1 && count <= TENDON_SPRING_SEED_ROOTS)
+        return tendon_spring_seed_roots[count - 1];
+    return tendon_spring_seed_cascade_root_bisect(count);
 }
 
 /*

@@ -14,6 +14,10 @@
 TENDON_HIDDEN void tendon_spring_transition(double frequency_hz, double damping, double step,
                                             tendon_spring_coeffs *out);
 TENDON_HIDDEN double tendon_spring_cascade_root(size_t link_count);
+/* The seed's 64 bisections for a chain of `count` ≥ 1 links (TENDON_SPRING_LOOKBACK_SEED's root),
+   computed: what src/common/spring_seed_roots.h holds for the short chains (tools/gen_seed_roots.c
+   prints it from this; test_spring_lookback checks every entry against it). */
+TENDON_HIDDEN double tendon_spring_seed_cascade_root_bisect(size_t count);
 
 /* A chain's substep grid: the lookback, the substep count and length tendon_spring_chain_sample
    plans (substep n samples the root at (time − lookback_sec) + n·step_sec). */
