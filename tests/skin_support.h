@@ -31,7 +31,7 @@ static inline tbuf tbuf_make(size_t bytes, size_t offset)
 {
     tbuf b;
     const size_t total = ((bytes + offset + 64) + 63) & ~(size_t)63;
-    b.raw = aligned_alloc(64, total);
+    b.raw = tendon_aligned_alloc(64, total);
     ck_assert_ptr_nonnull(b.raw);
     memset(b.raw, 0xA5, total); /* poison: a kernel that skips an element shows */
     b.p = (unsigned char *)b.raw + offset;
@@ -39,7 +39,7 @@ static inline tbuf tbuf_make(size_t bytes, size_t offset)
 }
 static inline void tbuf_free(tbuf *b)
 {
-    free(b->raw);
+    tendon_aligned_free(b->raw);
     b->raw = NULL;
     b->p = NULL;
 }

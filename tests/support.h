@@ -11,6 +11,10 @@
 
 #include <tendon/tendon.h>
 
+/* The suites' own 64-byte-aligned buffers: the library's pair (aligned_alloc + free on Linux,
+   _aligned_malloc + _aligned_free on Windows), released only by tendon_aligned_free. */
+#include "common/aligned.h"
+
 /*
  * Accuracy sweeps (a reference function against MPFR over many points) take every
  * TENDON_TEST_THIN-th point under an emulator (tests/CMakeLists.txt): the scalar C measured is

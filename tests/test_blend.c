@@ -70,7 +70,7 @@ static tpose tpose_make(size_t n, size_t off)
     float *arrays[3];
     for (int k = 0; k < 3; ++k) {
         const size_t bytes = ((WIDTH[k] * n + off + GUARD) * sizeof(float) + 63) & ~(size_t)63;
-        t.block[k] = aligned_alloc(64, bytes);
+        t.block[k] = tendon_aligned_alloc(64, bytes);
         ck_assert_ptr_nonnull(t.block[k]);
         memset(t.block[k], 0, bytes);
         arrays[k] = t.block[k] + off;
@@ -86,7 +86,7 @@ static tpose tpose_make(size_t n, size_t off)
 static void tpose_free(tpose *t)
 {
     for (int k = 0; k < 3; ++k)
-        free(t->block[k]);
+        tendon_aligned_free(t->block[k]);
 }
 
 static void tpose_fill_sentinel(tpose *t)
@@ -415,7 +415,7 @@ START_TEST(test_bitwise_random_counts)
             rng_seed(&r, seed);
             tpose a = tpose_make(n, off), b = tpose_make(n, off);
             float *jw_block =
-                aligned_alloc(64, ((n + 1 + GUARD) * sizeof(float) + 63) & ~(size_t)63);
+                tendon_aligned_alloc(64, ((n + 1 + GUARD) * sizeof(float) + 63) & ~(size_t)63);
             ck_assert_ptr_nonnull(jw_block);
             float *jw = jw_block + (off ? 1 : 0);
             gen_poses(&r, &a.p, &b.p);
@@ -435,7 +435,7 @@ START_TEST(test_bitwise_random_counts)
             }
             tpose_free(&a);
             tpose_free(&b);
-            free(jw_block);
+            tendon_aligned_free(jw_block);
         }
     }
 }

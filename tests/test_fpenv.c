@@ -478,7 +478,7 @@ static void case_spring(int m, out_buf *o)
     size_t bytes_b = 0, bytes_c = 0;
     ck_assert(tendon_spring_batch_workspace_size(springs, &bytes_b) == TENDON_OK);
     ck_assert(tendon_spring_chain_workspace_size(5, chains, &bytes_c) == TENDON_OK);
-    void *ws = aligned_alloc(64, ((bytes_b > bytes_c ? bytes_b : bytes_c) + 63) / 64 * 64);
+    void *ws = tendon_aligned_alloc(64, ((bytes_b > bytes_c ? bytes_b : bytes_c) + 63) / 64 * 64);
     float one[3], batch[3 * 5], chain[3 * 5 * 3];
     for (int isa = 0; isa < TENDON_ISA_COUNT; ++isa) {
         const tendon_kernels *k = tendon_kernels_for((tendon_isa)isa);
@@ -505,7 +505,7 @@ static void case_spring(int m, out_buf *o)
     }
     IN_MODE(m, tendon_spring_sample(&set, anchor_cb, NULL, -3.5, one)); /* a forwarder */
     put(o, one, sizeof one);
-    free(ws);
+    tendon_aligned_free(ws);
 }
 
 static void case_ik(int m, out_buf *o)

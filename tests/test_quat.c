@@ -63,7 +63,7 @@ static fbuf fbuf_make(size_t n, size_t off)
 {
     fbuf b;
     const size_t total = ((n + off + GUARD) * sizeof(float) + 63) & ~(size_t)63;
-    b.base = aligned_alloc(64, total);
+    b.base = tendon_aligned_alloc(64, total);
     ck_assert_ptr_nonnull(b.base);
     memset(b.base, 0, total);
     b.p = b.base + off;
@@ -96,7 +96,7 @@ static dbuf dbuf_make(size_t n, size_t off)
 {
     dbuf b;
     const size_t total = ((n + off + 1) * sizeof(double) + 63) & ~(size_t)63;
-    b.base = aligned_alloc(64, total);
+    b.base = tendon_aligned_alloc(64, total);
     ck_assert_ptr_nonnull(b.base);
     memset(b.base, 0, total);
     b.p = b.base + off;
@@ -414,7 +414,7 @@ START_TEST(test_bitwise_random_counts)
             for (int which = 0; which < K_COUNT; ++which)
                 check_against_scalar(_i, k, which, seed, a.p, b.p, t.p, n, off);
             free(a.base);
-            free(b.base);
+            tendon_aligned_free(b.base);
             free(t.base);
         }
     }
@@ -437,7 +437,7 @@ START_TEST(test_bitwise_long)
     for (int which = 0; which < K_COUNT; ++which)
         check_against_scalar(_i, k, which, 0x10240u, a.p, b.p, t.p, n, 1);
     free(a.base);
-    free(b.base);
+    tendon_aligned_free(b.base);
     free(t.base);
 }
 END_TEST
@@ -462,7 +462,7 @@ START_TEST(test_bitwise_adversarial_cross)
     for (int which = 0; which < K_COUNT; ++which)
         check_against_scalar(_i, k, which, 0, a.p, b.p, t.p, n, 1);
     free(a.base);
-    free(b.base);
+    tendon_aligned_free(b.base);
     free(t.base);
 }
 END_TEST

@@ -1069,8 +1069,8 @@ START_TEST(test_isa_model_matrices_on)
     for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; ++c) {
         const size_t n = sizes[c];
         int32_t *parents = malloc(n * sizeof *parents);
-        float *local = aligned_alloc(64, 64 * n), *m1 = aligned_alloc(64, 64 * n);
-        float *m2 = aligned_alloc(64, 64 * n);
+        float *local = tendon_aligned_alloc(64, 64 * n), *m1 = tendon_aligned_alloc(64, 64 * n);
+        float *m2 = tendon_aligned_alloc(64, 64 * n);
         ck_assert(parents && local && m1 && m2);
         random_dfs_parents(&r, n, parents);
         tendon_skeleton *sk = make_skeleton(parents, NULL, n, NULL);
@@ -1098,7 +1098,8 @@ START_TEST(test_isa_model_matrices_on)
         ck_assert_int_eq(tendon_model_matrices_on(k, sk, local, NULL, 1, n, m1), TENDON_ERR_RANGE);
         tendon_pose_destroy(&pose);
         tendon_skeleton_destroy(sk);
-        free(parents), free(local), free(m1), free(m2);
+        free(parents), tendon_aligned_free(local), tendon_aligned_free(m1),
+            tendon_aligned_free(m2);
     }
 }
 END_TEST
