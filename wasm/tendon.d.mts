@@ -71,9 +71,13 @@ export class ModulePose implements Pose {
   readonly translation: Float32Array;
   readonly rotation: Float32Array;
   readonly scale: Float32Array;
-  /** Copy a Pose's arrays in. */
+  /**
+   * Copy a Pose's arrays in. translation, rotation and scale must hold exactly 3n, 4n and 3n
+   * numbers (n = jointCount): anything else throws a TendonError (TENDON_ERR_COUNT) naming the
+   * array, its length and the expected length, and nothing is copied.
+   */
   set(pose: Pose): void;
-  /** Copy the arrays out into a Pose. */
+  /** Copy the arrays out into a Pose, whose arrays must hold exactly 3n, 4n and 3n (as set). */
   copyTo(pose: Pose): void;
   dispose(): void;
 }

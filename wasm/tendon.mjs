@@ -123,6 +123,22 @@ function checkLength(actual, expected, name, exact) {
     throw new TendonError(`${name} holds ${actual} elements; expected ${exact ? '' : 'at least '}` +
                           `${expected}`, 2, 'TENDON_ERR_COUNT');
 }
+/**
+ * A plain Pose's three arrays against n joints: translation 3n, rotation 4n, scale 3n, exactly
+ * (a copy in or out of a module pose moves exactly that many floats), else throws.
+ */
+function checkPoseArrays(pose, n, name) {
+  if (!pose || typeof pose !== 'object')
+    throw new TypeError(`tendon: ${name}: ${pose === null ? 'null' : typeof pose} is not a Pose ` +
+                        '(translation, rotation, scale)');
+  for (const [key, width] of [['translation', 3], ['rotation', 4], ['scale', 3]]) {
+    const a = pose[key];
+    if (!a || typeof a.length !== 'number')
+      throw new TypeError(`tendon: ${name}: ${key} is not an array (a Pose has translation, ` +
+                          'rotation and scale)');
+    checkLength(a.length, width * n, `${name}: ${key} (${width} floats × ${n} joints)`, true);
+  }
+}
 const ANCHOR_KIND = { constant: 0, linear: 1, sine: 2, step: 3, keys: 4 };
 const MODE_JS = 0, MODE_BATCH = 1, MODE_DECL = 2;
 const SETTINGS_BYTES = 24, LINK_BYTES = 48;
@@ -359,7 +375,7 @@ class Tendon {
     if (!pose || !pose.rotation || !pose.translation || !pose.scale)
       throw new TypeError(`tendon: ${name} is not a Pose (translation, rotation, scale)`);
     const n = pose.rotation.length / 4;
-    if (!Number.isInteger(n) || pose.translation.length < 3 * n || pose.scale.length < 3 * n)
+    if (!Number.isInteger(n) || pose.translation.length !== 3 * n || pose.scale.length !== 3 * n)
       throw new TendonError(`${name}: rotation holds ${pose.rotation.length} floats and ` +
                             `translation ${pose.translation.length}, scale ${pose.scale.length}; ` +
                             'expected 4n, 3n and 3n for n joints', 2, 'TENDON_ERR_COUNT');
@@ -677,18 +693,22 @@ class ModulePose {
   get translation() { this._views(); return this._tv; }
   get rotation() { this._views(); return this._rv; }
   get scale() { this._views(); return this._sv; }
-  /** Copy a Pose's three arrays in. */
+  /**
+   * Copy a Pose's three arrays in: translation, rotation and scale must hold exactly 3n, 4n and
+   * 3n numbers for this pose's n joints (anything else is a TendonError TENDON_ERR_COUNT naming
+   * the array, its length and the expected one — never a prefix copied, never a RangeError).
+   */
   set(pose) {
     this._views();
-    this._tv.set(pose.translation.subarray ? pose.translation.subarray(0, this._tv.length)
-                                           : pose.translation);
-    this._rv.set(pose.rotation.subarray ? pose.rotation.subarray(0, this._rv.length)
-                                        : pose.rotation);
-    this._sv.set(pose.scale.subarray ? pose.scale.subarray(0, this._sv.length) : pose.scale);
+    checkPoseArrays(pose, this.jointCount, 'pose.set');
+    this._tv.set(pose.translation);
+    this._rv.set(pose.rotation);
+    this._sv.set(pose.scale);
   }
-  /** Copy the three arrays out into a Pose. */
+  /** Copy the three arrays out into a Pose, whose arrays must hold exactly 3n, 4n and 3n. */
   copyTo(pose) {
     this._views();
+    checkPoseArrays(pose, this.jointCount, 'pose.copyTo');
     pose.translation.set(this._tv);
     pose.rotation.set(this._rv);
     pose.scale.set(this._sv);
