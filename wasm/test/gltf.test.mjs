@@ -288,6 +288,51 @@ for (const flavour of FLAVOURS) {
     t.dispose();
   });
 
+  test(`${flavour}: wasm32's bounds: byte lengths below 2^31, accessor counts below 2^24`, async () => {
+    // gltf.c bounds them by 2^40 and 2^32 where size_t has 64 bits, 2^31 and 2^24 on wasm32's
+    // 32-bit size_t (so that its sums and products stay below 2^32): just below, the module
+    // agrees with native; at the bound, the module refuses in get_index's words, native not
+    const t = await loadTendon({ flavour });
+    const data = (bytes) => `data:application/octet-stream;base64,${Buffer.alloc(bytes).toString('base64')}`;
+    const withBuffer = (byteLength) => ({ asset: { version: '2.0' }, buffers: [{ byteLength, uri: data(3) }] });
+    const withCount = (count) => ({
+      asset: { version: '2.0' }, buffers: [{ byteLength: 8, uri: data(8) }], bufferViews: [{ buffer: 0, byteLength: 8 }],
+      accessors: [{ componentType: 5126, type: 'SCALAR', count,
+                    sparse: { count: 1, indices: { bufferView: 0, componentType: 5125 }, values: { bufferView: 0 } } }],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'tendon-gltf-'));
+    try {
+      const load = (doc, file) => {
+        const path = join(dir, file), text = JSON.stringify(doc);
+        writeFileSync(path, text);
+        const native = spawnSync(process.env.TENDON_NATIVE || join(root, 'build', 'tools', 'tendon'),
+                                 ['sample', path, '--list'], { encoding: 'utf8' });
+        let wasm = null;
+        try { t.loadGltf(new TextEncoder().encode(text), { name: path }).dispose(); } catch (e) { wasm = e; }
+        return { path, native, wasm };
+      };
+      // just below: the same answer as native (a data: URI too short; a model that loads)
+      let r = load(withBuffer(2 ** 31 - 1), 'below.gltf');
+      assert.ok(r.wasm instanceof TendonError);
+      assert.equal(`tendon sample: ${r.wasm.message}\n`, r.native.stderr);
+      assert.match(r.wasm.message, /byteLength says 2147483647: truncated$/);
+      r = load(withCount(2 ** 24 - 1), 'count-below.gltf');
+      assert.equal(r.native.status, 0, r.native.stderr);
+      assert.equal(r.wasm, null, String(r.wasm));
+      // at the bound
+      r = load(withBuffer(2 ** 31), 'at.gltf');
+      assert.equal(r.wasm.message, `${r.path}: buffers[0]: \`byteLength\` is 2147483648: out of range (must be below 2147483648)`);
+      assert.equal(r.wasm.statusName, 'TENDON_ERR_FORMAT');
+      assert.doesNotMatch(r.native.stderr, /out of range/);
+      r = load(withCount(2 ** 24), 'count-at.gltf');
+      assert.equal(r.wasm.message, `${r.path}: accessors[0]: \`count\` is 16777216: out of range (must be below 16777216)`);
+      assert.equal(r.native.status, 0, 'native: 2^24 elements are below its 2^32');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    t.dispose();
+  });
+
   test(`${flavour}: loading and disposing keeps no module memory`, async () => {
     const t = await loadTendon({ flavour });
     const fox = readFileSync(join(KHR, 'Fox', 'Fox.glb'));
