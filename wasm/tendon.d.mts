@@ -71,9 +71,13 @@ export class ModulePose implements Pose {
   readonly translation: Float32Array;
   readonly rotation: Float32Array;
   readonly scale: Float32Array;
-  /** Copy a Pose's arrays in. */
+  /**
+   * Copy a Pose's arrays in. translation, rotation and scale must hold exactly 3n, 4n and 3n
+   * numbers (n = jointCount): anything else throws a TendonError (TENDON_ERR_COUNT) naming the
+   * array, its length and the expected length, and nothing is copied.
+   */
   set(pose: Pose): void;
-  /** Copy the arrays out into a Pose. */
+  /** Copy the arrays out into a Pose, whose arrays must hold exactly 3n, 4n and 3n (as set). */
   copyTo(pose: Pose): void;
   dispose(): void;
 }
@@ -144,6 +148,100 @@ export interface SkinJob {
   outPositions: ModuleFloats;
   normals?: ModuleFloats;
   outNormals?: ModuleFloats;
+}
+
+/**
+ * A glTF animation (ModuleGltf.animations): a ModuleClip over the model's skeleton, owned by the
+ * model (its dispose() does nothing; ModuleGltf.dispose() frees it).
+ */
+export interface GltfClip extends ModuleClip {
+  /** The animation's name, or null. */
+  readonly name: string | null;
+  /** Its index in the file's animations. */
+  readonly index: number;
+  /** Tracks: one per imported channel (ModuleGltf.channel says which). */
+  readonly trackCount: number;
+}
+
+/** A glTF skin: a binding to the model's skeleton (palette entry k = joint joints[k]). */
+export interface GltfSkin {
+  readonly name: string | null;
+  /** Owned by the model, as its clips are. */
+  readonly binding: ModuleSkinBinding;
+  readonly paletteCount: number;
+  /** The skeleton joint of each palette entry. */
+  readonly joints: Uint32Array;
+  /** The glTF node of each palette entry (skin.joints). */
+  readonly nodes: Uint32Array;
+  /** 16 floats a palette entry, column-major (identity where the file has none); the model's. */
+  readonly inverseBind: ModuleFloats | null;
+}
+
+/**
+ * One mesh primitive's vertex data, as views of the model's memory (read-only by contract:
+ * the model is immutable; owned by the model). Absent attributes are null.
+ */
+export interface GltfPrimitive {
+  readonly vertexCount: number;
+  /** [3·vertexCount] POSITION (quantized ones converted to float as stored). */
+  readonly positions: ModuleFloats;
+  /** [3·vertexCount] NORMAL. */
+  readonly normals: ModuleFloats | null;
+  /** [4·vertexCount] JOINTS_0 as uint16 palette indices. */
+  readonly joints: ModuleU16 | null;
+  /** [4·vertexCount] WEIGHTS_0, as stored (not renormalised). */
+  readonly weights: ModuleFloats | null;
+  /** [4·vertexCount] TANGENT x y z w. */
+  readonly tangents: ModuleFloats | null;
+  /** Morph target POSITION deltas, [3·vertexCount] each (null where a target has none). */
+  readonly targets: readonly (ModuleFloats | null)[];
+  /** mesh.weights, or zeros: one per target. */
+  readonly defaultWeights: Float32Array;
+}
+
+/** A primitive of a node that has a mesh and a skin: what Tendon.skin takes, and its binding. */
+export interface GltfSkinnedPrimitive extends GltfPrimitive {
+  readonly node: number;
+  readonly mesh: number;
+  readonly primitive: number;
+  readonly skin: number;
+  readonly binding: ModuleSkinBinding;
+  readonly paletteCount: number;
+  readonly joints: ModuleU16;
+  readonly weights: ModuleFloats;
+}
+
+/**
+ * A glTF 2.0 model loaded from memory (Tendon.loadGltf; tendon/gltf.h, docs/gltf.md). Every
+ * object it hands out is the model's: usable with the binding's calls until dispose(), after
+ * which each of them throws as a disposed object does.
+ */
+export class ModuleGltf {
+  /** One skeleton of every node of the file (scene roots first, DFS pre-order). */
+  readonly skeleton: ModuleSkeleton;
+  /** The skeleton's parents (−1: a root) and joint names (unique: docs/gltf.md). */
+  readonly parents: Int32Array;
+  readonly jointNames: readonly string[];
+  /** glTF node i: its name (or null), skeleton joint, mesh and skin (−1: none). */
+  readonly nodes: readonly { name: string | null; joint: number; mesh: number; skin: number }[];
+  readonly skins: readonly GltfSkin[];
+  readonly animations: readonly GltfClip[];
+  readonly animationNames: readonly (string | null)[];
+  readonly meshes: readonly { primitives: readonly GltfPrimitive[] }[];
+  /** Every primitive with JOINTS_0 and WEIGHTS_0 of every node with a mesh and a skin. */
+  readonly skinnedPrimitives: readonly GltfSkinnedPrimitive[];
+  /** What the importer skipped ("" if nothing). */
+  readonly notes: string;
+  /**
+   * An animation by index (TendonError TENDON_ERR_RANGE outside) or by name (the first of that
+   * name; TENDON_ERR_NOT_FOUND naming it).
+   */
+  animation(which: number | string): GltfClip;
+  /** Which glTF channel, node and path track `track` of animation `anim` came from. */
+  channel(anim: number, track: number): { channel: number; node: number;
+                                         path: 'translation' | 'rotation' | 'scale' | 'weights' };
+  /** Frees the model and everything it handed out. Idempotent. */
+  dispose(): void;
 }
 
 /** A spring rig (Tendon.createSpringRig). */
@@ -223,6 +321,15 @@ export class Tendon {
           palette: ModuleFloats): void;
   /** Linear-blend skinning, tightly packed arrays, each at least as long as the counts read or written. */
   skin(job: SkinJob): void;
+
+  /**
+   * A glTF 2.0 model from memory: the .glb bytes or the .gltf JSON (buffers in the BIN chunk or
+   * data: URIs; a file URI is refused: there is no directory to read it from). options.name
+   * names it in messages (default "(memory)"). A malformed model throws a TendonError carrying
+   * the importer's message (TENDON_ERR_FORMAT, naming the object and the rule); not bytes: a
+   * TypeError.
+   */
+  loadGltf(data: ArrayBuffer | ArrayBufferView, options?: { name?: string }): ModuleGltf;
 
   /** A spring rig: the clips, the skeleton and the layer mask must outlive it (sample throws otherwise). */
   createSpringRig(description: SpringRigDescription): ModuleSpringRig;

@@ -75,6 +75,7 @@ export async function loadTendon(options = {}) {
   const bytes = await readModuleBytes(options.module ?? new URL(`dist/tendon-${flavour}.wasm`, HERE));
   const module = await WebAssembly.compile(bytes);
   const t = new Tendon(flavour);
+  t._moduleImports = WebAssembly.Module.imports(module);
   const instance = await WebAssembly.instantiate(module, t._imports());
   t._attach(instance);
   return t;
@@ -123,6 +124,22 @@ function checkLength(actual, expected, name, exact) {
     throw new TendonError(`${name} holds ${actual} elements; expected ${exact ? '' : 'at least '}` +
                           `${expected}`, 2, 'TENDON_ERR_COUNT');
 }
+/**
+ * A plain Pose's three arrays against n joints: translation 3n, rotation 4n, scale 3n, exactly
+ * (a copy in or out of a module pose moves exactly that many floats), else throws.
+ */
+function checkPoseArrays(pose, n, name) {
+  if (!pose || typeof pose !== 'object')
+    throw new TypeError(`tendon: ${name}: ${pose === null ? 'null' : typeof pose} is not a Pose ` +
+                        '(translation, rotation, scale)');
+  for (const [key, width] of [['translation', 3], ['rotation', 4], ['scale', 3]]) {
+    const a = pose[key];
+    if (!a || typeof a.length !== 'number')
+      throw new TypeError(`tendon: ${name}: ${key} is not an array (a Pose has translation, ` +
+                          'rotation and scale)');
+    checkLength(a.length, width * n, `${name}: ${key} (${width} floats × ${n} joints)`, true);
+  }
+}
 const ANCHOR_KIND = { constant: 0, linear: 1, sine: 2, step: 3, keys: 4 };
 const MODE_JS = 0, MODE_BATCH = 1, MODE_DECL = 2;
 const SETTINGS_BYTES = 24, LINK_BYTES = 48;
@@ -161,7 +178,23 @@ class Tendon {
       fd_close() { return 0; },
       fd_seek() { return 70; /* ESPIPE */ },
       proc_exit(code) { throw new Error(`tendon: the module exited (${code})`); },
+      // No preopened directories: wasi-libc's scan of them ends at the first EBADF, and opening
+      // any path then fails inside the module (tendon_gltf_load's files; jansson's /dev/urandom,
+      // whose hash seed then comes from the clock below). The binding loads from memory only.
+      fd_prestat_get() { return 8; /* EBADF */ },
+      sched_yield() { return 0; },
+      // A clock that reads 0: jansson's hash seed is its only reader (the seed changes no
+      // result: objects keep their order), so the module reads no clock of the machine.
+      clock_time_get(id, precision, outPtr) {
+        new DataView(self.memory.buffer).setBigUint64(outPtr, 0n, true);
+        return 0;
+      },
     };
+    // Any other WASI import (file calls linked with tendon_gltf_load, never reached without a
+    // preopened directory): ENOSYS.
+    for (const imp of this._moduleImports ?? [])
+      if (imp.module === 'wasi_snapshot_preview1' && !(imp.name in wasi))
+        wasi[imp.name] = () => 52; /* ENOSYS */
     const js = {
       anchor(id, timeSec, outPtr) {
         const out = self._anchorOut;
@@ -359,7 +392,7 @@ class Tendon {
     if (!pose || !pose.rotation || !pose.translation || !pose.scale)
       throw new TypeError(`tendon: ${name} is not a Pose (translation, rotation, scale)`);
     const n = pose.rotation.length / 4;
-    if (!Number.isInteger(n) || pose.translation.length < 3 * n || pose.scale.length < 3 * n)
+    if (!Number.isInteger(n) || pose.translation.length !== 3 * n || pose.scale.length !== 3 * n)
       throw new TendonError(`${name}: rotation holds ${pose.rotation.length} floats and ` +
                             `translation ${pose.translation.length}, scale ${pose.scale.length}; ` +
                             'expected 4n, 3n and 3n for n joints', 2, 'TENDON_ERR_COUNT');
@@ -628,6 +661,18 @@ class Tendon {
     return new ModuleSpringRig(this, description);
   }
 
+  /**
+   * A glTF 2.0 model from memory (tendon_gltf_load_memory): `data` the .glb bytes or the .gltf
+   * JSON (an ArrayBuffer, a typed array or a DataView; copied into the module for the load and
+   * freed after it), options.name naming it in messages (default "(memory)"). Buffers must be
+   * in the .glb's BIN chunk or data: URIs (no files are read). Returns a ModuleGltf (dispose()
+   * it); a malformed model throws a TendonError carrying the importer's message.
+   */
+  loadGltf(data, options = {}) {
+    this._live();
+    return new ModuleGltf(this, data, options);
+  }
+
   /** `count` uint16 in module memory (skinning joint indices); `array` is a view. */
   createU16(count) {
     this._live();
@@ -677,18 +722,22 @@ class ModulePose {
   get translation() { this._views(); return this._tv; }
   get rotation() { this._views(); return this._rv; }
   get scale() { this._views(); return this._sv; }
-  /** Copy a Pose's three arrays in. */
+  /**
+   * Copy a Pose's three arrays in: translation, rotation and scale must hold exactly 3n, 4n and
+   * 3n numbers for this pose's n joints (anything else is a TendonError TENDON_ERR_COUNT naming
+   * the array, its length and the expected one — never a prefix copied, never a RangeError).
+   */
   set(pose) {
     this._views();
-    this._tv.set(pose.translation.subarray ? pose.translation.subarray(0, this._tv.length)
-                                           : pose.translation);
-    this._rv.set(pose.rotation.subarray ? pose.rotation.subarray(0, this._rv.length)
-                                        : pose.rotation);
-    this._sv.set(pose.scale.subarray ? pose.scale.subarray(0, this._sv.length) : pose.scale);
+    checkPoseArrays(pose, this.jointCount, 'pose.set');
+    this._tv.set(pose.translation);
+    this._rv.set(pose.rotation);
+    this._sv.set(pose.scale);
   }
-  /** Copy the three arrays out into a Pose. */
+  /** Copy the three arrays out into a Pose, whose arrays must hold exactly 3n, 4n and 3n. */
   copyTo(pose) {
     this._views();
+    checkPoseArrays(pose, this.jointCount, 'pose.copyTo');
     pose.translation.set(this._tv);
     pose.rotation.set(this._rv);
     pose.scale.set(this._sv);
@@ -1138,5 +1187,194 @@ class ModuleU16 {
   }
 }
 
+// ---- glTF ---------------------------------------------------------------------------------------
+// A model's skeleton, skins, clips and vertex arrays live inside the model (tendon_gltf owns
+// them): the binding's objects for them are views ("borrowed"), made with the model and usable
+// with every call that takes a ModuleSkeleton, ModuleSkinBinding, ModuleClip, ModuleFloats or
+// ModuleU16. Their dispose() does nothing (the model owns them); model.dispose() frees it all,
+// after which any of them throws as a disposed object does.
+
+/** An object of `cls` over a pointer the model owns (no constructor run: nothing allocated). */
+function borrowed(cls, tendon, ptr, fields) {
+  const o = Object.create(cls.prototype);
+  Object.assign(o, { _tendon: tendon, _ptr: ptr, _borrowed: true }, fields);
+  return o;
+}
+for (const cls of [ModuleSkeleton, ModuleSkinBinding, ModuleClip, ModuleFloats, ModuleU16]) {
+  const own = cls.prototype.dispose;
+  cls.prototype.dispose = function dispose() {
+    if (this._borrowed) return; // the model's: freed by model.dispose()
+    own.call(this);
+  };
+}
+
+const TRACK_PATHS = ['translation', 'rotation', 'scale', 'weights'];
+
+/** A glTF model loaded from memory (tendon.loadGltf). */
+class ModuleGltf {
+  constructor(tendon, data, options) {
+    this._tendon = tendon;
+    const x = tendon._x;
+    let bytes;
+    if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
+    else if (ArrayBuffer.isView(data)) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    else
+      throw new TypeError('tendon: loadGltf takes the .glb / .gltf bytes as an ArrayBuffer, a typed ' +
+                          `array or a DataView, not ${data === null ? 'null' : typeof data}`);
+    const name = options.name === undefined ? '(memory)' : String(options.name);
+    const nameBytes = new TextEncoder().encode(name);
+    const owned = [];
+    try {
+      const p = tendon._alloc(Math.max(1, bytes.length));
+      owned.push(p);
+      new Uint8Array(tendon.memory.buffer, p, bytes.length).set(bytes);
+      const np = tendon._alloc(nameBytes.length + 1);
+      owned.push(np);
+      const u8 = new Uint8Array(tendon.memory.buffer);
+      u8.set(nameBytes, np);
+      u8[np + nameBytes.length] = 0;
+      const box = tendon._alloc(4);
+      owned.push(box);
+      tendon._check(x.tendon_gltf_load_memory(p, bytes.length, np, 0, box));
+      this._ptr = tendon._u32()[box >> 2];
+    } finally {
+      for (const q of owned) x.free(q);
+    }
+    this._views = [];
+    try {
+      this._build();
+    } catch (e) {
+      this.dispose();
+      throw e;
+    }
+  }
+
+  _build() {
+    const t = this._tendon, x = t._x, g = this._ptr;
+    const str = (p) => (p ? t._string(p) : null);
+    const keep = (o) => { this._views.push(o); return o; };
+    this.notes = t._string(x.tendon_gltf_notes(g));
+    // the skeleton: every node of the file
+    const sk = x.tendon_gltf_skeleton(g);
+    const n = x.tendon_skeleton_joint_count(sk);
+    this.skeleton = keep(borrowed(ModuleSkeleton, t, sk, { jointCount: n }));
+    const parents = x.tendon_skeleton_parents(sk);
+    this.parents = Int32Array.from(new Int32Array(t.memory.buffer, parents, n));
+    this.jointNames = Array.from({ length: n }, (_, j) => t._string(x.tendon_skeleton_joint_name(sk, j)));
+    // nodes: glTF node i as joint, mesh, skin
+    this.nodes = Array.from({ length: x.tendon_gltf_node_count(g) }, (_, i) => ({
+      name: str(x.tendon_gltf_node_name(g, i)), joint: x.tendon_gltf_node_joint(g, i),
+      mesh: x.tendon_gltf_node_mesh(g, i), skin: x.tendon_gltf_node_skin(g, i),
+    }));
+    // skins: bindings to the skeleton (palette entry k = joint joints[k], node nodes[k])
+    this.skins = Array.from({ length: x.tendon_gltf_skin_count(g) }, (_, k) => {
+      const b = x.tendon_gltf_skin(g, k), pc = x.tendon_skin_binding_palette_count(b);
+      const joints = x.tendon_skin_binding_joints(b), nodes = x.tendon_gltf_skin_nodes(g, k);
+      const ib = x.tendon_skin_binding_inverse_bind(b);
+      return {
+        name: str(x.tendon_gltf_skin_name(g, k)),
+        binding: keep(borrowed(ModuleSkinBinding, t, b, { paletteCount: pc })),
+        paletteCount: pc,
+        joints: pc ? Uint32Array.from(new Uint32Array(t.memory.buffer, joints, pc)) : new Uint32Array(0),
+        nodes: pc && nodes ? Uint32Array.from(new Uint32Array(t.memory.buffer, nodes, pc)) : new Uint32Array(0),
+        inverseBind: ib ? keep(borrowed(ModuleFloats, t, ib, { length: 16 * pc })) : null,
+      };
+    });
+    // animations: clips over the skeleton's joints
+    this.animations = Array.from({ length: x.tendon_gltf_animation_count(g) }, (_, a) => {
+      const c = x.tendon_gltf_animation(g, a);
+      return keep(borrowed(ModuleClip, t, c, {
+        jointCount: x.tendon_clip_joint_count(c), duration: x.tendon_clip_duration(c),
+        name: str(x.tendon_gltf_animation_name(g, a)), index: a,
+        trackCount: x.tendon_clip_track_count(c),
+      }));
+    });
+    this.animationNames = this.animations.map((c) => c.name);
+    // meshes: each primitive's arrays, as views of the model's memory (read-only by contract)
+    const slots = t._alloc(36);
+    try {
+      this.meshes = Array.from({ length: x.tendon_gltf_mesh_count(g) }, (_, m) => ({
+        primitives: Array.from({ length: x.tendon_gltf_primitive_count(g, m) }, (_, p) => {
+          t._check(x.tendon_wasm_gltf_primitive(g, m, p, slots));
+          const u = t._u32(), o = slots >> 2, v = u[o];
+          const floats = (ptr, per) => (ptr ? keep(borrowed(ModuleFloats, t, ptr, { length: per * v })) : null);
+          const targets = [];
+          for (let k = 0; k < u[o + 6]; k++) targets.push(floats(t._u32()[(u[o + 7] >> 2) + k], 3));
+          const dw = u[o + 8];
+          return {
+            vertexCount: v,
+            positions: floats(u[o + 1], 3), normals: floats(u[o + 2], 3),
+            joints: u[o + 3] ? keep(borrowed(ModuleU16, t, u[o + 3], { length: 4 * v })) : null,
+            weights: floats(u[o + 4], 4), tangents: floats(u[o + 5], 4),
+            targets, defaultWeights: dw ? Float32Array.from(new Float32Array(t.memory.buffer, dw, targets.length)) : new Float32Array(0),
+          };
+        }),
+      }));
+    } finally { x.free(slots); }
+    // the skinned primitives: every node with a mesh and a skin, with what skin() takes
+    this.skinnedPrimitives = [];
+    this.nodes.forEach((nd, node) => {
+      if (nd.mesh < 0 || nd.skin < 0) return;
+      this.meshes[nd.mesh].primitives.forEach((pr, primitive) => {
+        if (!pr.joints || !pr.weights) return;
+        this.skinnedPrimitives.push({ node, mesh: nd.mesh, primitive, skin: nd.skin,
+                                      binding: this.skins[nd.skin].binding,
+                                      paletteCount: this.skins[nd.skin].paletteCount, ...pr });
+      });
+    });
+  }
+
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this glTF model was disposed');
+    return this._ptr;
+  }
+
+  /** Animation `which`: its index, or its name (the first of that name); a ModuleClip. */
+  animation(which) {
+    const t = this._tendon, g = this._live();
+    if (typeof which === 'number') {
+      checkUint(which, 'gltf.animation: index', { status: 'range' });
+      if (which >= this.animations.length)
+        throw new TendonError(`gltf.animation: index ${which} is out of range (the model has ` +
+                              `${this.animations.length} animations)`, 3, 'TENDON_ERR_RANGE');
+      return this.animations[which];
+    }
+    if (typeof which !== 'string')
+      throw new TypeError('tendon: gltf.animation takes an index or a name');
+    const bytes = new TextEncoder().encode(which);
+    const p = t._alloc(bytes.length + 8); // the name, its NUL, an aligned size_t after them
+    try {
+      const u8 = new Uint8Array(t.memory.buffer);
+      u8.set(bytes, p);
+      u8[p + bytes.length] = 0;
+      const box = (p + bytes.length + 4) & ~3;
+      t._check(t._x.tendon_gltf_find_animation(g, p, box));
+      return this.animations[t._u32()[box >> 2]];
+    } finally { t._x.free(p); }
+  }
+
+  /** Track `track` of animation `anim` came from glTF channel `channel` on node `node`. */
+  channel(anim, track) {
+    const t = this._tendon, g = this._live();
+    checkUint(anim, 'gltf.channel: anim', { status: 'range' });
+    checkUint(track, 'gltf.channel: track', { status: 'range' });
+    const out = t._alloc(12);
+    try {
+      t._check(t._x.tendon_wasm_gltf_channel(g, anim, track, out));
+      const u = t._u32(), o = out >> 2;
+      return { channel: u[o], node: u[o + 1], path: TRACK_PATHS[u[o + 2]] };
+    } finally { t._x.free(out); }
+  }
+
+  /** Free the model and everything of it (its skeleton, skins, clips, vertex arrays). */
+  dispose() {
+    if (!this._ptr) return;
+    this._tendon._x.tendon_gltf_destroy(this._ptr);
+    this._ptr = 0;
+    for (const v of this._views) v._ptr = 0;
+    this._views = [];
+  }
+}
+
 export { Tendon, ModulePose, ModuleFloats, ModuleAnchor, ModuleClip, ModuleSkeleton,
-         ModuleSkinBinding, ModuleU16, ModuleSpringRig };
+         ModuleSkinBinding, ModuleU16, ModuleSpringRig, ModuleGltf };

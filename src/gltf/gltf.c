@@ -202,6 +202,20 @@ static tendon_status opt_array(const ctx *c, const json_t *obj, const char *key,
     return TENDON_OK;
 }
 
+/*
+ * The bounds of byte offsets and lengths, and of accessor counts: 2^40 and 2^32 where size_t has
+ * 64 bits. A 32-bit size_t (wasm32: docs/wasm.md) cannot hold them; there they are 2^31 and
+ * 2^24, so that what is computed from them stays below 2^32 (byteOffset + byteLength in
+ * view_range; count × 16 components × 4 bytes of a converted accessor).
+ */
+#if SIZE_MAX > 0xffffffffu
+#define GLTF_BYTES_LIMIT ((size_t)1 << 40)
+#define GLTF_COUNT_LIMIT ((size_t)1 << 32)
+#else
+#define GLTF_BYTES_LIMIT ((size_t)1 << 31)
+#define GLTF_COUNT_LIMIT ((size_t)1 << 24)
+#endif
+
 /* A non-negative integer member below `limit`; absent: *out = dflt (dflt SIZE_MAX = required). */
 static tendon_status get_index(const ctx *c, const json_t *obj, const char *key, size_t limit,
                                size_t dflt, const char *where, size_t *out)
@@ -361,7 +375,7 @@ static tendon_status load_buffers(ctx *c)
         if (!json_is_object(b))
             return ferr(c, where, "must be an object");
         size_t blen;
-        if ((st = get_index(c, b, "byteLength", (size_t)1 << 40, SIZE_MAX, where, &blen)))
+        if ((st = get_index(c, b, "byteLength", GLTF_BYTES_LIMIT, SIZE_MAX, where, &blen)))
             return st;
         const json_t *uri = json_object_get(b, "uri");
         if (!uri) {
@@ -513,8 +527,8 @@ static tendon_status view_range(const ctx *c, size_t view, size_t offset, size_t
     size_t buffer, boff, blen, bstride;
     tendon_status st;
     if ((st = get_index(c, bv, "buffer", c->nbuf, SIZE_MAX, vw, &buffer)) ||
-        (st = get_index(c, bv, "byteOffset", (size_t)1 << 40, 0, vw, &boff)) ||
-        (st = get_index(c, bv, "byteLength", (size_t)1 << 40, SIZE_MAX, vw, &blen)) ||
+        (st = get_index(c, bv, "byteOffset", GLTF_BYTES_LIMIT, 0, vw, &boff)) ||
+        (st = get_index(c, bv, "byteLength", GLTF_BYTES_LIMIT, SIZE_MAX, vw, &blen)) ||
         (st = get_index(c, bv, "byteStride", 253, 0, vw, &bstride)))
         return st;
     if (boff + blen > c->buf_len[buffer])
@@ -527,7 +541,7 @@ static tendon_status view_range(const ctx *c, size_t view, size_t offset, size_t
         return ferr(c, vw, "byteStride %zu is smaller than the element size %zu of %s", bstride,
                     elem, where);
     if (count > 0) {
-        /* offset + (count − 1)·stride + elem ≤ blen, without overflow (all below 2^40) */
+        /* offset + (count − 1)·stride + elem ≤ blen, without overflow (all below GLTF_BYTES_LIMIT) */
         if (offset > blen || count - 1 > (blen - offset) / (stride ? stride : 1) ||
             offset + (count - 1) * stride + elem > blen)
             return ferr(c, where,
@@ -568,10 +582,10 @@ static tendon_status sparse_open(const ctx *c, acc *a)
     snprintf(wi, sizeof wi, "%s.indices", where);
     snprintf(wv, sizeof wv, "%s.values", where);
     if ((st = get_index(c, ix, "bufferView", c->n_views, SIZE_MAX, wi, &iview)) ||
-        (st = get_index(c, ix, "byteOffset", (size_t)1 << 40, 0, wi, &ioff)) ||
+        (st = get_index(c, ix, "byteOffset", GLTF_BYTES_LIMIT, 0, wi, &ioff)) ||
         (st = get_index(c, ix, "componentType", 5126, SIZE_MAX, wi, &ict)) ||
         (st = get_index(c, vx, "bufferView", c->n_views, SIZE_MAX, wv, &vview)) ||
-        (st = get_index(c, vx, "byteOffset", (size_t)1 << 40, 0, wv, &voff)))
+        (st = get_index(c, vx, "byteOffset", GLTF_BYTES_LIMIT, 0, wv, &voff)))
         return st;
     if (ict != CT_U8 && ict != CT_U16 && ict != CT_U32)
         return ferr(c, wi, "componentType %zu: indices must be 5121, 5123 or 5125", ict);
@@ -605,8 +619,8 @@ static tendon_status acc_open(const ctx *c, size_t index, acc *a)
     size_t ct, count, off, view;
     tendon_status st;
     if ((st = get_index(c, o, "componentType", 5127, SIZE_MAX, a->where, &ct)) ||
-        (st = get_index(c, o, "count", (size_t)1 << 32, SIZE_MAX, a->where, &count)) ||
-        (st = get_index(c, o, "byteOffset", (size_t)1 << 40, 0, a->where, &off)) ||
+        (st = get_index(c, o, "count", GLTF_COUNT_LIMIT, SIZE_MAX, a->where, &count)) ||
+        (st = get_index(c, o, "byteOffset", GLTF_BYTES_LIMIT, 0, a->where, &off)) ||
         (st = get_index(c, o, "bufferView", c->n_views, SIZE_MAX - 1, a->where, &view)))
         return st;
     if (!ct_size((int)ct))

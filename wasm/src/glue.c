@@ -378,3 +378,43 @@ GLUE_API tendon_status tendon_wasm_spring_rig_create(
     free(chains);
     return st;
 }
+
+/* ---- glTF (tendon/gltf.h): the two structs the importer fills, as uint32 slots ---------------
+   (pointers and size_t are 32 bits on wasm32), so the binding depends on no struct layout. */
+
+#include <tendon/gltf.h>
+
+/* out[9]: vertex_count, positions, normals, joints, weights, tangents, target_count,
+   target_positions, default_weights (0 for an absent array). */
+GLUE_API tendon_status tendon_wasm_gltf_primitive(const tendon_gltf *gltf, uint32_t mesh,
+                                                  uint32_t primitive, uint32_t *out)
+{
+    tendon_gltf_primitive p;
+    const tendon_status st = tendon_gltf_get_primitive(gltf, mesh, primitive, &p);
+    if (st != TENDON_OK)
+        return st;
+    out[0] = (uint32_t)p.vertex_count;
+    out[1] = (uint32_t)(uintptr_t)p.positions;
+    out[2] = (uint32_t)(uintptr_t)p.normals;
+    out[3] = (uint32_t)(uintptr_t)p.joints;
+    out[4] = (uint32_t)(uintptr_t)p.weights;
+    out[5] = (uint32_t)(uintptr_t)p.tangents;
+    out[6] = (uint32_t)p.target_count;
+    out[7] = (uint32_t)(uintptr_t)p.target_positions;
+    out[8] = (uint32_t)(uintptr_t)p.default_weights;
+    return TENDON_OK;
+}
+
+/* out[3]: channel, node, path (tendon_track_path) of track `track` of animation `anim`. */
+GLUE_API tendon_status tendon_wasm_gltf_channel(const tendon_gltf *gltf, uint32_t anim,
+                                                uint32_t track, uint32_t *out)
+{
+    tendon_gltf_channel c;
+    const tendon_status st = tendon_gltf_animation_channel(gltf, anim, track, &c);
+    if (st != TENDON_OK)
+        return st;
+    out[0] = (uint32_t)c.channel;
+    out[1] = (uint32_t)c.node;
+    out[2] = (uint32_t)c.path;
+    return TENDON_OK;
+}
