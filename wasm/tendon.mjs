@@ -148,6 +148,7 @@ class Tendon {
   constructor(flavour) {
     this.flavour = flavour;
     this._anchors = [];      // id -> the JavaScript anchor of a sample in progress
+    this._tempAnchors = [];  // module anchors made for declarative descriptions, innermost last
     this._anchorOut = new Float32Array(3);
     this._buffer = null;
     this._U32 = undefined;
@@ -433,13 +434,15 @@ class Tendon {
   // ---- springs --------------------------------------------------------------------------------
   _writeSettings(s, at, name = 'settings') {
     if (!s || typeof s !== 'object') throw new TypeError(`tendon: ${name} is not SpringSettings`);
-    checkNumber(s.frequencyHz, `${name}.frequencyHz`);
-    checkNumber(s.damping, `${name}.damping`);
-    if (s.maxOffsetM !== undefined) checkNumber(s.maxOffsetM, `${name}.maxOffsetM`);
+    const f = s.frequencyHz, d = s.damping, m = s.maxOffsetM;
+    // the messages are made only on a failure (every sample passes here)
+    if (typeof f !== 'number') checkNumber(f, `${name}.frequencyHz`);
+    if (typeof d !== 'number') checkNumber(d, `${name}.damping`);
+    if (m !== undefined && typeof m !== 'number') checkNumber(m, `${name}.maxOffsetM`);
     const f64 = this._f64(), o = at >> 3;
-    f64[o] = s.frequencyHz;
-    f64[o + 1] = s.damping;
-    f64[o + 2] = s.maxOffsetM === undefined ? -1 : s.maxOffsetM;
+    f64[o] = f;
+    f64[o + 1] = d;
+    f64[o + 2] = m === undefined ? -1 : m;
   }
   _writeLinks(links) {
     for (let i = 0; i < links.length; i++) {
@@ -492,22 +495,32 @@ class Tendon {
     return new ModuleAnchor(this, description);
   }
 
-  _anchorCall(anchor, fn) {
-    // fn(mode, handle)
-    if (anchor instanceof ModuleAnchor) return fn(MODE_DECL, anchor._live());
-    let mode, f;
-    if (typeof anchor === 'function') { mode = MODE_JS; f = anchor; }
-    else if (anchor && typeof anchor.batch === 'function') { mode = MODE_BATCH; f = anchor.batch; }
+  // The glue's (mode, handle) for an anchor, without a closure per sample (the springs' hot
+  // path): _anchorOpen returns the handle and leaves the mode in this._anchorMode; once the call
+  // is made, _anchorClose(anchor) undoes what open did (the JavaScript function's id popped, a
+  // declarative description's temporary module anchor disposed). Re-entrant: an anchor function
+  // that samples a spring itself opens and closes its own above this one's.
+  _anchorOpen(anchor) {
+    if (anchor instanceof ModuleAnchor) { this._anchorMode = MODE_DECL; return anchor._live(); }
+    let f;
+    if (typeof anchor === 'function') { this._anchorMode = MODE_JS; f = anchor; }
+    else if (anchor && typeof anchor.batch === 'function') { this._anchorMode = MODE_BATCH; f = anchor.batch; }
     else if (anchor && typeof anchor.kind === 'string') {
       const m = this.createAnchor(anchor);
-      try { return fn(MODE_DECL, m._live()); } finally { m.dispose(); }
+      this._tempAnchors.push(m);
+      this._anchorMode = MODE_DECL;
+      return m._live();
     } else {
       throw new TypeError('tendon: an anchor is a function (timeSec, out), {batch(times, out)}, ' +
                           'a ModuleAnchor or a declarative {kind, ...}');
     }
-    const id = this._anchors.length;
     this._anchors.push(f);
-    try { return fn(mode, id); } finally { this._anchors.pop(); }
+    return this._anchors.length - 1;
+  }
+  _anchorClose(anchor) {
+    if (anchor instanceof ModuleAnchor) return;
+    if (typeof anchor === 'function' || typeof anchor.batch === 'function') this._anchors.pop();
+    else this._tempAnchors.pop().dispose();
   }
 
   /**
@@ -523,9 +536,12 @@ class Tendon {
       throw new TendonError(`sampleSpring: out holds ${out && typeof out.length === 'number' ? out.length : 'no'} ` +
                             'elements; expected at least 3', 2, 'TENDON_ERR_COUNT');
     this._writeSettings(settings, this._settings);
-    this._anchorCall(anchorAt, (mode, handle) =>
-      this._check(this._x.tendon_wasm_spring_sample(this._settings, mode, handle, timeSec,
-                                                    this._out3)));
+    const handle = this._anchorOpen(anchorAt), mode = this._anchorMode;
+    let st;
+    try {
+      st = this._x.tendon_wasm_spring_sample(this._settings, mode, handle, timeSec, this._out3);
+    } finally { this._anchorClose(anchorAt); }
+    this._check(st);
     const f32 = this._f32(), o = this._out3 >> 2;
     out[0] = f32[o]; out[1] = f32[o + 1]; out[2] = f32[o + 2];
     return out;
@@ -560,14 +576,17 @@ class Tendon {
       // and the one freed (rounding it up and freeing the rounded one corrupted the heap)
       work = this._alloc(workBytes);
     }
+    let st;
     try {
-      this._anchorCall(rootAt, (mode, handle) =>
-        this._check(this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, work,
-                                                            workBytes, this._chainOut,
-                                                            out.length)));
+      const handle = this._anchorOpen(rootAt), mode = this._anchorMode;
+      try {
+        st = this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, work,
+                                                     workBytes, this._chainOut, out.length);
+      } finally { this._anchorClose(rootAt); }
     } finally {
       if (work) this._x.free(work);
     }
+    this._check(st);
     out.set(this._f32().subarray(this._chainOut >> 2, (this._chainOut >> 2) + 3 * count));
     return out;
   }
