@@ -668,6 +668,50 @@ class Tendon {
   }
 
   /**
+   * A mesh prepared for skinning (tendon_skin_mesh_create; docs/skinning.md, "The prepared
+   * mesh"): the vertex inputs copied into the module once, every joint index and weight checked
+   * once, and repacked; then `apply` per frame. description: {paletteCount, joints (Uint8Array
+   * or Uint16Array of influenceCount indices a vertex, or a ModuleU16), weights, positions,
+   * normals?, tangents? (Float32Array, an array of numbers, or ModuleFloats: influenceCount, 3,
+   * 3 and 4 floats a vertex, tightly packed), influenceCount? (1..4, default 4)}; vertexCount is
+   * positions.length / 3. Nothing the caller passed is kept: change or dispose it afterwards.
+   * Returns a ModuleSkinMesh (dispose() it).
+   */
+  createSkinMesh(description) {
+    this._live();
+    return new ModuleSkinMesh(this, description);
+  }
+
+  /**
+   * The rigid part of `count` palette matrices as unit dual quaternions, 16 floats an entry
+   * (tendon_palette_to_dual_quat: real x y z w, dual x y z w, the uniform scale, 7 zeros), for
+   * ModuleSkinMesh.applyDualQuat. palette: ModuleFloats of at least 16·count; outDq:
+   * ModuleFloats of at least 16·count (may be `palette` itself: converted in place), or omitted:
+   * a new ModuleFloats of 16·count is made and returned (dispose() it). A matrix dual
+   * quaternions cannot carry (a mirror, a non-uniform scale, a shear, a non-finite element) is a
+   * TendonError TENDON_ERR_VALUE naming the entry; nothing is written then.
+   */
+  paletteToDualQuat(palette, count, outDq) {
+    this._live();
+    checkUint(count, 'paletteToDualQuat: count');
+    const pp = this._maskPtr(palette, `paletteToDualQuat: palette (16 floats × ${count} entries)`,
+                             16 * count);
+    const out = outDq === undefined ? this.createFloats(16 * count) : outDq;
+    let st;
+    try {
+      st = this._x.tendon_palette_to_dual_quat(
+        pp, count, this._maskPtr(out, `paletteToDualQuat: outDq (16 floats × ${count} entries)`,
+                                 16 * count));
+    } catch (e) {
+      if (outDq === undefined) out.dispose();
+      throw e;
+    }
+    if (st !== 0 && outDq === undefined) out.dispose();
+    this._check(st);
+    return out;
+  }
+
+  /**
    * A spring rig (tendon/spring_rig.h): chains hung from joints of `skeleton`, anchored by the
    * library from a clips source evaluated at every substep time. description: {skeleton,
    * chains: [{joints: [J0, J1, …, Jn], settings: SpringSettings, anchorOffset?: [x, y, z]}],
@@ -1178,6 +1222,162 @@ class ModuleSpringRig {
   }
 }
 
+const JOINT_INDEX_U8 = 1, JOINT_INDEX_U16 = 2;
+const SKIN_OUTPUT_NORMALS = 2, SKIN_OUTPUT_TANGENTS = 4;
+
+/** A prepared skin mesh (createSkinMesh). */
+class ModuleSkinMesh {
+  constructor(tendon, d) {
+    this._tendon = tendon;
+    const x = tendon._x;
+    if (!d || typeof d !== 'object')
+      throw new TypeError('tendon: createSkinMesh takes {paletteCount, joints, weights, positions, ' +
+                          'normals?, tangents?, influenceCount?}');
+    checkUint(d.paletteCount, 'createSkinMesh: paletteCount');
+    const influences = checkUint(d.influenceCount ?? 4, 'createSkinMesh: influenceCount');
+    // the library refuses an influence count outside 1..4 with its own message: the lengths
+    // below are checked only for one it takes
+    const per = influences >= 1 && influences <= 4 ? influences : -1;
+    const buffer = tendon.memory.buffer;
+    // Each input: a module object or a view of module memory is passed by address (the library
+    // copies it); anything else is copied in. Every length is checked and every plain array
+    // converted before anything is allocated (an allocation may grow the memory, which detaches
+    // views of it: those were resolved to addresses first).
+    const inputs = [];
+    const input = (a, name, width, kind) => {
+      const what = `createSkinMesh: ${name}`;
+      let length, ptr = -1, copy = null;
+      if (kind === 'joints') {
+        if (a instanceof ModuleU16 && a._tendon === tendon) { ptr = a._live(); length = a.length; }
+        else if (a instanceof Uint8Array || a instanceof Uint16Array) {
+          length = a.length;
+          if (a.buffer === buffer) ptr = a.byteOffset; else copy = a;
+        } else {
+          throw new TypeError(`tendon: ${what} is not a Uint8Array, a Uint16Array or a ModuleU16 ` +
+                              'of this tendon');
+        }
+      } else if (a instanceof ModuleFloats && a._tendon === tendon) {
+        ptr = a._live(); length = a.length;
+      } else if (a instanceof Float32Array) {
+        length = a.length;
+        if (a.buffer === buffer) ptr = a.byteOffset; else copy = a;
+      } else if (a && typeof a === 'object' && typeof a.length === 'number' && !ArrayBuffer.isView(a)) {
+        length = a.length;
+        for (let i = 0; i < length; i++)
+          if (typeof a[i] !== 'number')
+            throw new TendonError(`${what}[${i}] is ${typeof a[i]}; expected a number`, 6,
+                                  'TENDON_ERR_VALUE');
+        copy = Float32Array.from(a);
+      } else {
+        throw new TypeError(`tendon: ${what} is not a Float32Array, an array of numbers or ` +
+                            'ModuleFloats of this tendon');
+      }
+      inputs.push({ a, what, width, length, ptr, copy });
+      return inputs[inputs.length - 1];
+    };
+    const positions = input(d.positions, 'positions', 3);
+    const vertices = positions.length / 3;
+    if (!Number.isInteger(vertices))
+      throw new TendonError(`createSkinMesh: positions holds ${positions.length} floats; expected ` +
+                            '3 a vertex (x y z)', 2, 'TENDON_ERR_COUNT');
+    checkUint(vertices, 'createSkinMesh: vertex count (positions.length / 3)');
+    const joints = input(d.joints, 'joints', per, 'joints');
+    const weights = input(d.weights, 'weights', per);
+    const normals = d.normals == null ? null : input(d.normals, 'normals', 3);
+    const tangents = d.tangents == null ? null : input(d.tangents, 'tangents', 4);
+    for (const i of inputs) {
+      if (i.width < 0) continue;
+      const unit = i === joints ? 'indices' : 'floats';
+      checkLength(i.length, i.width * vertices, `${i.what} (${i.width} ${unit} × ${vertices} vertices)`, true);
+    }
+    const indexType = joints.a instanceof Uint8Array ? JOINT_INDEX_U8 : JOINT_INDEX_U16;
+    const owned = [];
+    try {
+      for (const i of inputs) {
+        if (!i.copy) continue;
+        const bytes = i.copy.BYTES_PER_ELEMENT * i.copy.length;
+        i.ptr = tendon._alloc(Math.max(4, bytes));
+        owned.push(i.ptr);
+        new i.copy.constructor(tendon.memory.buffer, i.ptr, i.copy.length).set(i.copy);
+      }
+      const box = tendon._alloc(4);
+      owned.push(box);
+      tendon._check(x.tendon_wasm_skin_mesh_create(
+        d.paletteCount, vertices, influences, indexType, joints.ptr, weights.ptr, positions.ptr,
+        normals ? normals.ptr : 0, tangents ? tangents.ptr : 0, box));
+      this._ptr = tendon._u32()[box >> 2];
+    } finally {
+      for (const p of owned) x.free(p);
+    }
+    this.vertexCount = x.tendon_skin_mesh_vertex_count(this._ptr);
+    this.influenceCount = x.tendon_skin_mesh_influence_count(this._ptr);
+    this.paletteCount = x.tendon_skin_mesh_palette_count(this._ptr);
+    const bits = x.tendon_skin_mesh_outputs(this._ptr);
+    this.outputs = Object.freeze({ positions: true, normals: (bits & SKIN_OUTPUT_NORMALS) !== 0,
+                                   tangents: (bits & SKIN_OUTPUT_TANGENTS) !== 0 });
+    this.memoryBytes = x.tendon_skin_mesh_memory_bytes(this._ptr);
+  }
+  _live() {
+    if (!this._ptr) throw new Error('tendon: this skin mesh was disposed');
+    return this._ptr;
+  }
+  // One apply: `table` the palette or the dual quaternions (16 floats an entry, the mesh's
+  // paletteCount entries: the library cannot check its length, the binding does); the outputs
+  // ModuleFloats or null / undefined (not written), each holding at least the vertices the
+  // range ends at (3, 3, 4 floats a vertex). first < 0: the whole mesh.
+  _apply(name, dq, first, count, table, outPositions, outNormals, outTangents) {
+    const t = this._tendon, x = t._x;
+    t._live();
+    const m = this._live();
+    const v = this.vertexCount, whole = first < 0;
+    if (!whole) {
+      checkUint(first, `${name}: first`, { status: 'range' });
+      checkUint(count, `${name}: count`);
+    }
+    // the range's end, for the outputs' lengths (a range past the mesh is the library's to
+    // refuse, naming both)
+    const end = whole ? v : Math.min(first + count, v);
+    const tp = t._maskPtr(table, `${name}: ${dq ? 'dq' : 'palette'} (16 floats × ${this.paletteCount} entries)`,
+                          16 * this.paletteCount);
+    const out = (o, key, width) => (o == null ? 0
+      : t._maskPtr(o, `${name}: ${key} (${width} floats × ${end} vertices)`, width * end));
+    const op = out(outPositions, 'outPositions', 3), on = out(outNormals, 'outNormals', 3);
+    const ot = out(outTangents, 'outTangents', 4);
+    if (whole)
+      t._check((dq ? x.tendon_skin_mesh_apply_dq : x.tendon_skin_mesh_apply)(m, tp, op, on, ot));
+    else
+      t._check((dq ? x.tendon_skin_mesh_apply_dq_range : x.tendon_skin_mesh_apply_range)(
+        m, tp, first, count, op, on, ot));
+  }
+  /**
+   * Linear-blend skinning of every vertex by `palette` (ModuleFloats, 16·paletteCount floats:
+   * Tendon.palette's output) into the outputs (ModuleFloats of 3·, 3·, 4·vertexCount floats;
+   * null or omitted: not written; normals and tangents only if the mesh has them): the same bits
+   * as Tendon.skin on the mesh's inputs.
+   */
+  apply(palette, outPositions, outNormals, outTangents) {
+    this._apply('skinMesh.apply', false, -1, 0, palette, outPositions, outNormals, outTangents);
+  }
+  /** apply for vertices [first, first + count) only: the outputs are the whole arrays (vertex v at 3v / 4v). */
+  applyRange(first, count, palette, outPositions, outNormals, outTangents) {
+    this._apply('skinMesh.applyRange', false, first, count, palette, outPositions, outNormals,
+                outTangents);
+  }
+  /** Dual-quaternion skinning by `dq` (Tendon.paletteToDualQuat's output), outputs as apply's. */
+  applyDualQuat(dq, outPositions, outNormals, outTangents) {
+    this._apply('skinMesh.applyDualQuat', true, -1, 0, dq, outPositions, outNormals, outTangents);
+  }
+  /** applyDualQuat for vertices [first, first + count) only. */
+  applyDualQuatRange(first, count, dq, outPositions, outNormals, outTangents) {
+    this._apply('skinMesh.applyDualQuatRange', true, first, count, dq, outPositions, outNormals,
+                outTangents);
+  }
+  dispose() {
+    if (this._ptr) this._tendon._x.tendon_skin_mesh_destroy(this._ptr);
+    this._ptr = 0;
+  }
+}
+
 /** uint16 in module memory (createU16); `array` is a view re-made after memory.grow. */
 class ModuleU16 {
   constructor(tendon, count) {
@@ -1396,4 +1596,4 @@ class ModuleGltf {
 }
 
 export { Tendon, ModulePose, ModuleFloats, ModuleAnchor, ModuleClip, ModuleSkeleton,
-         ModuleSkinBinding, ModuleU16, ModuleSpringRig, ModuleGltf };
+         ModuleSkinBinding, ModuleU16, ModuleSkinMesh, ModuleSpringRig, ModuleGltf };

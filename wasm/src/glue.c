@@ -328,6 +328,32 @@ GLUE_API tendon_status tendon_wasm_skin(const float *palette, uint32_t palette_c
     return tendon_skin(&job);
 }
 
+/**
+ * tendon_skin_mesh_create on tightly packed arrays: joints `index_type` (TENDON_JOINT_INDEX_U8 or
+ * _U16) and weights influence_count per vertex, positions and normals 3 floats, tangents 4;
+ * normals and tangents NULL when absent; packed outputs (apply writes 12, 12 and 16 bytes a
+ * vertex). Errors: the library's.
+ */
+GLUE_API tendon_status tendon_wasm_skin_mesh_create(uint32_t palette_count, uint32_t vertex_count,
+                                                    uint32_t influence_count, uint32_t index_type,
+                                                    const void *joints, const float *weights,
+                                                    const float *positions, const float *normals,
+                                                    const float *tangents, tendon_skin_mesh **out)
+{
+    tendon_skin_job job;
+    memset(&job, 0, sizeof job);
+    job.palette_count = palette_count;
+    job.vertex_count = vertex_count;
+    job.influence_count = influence_count;
+    job.joint_index_type = (tendon_joint_index_type)index_type;
+    job.joints = joints;
+    job.weights = weights;
+    job.positions = positions;
+    job.normals = normals;
+    job.tangents = tangents;
+    return tendon_skin_mesh_create(&job, out);
+}
+
 /* ---- the spring rig ------------------------------------------------------------------------ */
 
 /**
