@@ -150,6 +150,8 @@ class Tendon {
     this._anchors = [];      // id -> the JavaScript anchor of a sample in progress
     this._tempAnchors = [];  // module anchors made for declarative descriptions, innermost last
     this._anchorOut = new Float32Array(3);
+    this._rigWeights = new Map(); // id -> {fn, name}: the spring rigs' weight functions
+    this._rigWeightNext = 1;      // 0 is "the constant"
     this._buffer = null;
     this._U32 = undefined;
     this._disposed = false;
@@ -208,6 +210,22 @@ class Tendon {
       anchor_batch(id, timesPtr, count, outPtr) {
         const t = timesPtr >> 3, o = outPtr >> 2;
         self._anchors[id](self._f64().subarray(t, t + count), self._F32.subarray(o, o + 3 * count));
+      },
+      // a spring rig's weight function (createSpringRig: blend.weight / layer.weight), called
+      // with every substep time of a sample; its value at each written as the rig's weight there.
+      // The views are re-fetched around each call: the function may call the binding (which may
+      // grow the memory).
+      rig_weight(id, timesPtr, count, outPtr) {
+        const w = self._rigWeights.get(id), t = timesPtr >> 3, o = outPtr >> 3;
+        for (let i = 0; i < count; i++) {
+          const time = self._f64()[t + i];
+          const v = w.fn(time);
+          if (typeof v !== 'number')
+            throw new TendonError(`spring rig: ${w.name}(${time}) returned ` +
+                                  `${v === null ? 'null' : typeof v} ${String(v)}; expected a number`,
+                                  6, 'TENDON_ERR_VALUE');
+          self._f64()[o + i] = v;
+        }
       },
     };
     return { wasi_snapshot_preview1: wasi, tendon_js: js };
@@ -717,6 +735,10 @@ class Tendon {
    * chains: [{joints: [J0, J1, …, Jn], settings: SpringSettings, anchorOffset?: [x, y, z]}],
    * base?: {clip, offsetSec?, loop?}, blend?: {clip, weight, loop?}, layer?: {clip, weight,
    * mode: 'additive' | 'override', mask?: ModuleFloats, loop?}, tier?: 'exact' | 'f32'}.
+   * A weight is a number or a function of the rig's time, (timeSec) => number, which the
+   * library calls at every substep time of every sample (it must be a pure function of the
+   * time; what it returns is the blend's / the layer's weight there, unchanged: a non-number
+   * is a TendonError, and an exception propagates out of the sample).
    * The clips and the skeleton must outlive the rig.
    */
   createSpringRig(description) {
@@ -1108,9 +1130,24 @@ class ModuleSpringRig {
       if (!c || !Array.isArray(c.joints))
         throw new TypeError(`tendon: createSpringRig: chains[${i}].joints is not an array`);
     });
-    for (const [v, name] of [[d.base?.offsetSec, 'base.offsetSec'], [d.blend?.weight, 'blend.weight'],
-                             [d.layer?.weight, 'layer.weight']])
-      if (v !== undefined) checkNumber(v, `spring rig: ${name}`);
+    if (d.base?.offsetSec !== undefined) checkNumber(d.base.offsetSec, 'spring rig: base.offsetSec');
+    // a weight: a number, or a function of the rig's time (seconds) returning one, called by
+    // the library at every substep time of every sample (through tendon_js.rig_weight)
+    for (const [v, name] of [[d.blend?.weight, 'blend.weight'], [d.layer?.weight, 'layer.weight']])
+      if (v !== undefined && typeof v !== 'function') {
+        if (typeof v !== 'number')
+          throw new TendonError(`spring rig: ${name} is ${v === null ? 'null' : typeof v} ${String(v)}; ` +
+                                'expected a number or a function (timeSec) => number', 6, 'TENDON_ERR_VALUE');
+      }
+    this._weightIds = [];
+    const weightId = (v, name) => {
+      if (typeof v !== 'function') return 0;
+      const id = tendon._rigWeightNext++;
+      tendon._rigWeights.set(id, { fn: v, name });
+      this._weightIds.push(id);
+      return id;
+    };
+    const constant = (v) => (typeof v === 'number' ? v : 0);
     // what the rig reads at every sample: kept, and checked live there (a disposed clip would
     // be freed memory the library reads)
     this._uses = [['skeleton', d.skeleton]];
@@ -1149,15 +1186,21 @@ class ModuleSpringRig {
                           d.skeleton.jointCount, true)
         : 0;
       const box = alloc(4);
+      const basePtr = clipPtr(d.base, 'base'), blendPtr = clipPtr(d.blend, 'blend');
+      const layerPtr = clipPtr(d.layer, 'layer');
       tendon._check(x.tendon_wasm_spring_rig_create(
         d.skeleton._live(), chains.length, counts, joints, offsets, settings,
-        clipPtr(d.base, 'base'), d.base?.offsetSec ?? 0, d.base?.loop ? 1 : 0,
-        clipPtr(d.blend, 'blend'), d.blend?.loop ? 1 : 0, d.blend?.weight ?? 0,
-        clipPtr(d.layer, 'layer'), d.layer?.loop ? 1 : 0, layerMode, d.layer?.weight ?? 0, mask,
-        tier, box));
+        basePtr, d.base?.offsetSec ?? 0, d.base?.loop ? 1 : 0,
+        blendPtr, d.blend?.loop ? 1 : 0, constant(d.blend?.weight),
+        weightId(d.blend?.weight, 'blend.weight'),
+        layerPtr, d.layer?.loop ? 1 : 0, layerMode, constant(d.layer?.weight),
+        weightId(d.layer?.weight, 'layer.weight'), mask, tier, box));
       this._ptr = tendon._u32()[box >> 2];
       tendon._check(x.tendon_spring_rig_workspace_size(this._ptr, box));
       this._workBytes = tendon._u32()[box >> 2];
+    } catch (e) {
+      this._forgetWeights();
+      throw e;
     } finally {
       for (const p of owned) x.free(p);
     }
@@ -1169,6 +1212,10 @@ class ModuleSpringRig {
   _live() {
     if (!this._ptr) throw new Error('tendon: this spring rig was disposed');
     return this._ptr;
+  }
+  _forgetWeights() {
+    for (const id of this._weightIds) this._tendon._rigWeights.delete(id);
+    this._weightIds = [];
   }
   /**
    * One sample at timeSec: the chains' joints' rotations written into `pose` (a ModulePose of
@@ -1218,6 +1265,7 @@ class ModuleSpringRig {
     x.tendon_spring_rig_destroy(this._ptr);
     x.free(this._work);
     x.free(this._positions);
+    this._forgetWeights();
     this._ptr = 0;
   }
 }

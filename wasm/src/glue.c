@@ -356,20 +356,43 @@ GLUE_API tendon_status tendon_wasm_skin_mesh_create(uint32_t palette_count, uint
 
 /* ---- the spring rig ------------------------------------------------------------------------ */
 
+/* A rig weight as a JavaScript function of time (import tendon_js.rig_weight: the binding looks
+   the function up by `id` and writes its value at each of the `count` times into out). */
+__attribute__((import_module("tendon_js"), import_name("rig_weight"))) void
+tendon_js_rig_weight(uint32_t id, const double *times_sec, uint32_t count, double *out);
+
+static void js_rig_weight(void *user, const double *times_sec, size_t count, double *out)
+{
+    tendon_js_rig_weight((uint32_t)(uintptr_t)user, times_sec, (uint32_t)count, out);
+}
+
+/* The constant `value` (id 0), or the JavaScript function `id`. */
+static tendon_rig_weight rig_weight(uint32_t id, double value)
+{
+    tendon_rig_weight w = {NULL, NULL, value};
+    if (id != 0) {
+        w.fn = js_rig_weight;
+        w.user = (void *)(uintptr_t)id;
+    }
+    return w;
+}
+
 /**
  * tendon_spring_rig_create with a clips source and chains given by joint index, one spring per
  * chain (its every link), rest offsets from the skeleton's rest pose. chain_joint_counts:
  * [chain_count] (each J0 … Jn, n + 1 ≥ 2), joints: all chains' joints one after the other,
  * anchor_offsets: [3·chain_count], settings: [chain_count]. A NULL clip is not used; the clips'
- * loop flags and the base's offset are as tendon_rig_clip's; the weights are constants.
+ * loop flags and the base's offset are as tendon_rig_clip's. blend_weight_id / layer_weight_id:
+ * 0 for the constant blend_weight / layer_weight, else the JavaScript weight function of that id
+ * (called back through tendon_js.rig_weight with every substep time, for the rig's life).
  */
 GLUE_API tendon_status tendon_wasm_spring_rig_create(
     const tendon_skeleton *skeleton, uint32_t chain_count, const uint32_t *chain_joint_counts,
     const uint32_t *joints, const float *anchor_offsets, const tendon_spring_settings *settings,
     const tendon_clip *base, double base_offset_sec, int32_t base_loop,
-    const tendon_clip *blend, int32_t blend_loop, double blend_weight,
+    const tendon_clip *blend, int32_t blend_loop, double blend_weight, uint32_t blend_weight_id,
     const tendon_clip *layer, int32_t layer_loop, uint32_t layer_mode, double layer_weight,
-    const float *layer_mask, uint32_t tier, tendon_spring_rig **out)
+    uint32_t layer_weight_id, const float *layer_mask, uint32_t tier, tendon_spring_rig **out)
 {
     if (chain_count == 0 || chain_count > 4096)
         return tendon_error_set(TENDON_ERR_VALUE,
@@ -394,10 +417,10 @@ GLUE_API tendon_status tendon_wasm_spring_rig_create(
     desc.source.kind = TENDON_RIG_SOURCE_CLIPS;
     desc.source.base = (tendon_rig_clip){base, base_offset_sec, base_loop};
     desc.source.blend = (tendon_rig_clip){blend, 0.0, blend_loop};
-    desc.source.blend_weight.value = blend_weight;
+    desc.source.blend_weight = rig_weight(blend_weight_id, blend_weight);
     desc.source.layer = (tendon_rig_clip){layer, 0.0, layer_loop};
     desc.source.layer_mode = (tendon_rig_layer_mode)layer_mode;
-    desc.source.layer_weight.value = layer_weight;
+    desc.source.layer_weight = rig_weight(layer_weight_id, layer_weight);
     desc.source.layer_mask = layer_mask;
     desc.tier = (tendon_tier)tier;
     const tendon_status st = tendon_spring_rig_create(&desc, out);
