@@ -150,6 +150,55 @@ export interface SkinJob {
   outNormals?: ModuleFloats;
 }
 
+/** What a prepared mesh is made from (Tendon.createSkinMesh): copied in, checked once. */
+export interface SkinMeshDescription {
+  /** The palette size every joint index is checked against; apply's palette holds that many. */
+  paletteCount: number;
+  /** influenceCount palette indices a vertex, tightly packed: Uint8Array or Uint16Array (glTF
+   *  JOINTS_0's two types), or a ModuleU16 (a glTF primitive's joints). */
+  joints: Uint8Array | Uint16Array | ModuleU16;
+  /** influenceCount weights a vertex, each finite (a NaN or ±∞ is refused naming the vertex
+   *  and the influence); used as given (not normalised). */
+  weights: Float32Array | ArrayLike<number> | ModuleFloats;
+  /** x y z a vertex: vertexCount is positions.length / 3. */
+  positions: Float32Array | ArrayLike<number> | ModuleFloats;
+  /** x y z a vertex (exactly 3·vertexCount), or absent: the mesh skins positions only. */
+  normals?: Float32Array | ArrayLike<number> | ModuleFloats;
+  /** x y z w a vertex (exactly 4·vertexCount; glTF TANGENT), or absent. Needs normals. */
+  tangents?: Float32Array | ArrayLike<number> | ModuleFloats;
+  /** 1..4, default 4 (the per-vertex width of joints and weights). */
+  influenceCount?: number;
+}
+
+/**
+ * A prepared skin mesh (tendon_skin_mesh; docs/skinning.md, "The prepared mesh"): its own copy
+ * of the inputs, repacked; the same bits as Tendon.skin on them. Outputs are ModuleFloats,
+ * tightly packed (3, 3 and 4 floats a vertex); null or omitted: not written.
+ */
+export class ModuleSkinMesh {
+  readonly vertexCount: number;
+  readonly influenceCount: number;
+  readonly paletteCount: number;
+  /** What apply can write: positions always, normals / tangents if the mesh was made with them. */
+  readonly outputs: { readonly positions: true; readonly normals: boolean; readonly tangents: boolean };
+  /** Bytes the mesh owns in module memory. */
+  readonly memoryBytes: number;
+  /** Linear-blend skinning by palette (at least 16·paletteCount floats: Tendon.palette's output). */
+  apply(palette: ModuleFloats, outPositions: ModuleFloats | null, outNormals?: ModuleFloats | null,
+        outTangents?: ModuleFloats | null): void;
+  /** apply for vertices [first, first + count) only (outputs are the whole arrays: vertex v at 3v, 4v); a
+   *  range outside the mesh is a TendonError TENDON_ERR_RANGE. Any split gives apply's bits. */
+  applyRange(first: number, count: number, palette: ModuleFloats, outPositions: ModuleFloats | null,
+             outNormals?: ModuleFloats | null, outTangents?: ModuleFloats | null): void;
+  /** Dual-quaternion skinning by dq (Tendon.paletteToDualQuat's output, 16·paletteCount floats). */
+  applyDualQuat(dq: ModuleFloats, outPositions: ModuleFloats | null, outNormals?: ModuleFloats | null,
+                outTangents?: ModuleFloats | null): void;
+  applyDualQuatRange(first: number, count: number, dq: ModuleFloats, outPositions: ModuleFloats | null,
+                     outNormals?: ModuleFloats | null, outTangents?: ModuleFloats | null): void;
+  /** Idempotent; every method throws afterwards. */
+  dispose(): void;
+}
+
 /**
  * A glTF animation (ModuleGltf.animations): a ModuleClip over the model's skeleton, owned by the
  * model (its dispose() does nothing; ModuleGltf.dispose() frees it).
@@ -259,12 +308,20 @@ export class ModuleSpringRig {
   dispose(): void;
 }
 
+/**
+ * A rig weight: a constant, or a pure function of the rig's time in seconds, called by the
+ * library at every substep time of every sample (its value used as the blend's / the layer's
+ * weight there, unchanged). Returning a non-number throws a TendonError (TENDON_ERR_VALUE) out
+ * of the sample; an exception it throws propagates out of the sample.
+ */
+export type RigWeight = number | ((timeSec: number) => number);
+
 export interface SpringRigDescription {
   skeleton: ModuleSkeleton;
   chains: readonly { joints: readonly number[]; settings: SpringSettings; anchorOffset?: readonly number[] }[];
   base?: { clip: ModuleClip; offsetSec?: number; loop?: boolean };
-  blend?: { clip: ModuleClip; weight: number; loop?: boolean };
-  layer?: { clip: ModuleClip; weight: number; mode?: 'additive' | 'override'; mask?: ModuleFloats; loop?: boolean };
+  blend?: { clip: ModuleClip; weight: RigWeight; loop?: boolean };
+  layer?: { clip: ModuleClip; weight: RigWeight; mode?: 'additive' | 'override'; mask?: ModuleFloats; loop?: boolean };
   tier?: 'exact' | 'f32';
 }
 
@@ -321,6 +378,22 @@ export class Tendon {
           palette: ModuleFloats): void;
   /** Linear-blend skinning, tightly packed arrays, each at least as long as the counts read or written. */
   skin(job: SkinJob): void;
+  /**
+   * A prepared skin mesh: the inputs copied into the module (module objects and views of module
+   * memory by address, anything else copied), every joint index and weight checked once — a
+   * joint index ≥ paletteCount is a TendonError TENDON_ERR_RANGE naming the vertex, the
+   * influence, the index and the palette size; a non-finite weight TENDON_ERR_VALUE naming the
+   * vertex and the influence. dispose() it.
+   */
+  createSkinMesh(description: SkinMeshDescription): ModuleSkinMesh;
+  /**
+   * The palette's count matrices as dual quaternions, 16 floats an entry (real x y z w, dual
+   * x y z w, the uniform scale, 7 zeros) into outDq (may be palette: in place), or into a new
+   * ModuleFloats when omitted (returned; dispose() it). A mirror, non-uniform scale, shear or
+   * non-finite element is a TendonError TENDON_ERR_VALUE naming the first such entry; nothing
+   * is written then.
+   */
+  paletteToDualQuat(palette: ModuleFloats, count: number, outDq?: ModuleFloats): ModuleFloats;
 
   /**
    * A glTF 2.0 model from memory: the .glb bytes or the .gltf JSON (buffers in the BIN chunk or

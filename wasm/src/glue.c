@@ -11,6 +11,10 @@
  *   tendon_js.anchor_batch), whose answers the library then reads from a table;
  * - a declarative anchor evaluated here, in the module (constant, linear, sine, step, keys: the
  *   seed cases' kinds, tests/data/CASES-README.md, with `tendon replay`'s formulas).
+ *
+ * Also the description structs of clips, skeletons, skinning, prepared skin meshes and the
+ * spring rig filled from scalars (so the binding depends on no struct layout), and the rig's
+ * blend / layer weights as JavaScript functions of time (import tendon_js.rig_weight).
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -456,7 +456,7 @@ for (const flavour of FLAVOURS) {
     dq.dispose();
     assert.throws(() => t.createSkinMesh({ ...base(), weights: dq }), /disposed/);
     // 50 rounds of create / apply / dispose (a 20,000-vertex mesh with normals and tangents owns
-    // ~1.3 MB; its inputs copied in ~0.9 MB more) and of refused creations: no growth after the
+    // ~1.3 MB; its inputs copied in as much again) and of refused creations: no growth after the
     // first round
     const V = 20000, big = {
       paletteCount: P, joints: Uint16Array.from({ length: 4 * V }, (_, i) => i % P),
