@@ -1295,6 +1295,8 @@ class ModuleSkinMesh {
     const input = (a, name, width, kind) => {
       const what = `createSkinMesh: ${name}`;
       let length, ptr = -1, copy = null;
+      if ((a instanceof ModuleFloats || a instanceof ModuleU16) && a._tendon !== tendon)
+        throw new TypeError(`tendon: ${what} belongs to another tendon instance`);
       if (kind === 'joints') {
         if (a instanceof ModuleU16 && a._tendon === tendon) { ptr = a._live(); length = a.length; }
         else if (a instanceof Uint8Array || a instanceof Uint16Array) {

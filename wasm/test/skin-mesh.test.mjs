@@ -428,6 +428,9 @@ for (const flavour of FLAVOURS) {
                   tendonError('TENDON_ERR_COUNT', /tangents \(4 floats × 40 vertices\) holds 120 elements; expected 160/));
     assert.throws(() => t.createSkinMesh({ ...base(), joints: Array.from(base().joints) }), TypeError);
     assert.throws(() => t.createSkinMesh({ ...base(), joints: new Uint32Array(ni * n) }), TypeError);
+    const other = await loadTendon({ flavour }), foreign = other.createFloats(3 * n);
+    assert.throws(() => t.createSkinMesh({ ...base(), positions: foreign }), /positions belongs to another tendon instance/);
+    foreign.dispose();
     const strings = Array.from(base().weights); strings[5] = '0.3';
     assert.throws(() => t.createSkinMesh({ ...base(), weights: strings }), tendonError('TENDON_ERR_VALUE', /weights\[5\] is string/));
     assert.throws(() => t.createSkinMesh({ ...base(), paletteCount: 2 ** 32 }), tendonError('TENDON_ERR_COUNT', /paletteCount/));
