@@ -149,6 +149,7 @@ class Tendon {
     this.flavour = flavour;
     this._anchors = [];      // id -> the JavaScript anchor of a sample in progress
     this._tempAnchors = [];  // module anchors made for declarative descriptions, innermost last
+    this._anchorEach = [];   // id -> true when _anchors[id] is a function (timeSec, out)
     this._anchorOut = new Float32Array(3);
     this._rigWeights = new Map(); // id -> {fn, name}: the spring rigs' weight functions
     this._rigWeightNext = 1;      // 0 is "the constant"
@@ -208,8 +209,26 @@ class Tendon {
         f32[o + 2] = out[2];
       },
       anchor_batch(id, timesPtr, count, outPtr) {
-        const t = timesPtr >> 3, o = outPtr >> 2;
-        self._anchors[id](self._f64().subarray(t, t + count), self._F32.subarray(o, o + 3 * count));
+        const t = timesPtr >> 3, o = outPtr >> 2, f = self._anchors[id];
+        if (self._anchorEach[id]) {
+          // a function (timeSec, out): called here once per time, in order, so a sample leaves
+          // the module once instead of once per time (a call out costs 10-18 ns); the same out
+          // array and the same copies as the anchor trampoline above. The views are re-made
+          // when a call has detached them: the function may call the binding, which may grow
+          // memory.
+          const out = self._anchorOut;
+          let f64 = self._f64(), f32 = self._F32;
+          for (let i = 0; i < count; i++) {
+            f(f64[t + i], out);
+            if (f32.length === 0) { f64 = self._f64(); f32 = self._F32; } // memory grew
+            const k = o + 3 * i;
+            f32[k] = out[0];
+            f32[k + 1] = out[1];
+            f32[k + 2] = out[2];
+          }
+          return;
+        }
+        f(self._f64().subarray(t, t + count), self._F32.subarray(o, o + 3 * count));
       },
       // a spring rig's weight function (createSpringRig: blend.weight / layer.weight), called
       // with every substep time of a sample; its value at each written as the rig's weight there.
@@ -245,6 +264,7 @@ class Tendon {
     this._f64box = this._alloc(8);
     this._links = 0; this._linkCap = 0;
     this._chainOut = 0; this._chainOutCap = 0;
+    this._chainDepth = 0;   // chain samples in progress (nested in anchor functions past 1)
     this._scratchPoses = new Map();
   }
 
@@ -520,8 +540,13 @@ class Tendon {
   // that samples a spring itself opens and closes its own above this one's.
   _anchorOpen(anchor) {
     if (anchor instanceof ModuleAnchor) { this._anchorMode = MODE_DECL; return anchor._live(); }
-    let f;
-    if (typeof anchor === 'function') { this._anchorMode = MODE_JS; f = anchor; }
+    // A function (timeSec, out) goes through the batched mode too, one time at a time on this
+    // side (anchor_batch): the glue asks for every time of the sample's grid in one call out of
+    // the module, and the library reads the answers from its table; the function sees the same
+    // times in the same order as when the library called out per time (the glue's MODE_JS and
+    // the `anchor` import, no longer used here); a time off the grid is asked one by one.
+    let f, each = false;
+    if (typeof anchor === 'function') { this._anchorMode = MODE_BATCH; f = anchor; each = true; }
     else if (anchor && typeof anchor.batch === 'function') { this._anchorMode = MODE_BATCH; f = anchor.batch; }
     else if (anchor && typeof anchor.kind === 'string') {
       const m = this.createAnchor(anchor);
@@ -533,12 +558,17 @@ class Tendon {
                           'a ModuleAnchor or a declarative {kind, ...}');
     }
     this._anchors.push(f);
+    this._anchorEach.push(each);
     return this._anchors.length - 1;
   }
   _anchorClose(anchor) {
     if (anchor instanceof ModuleAnchor) return;
-    if (typeof anchor === 'function' || typeof anchor.batch === 'function') this._anchors.pop();
-    else this._tempAnchors.pop().dispose();
+    if (typeof anchor === 'function' || typeof anchor.batch === 'function') {
+      this._anchors.pop();
+      this._anchorEach.pop();
+    } else {
+      this._tempAnchors.pop().dispose();
+    }
   }
 
   /**
@@ -578,10 +608,19 @@ class Tendon {
     const p = this._writeLinks(links);
     // out's length goes to the library, which refuses one too short with its own message
     const floats = Math.max(out.length, 3 * count);
-    if (4 * floats > this._chainOutCap) {
-      if (this._chainOut) this._x.free(this._chainOut);
-      this._chainOut = this._alloc(4 * floats);
-      this._chainOutCap = 4 * floats;
+    // A chain sampled inside another's root function (the binding is re-entrant) writes to a
+    // buffer of its own: the outer chain's output buffer must not be freed under it.
+    const nested = this._chainDepth > 0;
+    let outPtr;
+    if (nested) {
+      outPtr = this._alloc(4 * floats);
+    } else {
+      if (4 * floats > this._chainOutCap) {
+        if (this._chainOut) this._x.free(this._chainOut);
+        this._chainOut = this._alloc(4 * floats);
+        this._chainOutCap = 4 * floats;
+      }
+      outPtr = this._chainOut;
     }
     let work = 0, workBytes = 0;
     if (count > 16) {
@@ -595,17 +634,20 @@ class Tendon {
       work = this._alloc(workBytes);
     }
     let st;
+    this._chainDepth++;
     try {
       const handle = this._anchorOpen(rootAt), mode = this._anchorMode;
       try {
         st = this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, work,
-                                                     workBytes, this._chainOut, out.length);
+                                                     workBytes, outPtr, out.length);
       } finally { this._anchorClose(rootAt); }
+      this._check(st);
+      out.set(this._f32().subarray(outPtr >> 2, (outPtr >> 2) + 3 * count));
     } finally {
+      this._chainDepth--;
       if (work) this._x.free(work);
+      if (nested) this._x.free(outPtr);
     }
-    this._check(st);
-    out.set(this._f32().subarray(this._chainOut >> 2, (this._chainOut >> 2) + 3 * count));
     return out;
   }
 

@@ -5,10 +5,13 @@
  *
  * Three kinds of anchor:
  * - a JavaScript function, called back once per anchor time (import tendon_js.anchor: the
- *   binding looks the function up by `id` and calls it with a Float32Array view of `out`);
+ *   binding looks the function up by `id` and calls it with a Float32Array view of `out`) —
+ *   MODE_JS, which the binding no longer uses: it gives functions the batched mode, calling
+ *   them once per time on its side of one call out;
  * - a batched JavaScript function, called once per sample with every time the sample will ask
  *   for (the seed's grid: start, start + n·step for n = 1..steps, time_sec; import
- *   tendon_js.anchor_batch), whose answers the library then reads from a table;
+ *   tendon_js.anchor_batch), whose answers the library then reads from a table (one table per
+ *   nesting depth: the function may sample a spring itself);
  * - a declarative anchor evaluated here, in the module (constant, linear, sine, step, keys: the
  *   seed cases' kinds, tests/data/CASES-README.md, with `tendon replay`'s formulas).
  *
@@ -24,6 +27,8 @@
 #include <tendon/tendon.h>
 
 #include "common/detmath_v8.h" /* tendon_v8_sin: V8's Math.sin, as the seed's JavaScript computes */
+
+#include "common/spring_internal.h" /* tendon_spring_chain_grid: the checks chain_sample makes */
 
 #define GLUE_API __attribute__((visibility("default")))
 
@@ -158,49 +163,67 @@ static void decl_eval(void *user, double t, float *out)
 
 enum { MODE_JS = 0, MODE_BATCH = 1, MODE_DECL = 2 };
 
-/* The batched mode's table, grown on demand (the binding's scratch; one sample at a time). */
-static double *g_times;
-static float *g_values;
-static size_t g_capacity;
+/*
+ * The batched mode's tables, grown on demand (the binding's scratch), one per nesting depth: an
+ * anchor function may itself sample a spring (the binding is re-entrant), and that inner sample
+ * must not move or overwrite the outer one's table while the outer is being filled or read.
+ * Deeper than TABLE_DEPTH, a sample has no table and asks each time one by one (the same
+ * answers, slower).
+ */
+#define TABLE_DEPTH 8
+static struct {
+    double *times;
+    float *values;
+    size_t capacity;
+} g_tables[TABLE_DEPTH];
+static unsigned g_depth; /* samples in the batched mode in progress */
 
-static int reserve(size_t count)
+static int reserve(unsigned d, size_t count)
 {
-    if (count <= g_capacity)
+    if (g_tables[d].capacity >= count)
         return 0;
-    double *t = realloc(g_times, count * sizeof *t);
+    double *t = realloc(g_tables[d].times, count * sizeof *t);
     if (!t)
         return -1;
-    g_times = t;
-    float *v = realloc(g_values, 3 * count * sizeof *v);
+    g_tables[d].times = t;
+    float *v = realloc(g_tables[d].values, 3 * count * sizeof *v);
     if (!v)
         return -1;
-    g_values = v;
-    g_capacity = count;
+    g_tables[d].values = v;
+    g_tables[d].capacity = count;
     return 0;
 }
 
 /* Fill the table for a sample of `lookback` at `fastest_hz`; 1 if filled, 0 if the grid has no
    count (then the library refuses or marches nothing: the JavaScript function answers). */
-static tendon_status fill_table(double lookback, double fastest_hz, double time_sec, uint32_t id,
-                                table_anchor *t)
+/* Fill table d (the sample's nesting depth − 1) for a sample of `lookback` at `fastest_hz`: the
+   function answers every time of the grid in one call. No table (t->count 0: every time asked
+   one by one) when the grid has no count (the library then refuses or marches nothing) or the
+   nesting is deeper than TABLE_DEPTH. */
+static tendon_status fill_table(unsigned d, double lookback, double fastest_hz, double time_sec,
+                                uint32_t id, table_anchor *t)
 {
-    long count = grid_times(lookback, fastest_hz, time_sec, g_times, g_capacity);
+    t->id = id;
+    if (d >= TABLE_DEPTH)
+        return TENDON_OK;
+    long count = grid_times(lookback, fastest_hz, time_sec, g_tables[d].times,
+                            g_tables[d].capacity);
     if (count < 0) {
         const double wanted = (lookback * fastest_hz) * (double)TENDON_SPRING_STEPS_PER_PERIOD;
-        if (reserve((size_t)wanted + 3) != 0)
+        if (reserve(d, (size_t)wanted + 3) != 0)
             return tendon_error_set(TENDON_ERR_NOMEM,
                                     "spring anchor table: out of memory for %.0f times",
                                     wanted + 3);
-        count = grid_times(lookback, fastest_hz, time_sec, g_times, g_capacity);
+        count = grid_times(lookback, fastest_hz, time_sec, g_tables[d].times,
+                           g_tables[d].capacity);
     }
-    t->times = g_times;
-    t->values = g_values;
+    t->times = g_tables[d].times;
+    t->values = g_tables[d].values;
     t->count = count > 0 ? (size_t)count : 0;
     t->cursor = 0;
-    t->id = id;
     t->misses = 0;
     if (t->count)
-        tendon_js_anchor_batch(id, g_times, (uint32_t)t->count, g_values);
+        tendon_js_anchor_batch(id, g_tables[d].times, (uint32_t)t->count, g_tables[d].values);
     return TENDON_OK;
 }
 
@@ -223,16 +246,23 @@ GLUE_API tendon_status tendon_wasm_spring_sample(const tendon_spring_settings *s
     if (mode != MODE_BATCH)
         return tendon_spring_sample(settings, js_anchor, (void *)anchor, time_sec, out);
     table_anchor t = {0};
-    double lookback = 0.0;
-    if (settings && tendon_spring_settle_sec(settings, &lookback) == TENDON_OK &&
-        settings->frequency_hz > 0.0 && settings->damping > 0.0) {
-        tendon_status st = fill_table(lookback, settings->frequency_hz, time_sec,
-                                      (uint32_t)anchor, &t);
-        if (st != TENDON_OK)
-            return st;
-    }
     t.id = (uint32_t)anchor;
-    const tendon_status st = tendon_spring_sample(settings, table_lookup, &t, time_sec, out);
+    double lookback = 0.0;
+    /* The binding writes every sample's settings to one buffer, and a function filling the
+       table may sample a spring itself: the library gets this sample's copy. */
+    tendon_spring_settings own;
+    if (settings) {
+        own = *settings;
+        settings = &own;
+    }
+    const unsigned d = g_depth++; /* this sample's table, until it returns */
+    tendon_status st = TENDON_OK;
+    if (settings && out && tendon_spring_settle_sec(settings, &lookback) == TENDON_OK &&
+        settings->frequency_hz > 0.0 && settings->damping > 0.0)
+        st = fill_table(d, lookback, settings->frequency_hz, time_sec, (uint32_t)anchor, &t);
+    if (st == TENDON_OK)
+        st = tendon_spring_sample(settings, table_lookup, &t, time_sec, out);
+    --g_depth;
     g_last_misses = t.misses;
     return st;
 }
@@ -252,22 +282,48 @@ GLUE_API tendon_status tendon_wasm_spring_chain_sample(const tendon_spring_link 
         return tendon_spring_chain_sample(links, link_count, js_anchor, (void *)anchor,
                                           time_sec, workspace, workspace_bytes, out, out_count);
     table_anchor t = {0};
-    double lookback = 0.0, fastest = 0.0;
-    int valid = links && link_count > 0;
-    for (size_t i = 0; valid && i < link_count; ++i) {
-        valid = links[i].frequency_hz > 0.0 && links[i].damping > 0.0;
+    t.id = (uint32_t)anchor;
+    /* The binding writes every sample's links to one buffer, and a function filling the table
+       may sample a chain itself: the library gets this sample's copy (on the stack up to
+       TENDON_SPRING_CHAIN_STACK_LINKS links). */
+    tendon_spring_link stack_links[TENDON_SPRING_CHAIN_STACK_LINKS], *copy = NULL;
+    if (links && link_count > 0) {
+        copy = link_count <= TENDON_SPRING_CHAIN_STACK_LINKS ? stack_links
+                                                             : malloc(link_count * sizeof *copy);
+        if (!copy)
+            return tendon_error_set(TENDON_ERR_NOMEM,
+                                    "sampleSpringChain: out of memory copying %zu links",
+                                    link_count);
+        memcpy(copy, links, link_count * sizeof *copy);
+        links = copy;
+    }
+    double fastest = 0.0;
+    for (size_t i = 0; links && i < link_count; ++i)
         if (links[i].frequency_hz > fastest)
             fastest = links[i].frequency_hz;
-    }
-    if (valid && tendon_spring_chain_settle_sec(links, link_count, &lookback) == TENDON_OK) {
-        tendon_status st = fill_table(lookback, fastest, time_sec, (uint32_t)anchor, &t);
-        if (st != TENDON_OK)
-            return st;
-    }
-    t.id = (uint32_t)anchor;
-    const tendon_status st = tendon_spring_chain_sample(links, link_count, table_lookup, &t,
-                                                        time_sec, workspace, workspace_bytes,
-                                                        out, out_count);
+    /* the table only when the library will march (every check it makes before it asks the
+       root: the links, the work budget, the substep bound, out and the workspace), so a refused
+       sample calls the function no more than it would have one time at a time: not at all */
+    size_t need = 0;
+    tendon_spring_grid grid;
+    const int marches =
+        links && link_count > 0 && out && out_count / 3 >= link_count &&
+        (link_count <= TENDON_SPRING_CHAIN_STACK_LINKS ||
+         (workspace && tendon_spring_chain_workspace_size(link_count, 1, &need) == TENDON_OK &&
+          workspace_bytes >= need)) &&
+        tendon_spring_chain_grid("tendon_spring_chain_sample", links, link_count,
+                                 TENDON_SPRING_LOOKBACK_SEED, 1, TENDON_SPRING_MAX_WORK,
+                                 &grid) == TENDON_OK;
+    const unsigned d = g_depth++; /* this sample's table, until it returns */
+    tendon_status st = TENDON_OK;
+    if (marches)
+        st = fill_table(d, grid.lookback_sec, fastest, time_sec, (uint32_t)anchor, &t);
+    if (st == TENDON_OK)
+        st = tendon_spring_chain_sample(links, link_count, table_lookup, &t, time_sec, workspace,
+                                        workspace_bytes, out, out_count);
+    --g_depth;
+    if (copy != stack_links)
+        free(copy);
     g_last_misses = t.misses;
     return st;
 }
