@@ -205,20 +205,27 @@ static const char *writable(const char *path)
 {
     if (!*path)
         return "an empty path";
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK, 0666);
-    if (fd >= 0) {
-        close(fd);
-        unlink(path);
-        return NULL;
+    /* Another process may create or remove the same path between the two opens (two demos
+       writing one chart): a file that vanished after EEXIST is tried again, a few times. */
+    for (int attempt = 0;; ++attempt) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK, 0666);
+        if (fd >= 0) {
+            close(fd);
+            unlink(path);
+            return NULL;
+        }
+        if (errno != EEXIST)
+            return strerror(errno);
+        fd = open(path, O_WRONLY | O_NONBLOCK);
+        if (fd >= 0) {
+            close(fd);
+            return NULL;
+        }
+        if (errno == ENXIO) /* a FIFO with no reader yet */
+            return NULL;
+        if (errno != ENOENT || attempt == 3)
+            return strerror(errno);
     }
-    if (errno != EEXIST)
-        return strerror(errno);
-    fd = open(path, O_WRONLY | O_NONBLOCK);
-    if (fd >= 0) {
-        close(fd);
-        return NULL;
-    }
-    return errno == ENXIO ? NULL : strerror(errno); /* ENXIO: a FIFO with no reader yet */
 }
 
 typedef struct progress_state {
