@@ -141,7 +141,7 @@ function checkPoseArrays(pose, n, name) {
   }
 }
 const ANCHOR_KIND = { constant: 0, linear: 1, sine: 2, step: 3, keys: 4 };
-const MODE_JS = 0, MODE_BATCH = 1, MODE_DECL = 2;
+const MODE_BATCH = 1, MODE_DECL = 2; // the glue's anchor modes (wasm/src/glue.c)
 const SETTINGS_BYTES = 24, LINK_BYTES = 48;
 
 class Tendon {
@@ -200,20 +200,13 @@ class Tendon {
       if (imp.module === 'wasi_snapshot_preview1' && !(imp.name in wasi))
         wasi[imp.name] = () => 52; /* ENOSYS */
     const js = {
-      anchor(id, timeSec, outPtr) {
-        const out = self._anchorOut;
-        self._anchors[id](timeSec, out);
-        const f32 = self._f32(), o = outPtr >> 2;
-        f32[o] = out[0];
-        f32[o + 1] = out[1];
-        f32[o + 2] = out[2];
-      },
       anchor_batch(id, timesPtr, count, outPtr) {
         const t = timesPtr >> 3, o = outPtr >> 2, f = self._anchors[id];
         if (self._anchorEach[id]) {
           // a function (timeSec, out): called here once per time, in order, so a sample leaves
-          // the module once instead of once per time (a call out costs 10-18 ns); the same out
-          // array and the same copies as the anchor trampoline above. The views are re-made
+          // the module once instead of once per time (a call out costs 10-18 ns); out is one
+          // Float32Array(3) kept by the instance (an unwritten float keeps the last call's
+          // value), its floats copied into the table. The views are re-made
           // when a call has detached them: the function may call the binding, which may grow
           // memory.
           const out = self._anchorOut;
@@ -543,8 +536,8 @@ class Tendon {
     // A function (timeSec, out) goes through the batched mode too, one time at a time on this
     // side (anchor_batch): the glue asks for every time of the sample's grid in one call out of
     // the module, and the library reads the answers from its table; the function sees the same
-    // times in the same order as when the library called out per time (the glue's MODE_JS and
-    // the `anchor` import, no longer used here); a time off the grid is asked one by one.
+    // times in the same order as when the library called out per time (what the binding did
+    // before); a time off the grid is asked one by one.
     let f, each = false;
     if (typeof anchor === 'function') { this._anchorMode = MODE_BATCH; f = anchor; each = true; }
     else if (anchor && typeof anchor.batch === 'function') { this._anchorMode = MODE_BATCH; f = anchor.batch; }

@@ -3,15 +3,14 @@
  * binding"): the spring anchors a JavaScript caller can give, as the C anchors the library
  * calls. Nothing here computes a kernel; every sample is the library's public call.
  *
- * Three kinds of anchor:
- * - a JavaScript function, called back once per anchor time (import tendon_js.anchor: the
- *   binding looks the function up by `id` and calls it with a Float32Array view of `out`) —
- *   MODE_JS, which the binding no longer uses: it gives functions the batched mode, calling
- *   them once per time on its side of one call out;
- * - a batched JavaScript function, called once per sample with every time the sample will ask
+ * Two kinds of anchor:
+ * - a JavaScript one (MODE_BATCH): called once per sample with every time the sample will ask
  *   for (the seed's grid: start, start + n·step for n = 1..steps, time_sec; import
  *   tendon_js.anchor_batch), whose answers the library then reads from a table (one table per
- *   nesting depth: the function may sample a spring itself);
+ *   nesting depth: the function may sample a spring itself). A batched function `{batch}`
+ *   fills the table itself; for a function (timeSec, out) the binding calls it once per time
+ *   on its side of that one call out (a call out of the module costs 10-18 ns; one per
+ *   substep was what the first binding made);
  * - a declarative anchor evaluated here, in the module (constant, linear, sine, step, keys: the
  *   seed cases' kinds, tests/data/CASES-README.md, with `tendon replay`'s formulas).
  *
@@ -31,16 +30,6 @@
 #include "common/spring_internal.h" /* tendon_spring_chain_grid: the checks chain_sample makes */
 
 #define GLUE_API __attribute__((visibility("default")))
-
-/* ---- a JavaScript function per anchor time ------------------------------------------------- */
-
-__attribute__((import_module("tendon_js"), import_name("anchor"))) void
-tendon_js_anchor(uint32_t id, double time_sec, float *out);
-
-static void js_anchor(void *user, double time_sec, float *out)
-{
-    tendon_js_anchor((uint32_t)(uintptr_t)user, time_sec, out);
-}
 
 /* ---- a batched JavaScript function: every time of the sample in one call ------------------- */
 
@@ -161,7 +150,7 @@ static void decl_eval(void *user, double t, float *out)
 
 /* ---- the entry points the binding calls ---------------------------------------------------- */
 
-enum { MODE_JS = 0, MODE_BATCH = 1, MODE_DECL = 2 };
+enum { MODE_BATCH = 1, MODE_DECL = 2 }; /* (0 was a call out per time: gone) */
 
 /*
  * The batched mode's tables, grown on demand (the binding's scratch), one per nesting depth: an
@@ -233,9 +222,9 @@ static size_t g_last_misses;
 GLUE_API uint32_t tendon_wasm_last_batch_misses(void) { return (uint32_t)g_last_misses; }
 
 /**
- * tendon_spring_sample with the binding's anchors: mode MODE_JS (`anchor` is the JavaScript
- * function's id), MODE_BATCH (its id; called once with every time), MODE_DECL (`anchor` is a
- * decl_anchor in module memory). Errors: the library's.
+ * tendon_spring_sample with the binding's anchors: mode MODE_BATCH (`anchor` is the JavaScript
+ * anchor's id; called once with every time), MODE_DECL (`anchor` is a decl_anchor in module
+ * memory); any other mode is refused. Errors: the library's.
  */
 GLUE_API tendon_status tendon_wasm_spring_sample(const tendon_spring_settings *settings,
                                                  uint32_t mode, uintptr_t anchor,
@@ -244,7 +233,8 @@ GLUE_API tendon_status tendon_wasm_spring_sample(const tendon_spring_settings *s
     if (mode == MODE_DECL)
         return tendon_spring_sample(settings, decl_eval, (void *)anchor, time_sec, out);
     if (mode != MODE_BATCH)
-        return tendon_spring_sample(settings, js_anchor, (void *)anchor, time_sec, out);
+        return tendon_error_set(TENDON_ERR_VALUE, "tendon_wasm_spring_sample: mode %u is not "
+                                "MODE_BATCH (1) or MODE_DECL (2)", (unsigned)mode);
     table_anchor t = {0};
     t.id = (uint32_t)anchor;
     double lookback = 0.0;
@@ -279,8 +269,8 @@ GLUE_API tendon_status tendon_wasm_spring_chain_sample(const tendon_spring_link 
         return tendon_spring_chain_sample(links, link_count, decl_eval, (void *)anchor,
                                           time_sec, workspace, workspace_bytes, out, out_count);
     if (mode != MODE_BATCH)
-        return tendon_spring_chain_sample(links, link_count, js_anchor, (void *)anchor,
-                                          time_sec, workspace, workspace_bytes, out, out_count);
+        return tendon_error_set(TENDON_ERR_VALUE, "tendon_wasm_spring_chain_sample: mode %u is "
+                                "not MODE_BATCH (1) or MODE_DECL (2)", (unsigned)mode);
     table_anchor t = {0};
     t.id = (uint32_t)anchor;
     /* The binding writes every sample's links to one buffer, and a function filling the table
