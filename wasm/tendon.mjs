@@ -150,7 +150,8 @@ class Tendon {
     this._anchors = [];      // id -> the JavaScript anchor of a sample in progress
     this._tempAnchors = [];  // module anchors made for declarative descriptions, innermost last
     this._anchorEach = [];   // id -> true when _anchors[id] is a function (timeSec, out)
-    this._anchorOut = new Float32Array(3);
+    this._anchorOuts = [];   // nesting depth -> the Float32Array(3) a function writes
+    this._anchorDepth = 0;
     this._rigWeights = new Map(); // id -> {fn, name}: the spring rigs' weight functions
     this._rigWeightNext = 1;      // 0 is "the constant"
     this._buffer = null;
@@ -204,20 +205,25 @@ class Tendon {
         const t = timesPtr >> 3, o = outPtr >> 2, f = self._anchors[id];
         if (self._anchorEach[id]) {
           // a function (timeSec, out): called here once per time, in order, so a sample leaves
-          // the module once instead of once per time (a call out costs 10-18 ns); out is one
-          // Float32Array(3) kept by the instance (an unwritten float keeps the last call's
-          // value), its floats copied into the table. The views are re-made
-          // when a call has detached them: the function may call the binding, which may grow
-          // memory.
-          const out = self._anchorOut;
-          let f64 = self._f64(), f32 = self._F32;
-          for (let i = 0; i < count; i++) {
-            f(f64[t + i], out);
-            if (f32.length === 0) { f64 = self._f64(); f32 = self._F32; } // memory grew
-            const k = o + 3 * i;
-            f32[k] = out[0];
-            f32[k + 1] = out[1];
-            f32[k + 2] = out[2];
+          // the module once instead of once per time (a call out costs 10-18 ns); out is a
+          // Float32Array(3) of this nesting depth's (an unwritten float keeps an earlier value;
+          // a spring sampled inside the function has its own), its floats copied into the
+          // table. The views are re-made when a call has detached them: the function may call
+          // the binding, which may grow memory.
+          const depth = self._anchorDepth++;
+          const out = self._anchorOuts[depth] ?? (self._anchorOuts[depth] = new Float32Array(3));
+          try {
+            let f64 = self._f64(), f32 = self._F32;
+            for (let i = 0; i < count; i++) {
+              f(f64[t + i], out);
+              if (f32.length === 0) { f64 = self._f64(); f32 = self._F32; } // memory grew
+              const k = o + 3 * i;
+              f32[k] = out[0];
+              f32[k + 1] = out[1];
+              f32[k + 2] = out[2];
+            }
+          } finally {
+            self._anchorDepth--;
           }
           return;
         }

@@ -183,8 +183,6 @@ static int reserve(unsigned d, size_t count)
     return 0;
 }
 
-/* Fill the table for a sample of `lookback` at `fastest_hz`; 1 if filled, 0 if the grid has no
-   count (then the library refuses or marches nothing: the JavaScript function answers). */
 /* Fill table d (the sample's nesting depth − 1) for a sample of `lookback` at `fastest_hz`: the
    function answers every time of the grid in one call. No table (t->count 0: every time asked
    one by one) when the grid has no count (the library then refuses or marches nothing) or the

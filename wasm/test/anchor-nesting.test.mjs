@@ -85,3 +85,16 @@ for (const flavour of ['simd128', 'scalar']) {
     assert.deepEqual(bits(gotChain), bits(wantChain));
   });
 }
+
+for (const flavour of ['simd128', 'scalar']) {
+  test(`${flavour}: an anchor function that writes out first, then samples a spring inside`, async () => {
+    const t = await loadTendon({ flavour });
+    const want = Float32Array.from(t.sampleSpring(OUTER, sine, 1.25));
+    // the same positions, written before an inner sample whose own anchor writes elsewhere
+    const got = t.sampleSpring(OUTER, (time, o) => {
+      sine(time, o);
+      t.sampleSpring(INNER, (u, p) => { p[0] = 9; p[1] = 9; p[2] = 9; }, time);
+    }, 1.25);
+    assert.deepEqual(bits(got), bits(want));
+  });
+}
