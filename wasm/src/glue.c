@@ -185,13 +185,15 @@ static int reserve(unsigned d, size_t count)
 
 /* Fill table d (the sample's nesting depth − 1) for a sample of `lookback` at `fastest_hz`: the
    function answers every time of the grid in one call. No table (t->count 0: every time asked
-   one by one) when the grid has no count (the library then refuses or marches nothing) or the
-   nesting is deeper than TABLE_DEPTH. */
+   one by one) when the grid has no count (the library then refuses or marches nothing), the
+   time is NaN, or the nesting is deeper than TABLE_DEPTH. */
 static tendon_status fill_table(unsigned d, double lookback, double fastest_hz, double time_sec,
                                 uint32_t id, table_anchor *t)
 {
     t->id = id;
-    if (d >= TABLE_DEPTH)
+    /* a NaN time makes every time of the grid NaN, which no lookup finds: asked one by one
+       from the start, so the function is called once per time as without a table */
+    if (d >= TABLE_DEPTH || time_sec != time_sec)
         return TENDON_OK;
     long count = grid_times(lookback, fastest_hz, time_sec, g_tables[d].times,
                             g_tables[d].capacity);

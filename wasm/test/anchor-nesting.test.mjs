@@ -98,3 +98,21 @@ for (const flavour of ['simd128', 'scalar']) {
     assert.deepEqual(bits(got), bits(want));
   });
 }
+
+for (const flavour of ['simd128', 'scalar']) {
+  test(`${flavour}: a NaN time asks an anchor function once per anchor time, as a finite one`, async () => {
+    const t = await loadTendon({ flavour });
+    const count = (time, chain) => {
+      let n = 0;
+      const f = (u, o) => { n++; sine(u, o); };
+      if (chain) t.sampleSpringChain(LINKS, f, time); else t.sampleSpring(OUTER, f, time);
+      return n;
+    };
+    for (const chain of [false, true]) {
+      const finite = count(1.25, chain);
+      assert.ok(finite > 50);
+      assert.equal(count(NaN, chain), finite, chain ? 'chain' : 'spring');
+      assert.equal(count(Infinity, chain), finite, chain ? 'chain, +inf' : 'spring, +inf');
+    }
+  });
+}
