@@ -28,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/spring_anchor_table.h"
 #include "common/spring_internal.h"
 #include "spring_support.h"
 #include "support.h"
@@ -220,6 +221,160 @@ START_TEST(anchor_calls_every_isa)
     }
     ck_assert_msg(residues == 0xFFu && fewest < 8,
                   "substep counts covered residues 0x%02x mod 8, fewest %zu", residues, fewest);
+}
+END_TEST
+
+/*
+ * An anchor given as a table (common/spring_anchor_table.h: the WebAssembly binding's batched
+ * and module anchors), which the march kernels read without a call per substep. The table is
+ * made of a recorded sample's own calls (its times, the values the anchor gave); sampled through
+ * tendon_spring_table_anchor on every ISA it must give the recorded sample's bits with no miss
+ * — for one spring, a batch of springs (rows 3·count wide) and a chain. Then the tables the
+ * kernels must not read straight: a row whose time is off the grid (that time is asked of the
+ * miss anchor, once), a table starting at a rotated cursor (found by the scan), a table of no
+ * rows (every time a miss): the same bits each time, and the misses counted.
+ */
+#define TABLE_ROWS_MAX 4096
+typedef struct table_recorder {
+    tendon_spring_anchor_fn inner;
+    void *inner_user;
+    size_t width, count;
+    double times[TABLE_ROWS_MAX];
+    float values[TABLE_ROWS_MAX * 15];
+} table_recorder;
+
+static void table_record_cb(void *user, double t, float *out)
+{
+    table_recorder *rec = (table_recorder *)user;
+    rec->inner(rec->inner_user, t, out);
+    ck_assert_uint_lt(rec->count, TABLE_ROWS_MAX);
+    rec->times[rec->count] = t;
+    memcpy(&rec->values[rec->width * rec->count], out, rec->width * sizeof(float));
+    rec->count++;
+}
+
+typedef struct counted_anchor {
+    tendon_spring_anchor_fn inner;
+    void *inner_user;
+    size_t calls;
+    double last;
+} counted_anchor;
+
+static void counted_cb(void *user, double t, float *out)
+{
+    counted_anchor *c = (counted_anchor *)user;
+    c->calls++;
+    c->last = t;
+    c->inner(c->inner_user, t, out);
+}
+
+enum { TABLE_EXACT, TABLE_OFF_GRID, TABLE_ROTATED, TABLE_EMPTY, TABLE_CASES };
+
+/* What = 0: one spring; 1: a batch of 5 springs; 2: a chain of n links. Returns the status. */
+static tendon_status table_sample(int what, const tendon_kernels *k, const tendon_spring_settings *s,
+                                  const tendon_spring_link *links, size_t n,
+                                  tendon_spring_anchor_fn fn, void *user, double t, void *ws,
+                                  size_t ws_bytes, float *out)
+{
+    switch (what) {
+    case 0: return tendon_spring_sample_on(k, s, fn, user, t, out);
+    case 1: return tendon_spring_sample_batch_on(k, s, fn, user, t, 5, ws, ws_bytes, out);
+    default: return tendon_spring_chain_sample_on(k, links, n, fn, user, t, NULL, 0, out, 18);
+    }
+}
+
+START_TEST(table_anchor_every_isa)
+{
+    const tendon_kernels *k = isa_table_or_skip(_i);
+    if (!k)
+        return;
+    const tendon_kernels *scalar = tendon_kernels_for(TENDON_ISA_SCALAR);
+    static table_recorder rec;
+    static double times[TABLE_ROWS_MAX];
+    static float values[TABLE_ROWS_MAX * 15];
+    test_rng r;
+    const uint64_t seed = 0x7AB1E000u + (uint64_t)_i;
+    rng_seed(&r, seed);
+    size_t ws_bytes;
+    ck_assert(tendon_spring_batch_workspace_size(5, &ws_bytes) == TENDON_OK);
+    void *ws = malloc(ws_bytes);
+    ck_assert(ws);
+    for (int trial = 0; trial < 90; ++trial) {
+        const int what = trial % 3;
+        tendon_spring_settings s;
+        random_settings(&r, &s);
+        s.damping = rng_range(&r, 0.2, 3.0); /* a few hundred substeps at most */
+        tendon_spring_link links[6];
+        const size_t n = 1 + (size_t)(rng_u64(&r) % 6);
+        for (size_t i = 0; i < n; ++i) {
+            random_link(&r, &links[i]);
+            links[i].damping = rng_range(&r, 0.3, 3.0);
+            links[i].frequency_hz = rng_range(&r, 1.0, 4.0); /* within TABLE_ROWS_MAX times */
+        }
+        test_anchor anchors[5];
+        for (int g = 0; g < 5; ++g)
+            random_anchor(&r, &anchors[g]);
+        batch_anchor b = {anchors, what == 1 ? 5 : 1, 0};
+        const double t = rng_range(&r, -2.0, 6.0);
+        const size_t width = what == 1 ? 15 : 3;
+        /* the reference: the scalar table with the anchor called, every call recorded */
+        memset(&rec, 0, sizeof rec);
+        rec.inner = batch_anchor_cb;
+        rec.inner_user = &b;
+        rec.width = width;
+        float ref[18], mine[18];
+        ck_assert_msg(table_sample(what, scalar, &s, links, n, table_record_cb, &rec, t, ws,
+                                   ws_bytes, ref) == TENDON_OK,
+                      "%s", tendon_error_message());
+        const size_t rows = rec.count, outs = what == 2 ? 3 * n : width;
+        ck_assert_uint_ge(rows, 3);
+        for (int c = 0; c < TABLE_CASES; ++c) {
+            memcpy(times, rec.times, rows * sizeof(double));
+            memcpy(values, rec.values, rows * width * sizeof(float));
+            counted_anchor miss = {batch_anchor_cb, &b, 0, 0.0};
+            tendon_spring_anchor_table tb = {times, values, rows, width, 0, 0, counted_cb, &miss};
+            size_t off = 0;
+            if (c == TABLE_OFF_GRID) {
+                /* a substep's row whose time no other row holds (the last substep's time can
+                   round to time_sec itself, and a scan then finds that row: no miss) */
+                size_t dup;
+                do {
+                    off = 1 + (size_t)(rng_u64(&r) % (rows - 2));
+                    dup = 0;
+                    for (size_t i = 0; i < rows; ++i)
+                        dup += i != off && rec.times[i] == rec.times[off];
+                } while (dup);
+                times[off] = nextafter(times[off], INFINITY);
+                for (size_t v = 0; v < width; ++v)
+                    values[off * width + v] = 1e30f; /* never to be read */
+            } else if (c == TABLE_ROTATED) {
+                tb.cursor = 1 + (size_t)(rng_u64(&r) % (rows - 1));
+            } else if (c == TABLE_EMPTY) {
+                tb.count = 0;
+            }
+            for (size_t i = 0; i < outs; ++i)
+                mine[i] = -99.0f;
+            b.calls = 0;
+            ck_assert_msg(table_sample(what, k, &s, links, n, tendon_spring_table_anchor, &tb, t,
+                                       ws, ws_bytes, mine) == TENDON_OK,
+                          "%s", tendon_error_message());
+            char label[96];
+            snprintf(label, sizeof label, "%s through a table (case %d, %zu rows)",
+                     what == 0 ? "one spring" : what == 1 ? "a batch of 5" : "a chain", c, rows);
+            expect_same(mine, ref, outs, label, _i, seed);
+            const size_t want_misses = c == TABLE_EXACT || c == TABLE_ROTATED ? 0
+                                       : c == TABLE_OFF_GRID                 ? 1
+                                                                             : rows;
+            ck_assert_msg(tb.misses == want_misses && miss.calls == want_misses,
+                          "%s: %zu misses (%zu calls), expected %zu", label, tb.misses,
+                          miss.calls, want_misses);
+            if (c == TABLE_OFF_GRID)
+                ck_assert(memcmp(&miss.last, &rec.times[off], sizeof(double)) == 0);
+            if (c == TABLE_EXACT)
+                ck_assert_uint_eq(tb.cursor, 0); /* every row read once, in order: wrapped */
+        }
+    }
+    free(ws);
 }
 END_TEST
 
@@ -1335,6 +1490,7 @@ int main(void)
     tcase_add_loop_test(isa, anchor_calls_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, spring_batches_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, chain_batches_every_isa, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, table_anchor_every_isa, 0, TENDON_ISA_COUNT);
     suite_add_tcase(s, isa);
     TCase *props = tcase_create("properties");
     tcase_set_timeout(props, 120);

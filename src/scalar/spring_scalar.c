@@ -4,6 +4,7 @@
  * state, substep grid) is built by src/spring.c; this file only marches.
  */
 #include "common/kernels_internal.h"
+#include "common/spring_anchor_table.h"
 #include "common/spring_ref.h"
 
 /*
@@ -14,13 +15,13 @@
 static void march_one_spring(const tendon_spring_march_plan *p)
 {
     const tendon_spring_coeffs c = p->links[0];
-    const double start = p->start_sec, step = p->step_sec;
+    const double step = p->step_sec;
     double x = p->position[0], y = p->position[1], z = p->position[2];
     double vx = p->velocity[0], vy = p->velocity[1], vz = p->velocity[2];
     double ax = p->anchor_a[0], ay = p->anchor_a[1], az = p->anchor_a[2];
     float *next = p->anchor_b; /* zeroed by the caller, as in the general path */
     for (size_t n = 1; n <= p->steps; ++n) {
-        p->anchor(p->user, start + (double)n * step, next);
+        tendon_spring_plan_anchor(p, n, next);
         const double bx = next[0], by = next[1], bz = next[2];
         tendon_ref_spring_advance(&c, step, ax, bx, &x, &vx);
         tendon_ref_spring_advance(&c, step, ay, by, &y, &vy);
@@ -42,7 +43,7 @@ void tendon_spring_march_scalar(const tendon_spring_march_plan *p)
     const tendon_spring_coeffs c = p->links[0];
     float *prev = p->anchor_a, *cur = p->anchor_b;
     for (size_t n = 1; n <= p->steps; ++n) {
-        p->anchor(p->user, p->start_sec + (double)n * p->step_sec, cur);
+        tendon_spring_plan_anchor(p, n, cur);
         for (size_t j = 0; j < p->lanes; ++j)
             tendon_ref_spring_advance(&c, p->step_sec, (double)prev[j], (double)cur[j],
                                       &p->position[j], &p->velocity[j]);
@@ -57,7 +58,7 @@ void tendon_spring_chain_march_scalar(const tendon_spring_march_plan *p)
     const size_t stride = p->lane_stride;
     float *prev = p->anchor_a, *cur = p->anchor_b;
     for (size_t n = 1; n <= p->steps; ++n) {
-        p->anchor(p->user, p->start_sec + (double)n * p->step_sec, cur);
+        tendon_spring_plan_anchor(p, n, cur);
         for (size_t j = 0; j < p->lanes; ++j) {
             /* Down the chain from the root, carrying the link above's two positions: where it
                was when the substep began and where it ended up (seed sampleSpringChain). */

@@ -27,6 +27,7 @@
 
 #include "common/detmath_v8.h" /* tendon_v8_sin: V8's Math.sin, as the seed's JavaScript computes */
 
+#include "common/spring_anchor_table.h" /* the anchor as a table, read by the march itself */
 #include "common/spring_internal.h" /* tendon_spring_chain_grid: the checks chain_sample makes */
 
 #define GLUE_API __attribute__((visibility("default")))
@@ -36,30 +37,10 @@
 __attribute__((import_module("tendon_js"), import_name("anchor_batch"))) void
 tendon_js_anchor_batch(uint32_t id, const double *times, uint32_t count, float *out);
 
-typedef struct table_anchor {
-    const double *times;
-    const float *values; /* [3·count] */
-    size_t count, cursor;
-    uint32_t id;   /* the JavaScript function, for a time the table does not hold */
-    size_t misses; /* how many times it was needed (0 when the grid is the library's) */
-} table_anchor;
-
-static void table_lookup(void *user, double time_sec, float *out)
+/* A time the table does not hold (a NaN time, say): asked of the function itself (user: its id). */
+static void js_one(void *user, double time_sec, float *out)
 {
-    table_anchor *a = user;
-    /* The library asks in increasing order of n, and the gathering SIMD bodies read ahead by a
-       few substeps: a cursor finds nearly every time at once, a scan the rest. */
-    for (size_t k = 0; k < a->count; ++k) {
-        const size_t i = (a->cursor + k) % a->count;
-        if (a->times[i] == time_sec) {
-            memcpy(out, a->values + 3 * i, 3 * sizeof(float));
-            a->cursor = i + 1 < a->count ? i + 1 : 0;
-            return;
-        }
-    }
-    /* Not on the grid (a NaN time, say): ask the function itself. */
-    ++a->misses;
-    tendon_js_anchor_batch(a->id, &time_sec, 1, out);
+    tendon_js_anchor_batch((uint32_t)(uintptr_t)user, &time_sec, 1, out);
 }
 
 /*
@@ -148,6 +129,37 @@ static void decl_eval(void *user, double t, float *out)
         out[k] = (float)v[k];
 }
 
+/* decl_eval at every time of a table: the same values, the kind's case chosen once (a call of
+   decl_eval per time cost about as much as the constant, linear and sine cases themselves). */
+static void decl_fill(const decl_anchor *an, const double *times, size_t count, float *values)
+{
+    switch ((int)an->kind) {
+    case ANCHOR_CONSTANT:
+        for (size_t i = 0; i < count; ++i)
+            for (int k = 0; k < 3; ++k)
+                values[3 * i + k] = (float)an->a[k];
+        break;
+    case ANCHOR_LINEAR:
+        for (size_t i = 0; i < count; ++i)
+            for (int k = 0; k < 3; ++k)
+                values[3 * i + k] = (float)(an->a[k] + an->b[k] * times[i]);
+        break;
+    case ANCHOR_SINE: {
+        const double angular = (2.0 * 3.141592653589793) * an->frequency_hz;
+        for (size_t i = 0; i < count; ++i) {
+            const double s = tendon_v8_sin(angular * times[i] + an->phase);
+            for (int k = 0; k < 3; ++k)
+                values[3 * i + k] = (float)(an->b[k] + an->a[k] * s);
+        }
+        break;
+    }
+    default:
+        for (size_t i = 0; i < count; ++i)
+            decl_eval((void *)an, times[i], values + 3 * i);
+        break;
+    }
+}
+
 /* ---- the entry points the binding calls ---------------------------------------------------- */
 
 enum { MODE_BATCH = 1, MODE_DECL = 2 }; /* (0 was a call out per time: gone) */
@@ -183,14 +195,20 @@ static int reserve(unsigned d, size_t count)
     return 0;
 }
 
-/* Fill table d (the sample's nesting depth − 1) for a sample of `lookback` at `fastest_hz`: the
-   function answers every time of the grid in one call. No table (t->count 0: every time asked
-   one by one) when the grid has no count (the library then refuses or marches nothing), the
-   time is NaN, or the nesting is deeper than TABLE_DEPTH. */
+/* Fill table d (the sample's nesting depth − 1) for a sample of `lookback` at `fastest_hz`: a
+   batched function (MODE_BATCH, `anchor` its id) answers every time of the grid in one call; a
+   declarative anchor (MODE_DECL, `anchor` the decl_anchor) is evaluated at each in one loop. The
+   library's march then reads the table without a call per substep (common/spring_anchor_table.h).
+   No table (t->count 0: every time asked one by one of t->miss) when the grid has no count (the
+   library then refuses or marches nothing), the time is NaN, or the nesting is deeper than
+   TABLE_DEPTH. */
 static tendon_status fill_table(unsigned d, double lookback, double fastest_hz, double time_sec,
-                                uint32_t id, table_anchor *t)
+                                uint32_t mode, uintptr_t anchor, tendon_spring_anchor_table *t)
 {
-    t->id = id;
+    *t = (tendon_spring_anchor_table){0};
+    t->width = 3;
+    t->miss = mode == MODE_DECL ? decl_eval : js_one;
+    t->miss_user = (void *)anchor;
     /* a NaN time makes every time of the grid NaN, which no lookup finds: asked one by one
        from the start, so the function is called once per time as without a table */
     if (d >= TABLE_DEPTH || time_sec != time_sec)
@@ -209,10 +227,11 @@ static tendon_status fill_table(unsigned d, double lookback, double fastest_hz, 
     t->times = g_tables[d].times;
     t->values = g_tables[d].values;
     t->count = count > 0 ? (size_t)count : 0;
-    t->cursor = 0;
-    t->misses = 0;
-    if (t->count)
-        tendon_js_anchor_batch(id, g_tables[d].times, (uint32_t)t->count, g_tables[d].values);
+    if (t->count && mode == MODE_DECL)
+        decl_fill((const decl_anchor *)anchor, g_tables[d].times, t->count, g_tables[d].values);
+    else if (t->count)
+        tendon_js_anchor_batch((uint32_t)anchor, g_tables[d].times, (uint32_t)t->count,
+                               g_tables[d].values);
     return TENDON_OK;
 }
 
@@ -230,13 +249,10 @@ GLUE_API tendon_status tendon_wasm_spring_sample(const tendon_spring_settings *s
                                                  uint32_t mode, uintptr_t anchor,
                                                  double time_sec, float *out)
 {
-    if (mode == MODE_DECL)
-        return tendon_spring_sample(settings, decl_eval, (void *)anchor, time_sec, out);
-    if (mode != MODE_BATCH)
+    if (mode != MODE_BATCH && mode != MODE_DECL)
         return tendon_error_set(TENDON_ERR_VALUE, "tendon_wasm_spring_sample: mode %u is not "
                                 "MODE_BATCH (1) or MODE_DECL (2)", (unsigned)mode);
-    table_anchor t = {0};
-    t.id = (uint32_t)anchor;
+    tendon_spring_anchor_table t;
     double lookback = 0.0;
     /* The binding writes every sample's settings to one buffer, and a function filling the
        table may sample a spring itself: the library gets this sample's copy. */
@@ -247,13 +263,14 @@ GLUE_API tendon_status tendon_wasm_spring_sample(const tendon_spring_settings *s
     }
     const unsigned d = g_depth++; /* this sample's table, until it returns */
     tendon_status st = TENDON_OK;
-    if (settings && out && tendon_spring_settle_sec(settings, &lookback) == TENDON_OK &&
-        settings->frequency_hz > 0.0 && settings->damping > 0.0)
-        st = fill_table(d, lookback, settings->frequency_hz, time_sec, (uint32_t)anchor, &t);
+    const int marches = settings && out && tendon_spring_settle_sec(settings, &lookback) == TENDON_OK &&
+                        settings->frequency_hz > 0.0 && settings->damping > 0.0;
+    st = fill_table(marches ? d : TABLE_DEPTH, lookback, settings ? settings->frequency_hz : 0.0,
+                    time_sec, mode, anchor, &t);
     if (st == TENDON_OK)
-        st = tendon_spring_sample(settings, table_lookup, &t, time_sec, out);
+        st = tendon_spring_sample(settings, tendon_spring_table_anchor, &t, time_sec, out);
     --g_depth;
-    g_last_misses = t.misses;
+    g_last_misses = mode == MODE_BATCH ? t.misses : 0;
     return st;
 }
 
@@ -265,14 +282,10 @@ GLUE_API tendon_status tendon_wasm_spring_chain_sample(const tendon_spring_link 
                                                        void *workspace, size_t workspace_bytes,
                                                        float *out, size_t out_count)
 {
-    if (mode == MODE_DECL)
-        return tendon_spring_chain_sample(links, link_count, decl_eval, (void *)anchor,
-                                          time_sec, workspace, workspace_bytes, out, out_count);
-    if (mode != MODE_BATCH)
+    if (mode != MODE_BATCH && mode != MODE_DECL)
         return tendon_error_set(TENDON_ERR_VALUE, "tendon_wasm_spring_chain_sample: mode %u is "
                                 "not MODE_BATCH (1) or MODE_DECL (2)", (unsigned)mode);
-    table_anchor t = {0};
-    t.id = (uint32_t)anchor;
+    tendon_spring_anchor_table t;
     /* The binding writes every sample's links to one buffer, and a function filling the table
        may sample a chain itself: the library gets this sample's copy (on the stack up to
        TENDON_SPRING_CHAIN_STACK_LINKS links). */
@@ -306,15 +319,15 @@ GLUE_API tendon_status tendon_wasm_spring_chain_sample(const tendon_spring_link 
                                  &grid) == TENDON_OK;
     const unsigned d = g_depth++; /* this sample's table, until it returns */
     tendon_status st = TENDON_OK;
-    if (marches)
-        st = fill_table(d, grid.lookback_sec, fastest, time_sec, (uint32_t)anchor, &t);
+    st = fill_table(marches ? d : TABLE_DEPTH, marches ? grid.lookback_sec : 0.0, fastest,
+                    time_sec, mode, anchor, &t);
     if (st == TENDON_OK)
-        st = tendon_spring_chain_sample(links, link_count, table_lookup, &t, time_sec, workspace,
-                                        workspace_bytes, out, out_count);
+        st = tendon_spring_chain_sample(links, link_count, tendon_spring_table_anchor, &t,
+                                        time_sec, workspace, workspace_bytes, out, out_count);
     --g_depth;
     if (copy != stack_links)
         free(copy);
-    g_last_misses = t.misses;
+    g_last_misses = mode == MODE_BATCH ? t.misses : 0;
     return st;
 }
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../../common/kernels_internal.h"
+#include "../../common/spring_anchor_table.h"
 
 #define TENDON_SPRING_CAT_(a, b) a##_##b
 #define TENDON_SPRING_CAT(a, b) TENDON_SPRING_CAT_(a, b)
@@ -79,10 +80,17 @@ __attribute__((noinline))
 static void vspring_gather_anchors(const tendon_spring_march_plan *plan, size_t n0, size_t m,
                                    float (*block)[8])
 {
-    const double start = plan->start_sec, step = plan->step_sec;
     for (size_t i = 1; i <= m; ++i) {
+        const float *row = tendon_spring_plan_row(plan, n0 + i - 1);
+        if (row) {
+            block[i][0] = row[0];
+            block[i][1] = row[1];
+            block[i][2] = row[2];
+            continue;
+        }
         memcpy(block[i], block[i - 1], 3 * sizeof(float));
-        plan->anchor(plan->user, start + (double)(n0 + i - 1) * step, block[i]);
+        plan->anchor(plan->user, plan->start_sec + (double)(n0 + i - 1) * plan->step_sec,
+                     block[i]);
     }
 }
 
@@ -148,7 +156,7 @@ void TENDON_SPRING_FN(spring_march)(const tendon_spring_march_plan *plan)
     double *position = plan->position, *velocity = plan->velocity;
     float *prev = plan->anchor_a, *cur = plan->anchor_b;
     for (size_t n = 1; n <= plan->steps; ++n) {
-        plan->anchor(plan->user, plan->start_sec + (double)n * plan->step_sec, cur);
+        tendon_spring_plan_anchor(plan, n, cur);
         size_t j = 0;
         for (; j + 2 * TENDON_W <= lanes; j += 2 * TENDON_W) {
             vspring_lanes(&c, step, prev, cur, position, velocity, j);
@@ -199,7 +207,7 @@ void TENDON_SPRING_FN(spring_chain_march)(const tendon_spring_march_plan *plan)
     for (size_t m = 1; m <= last; ++m) {
         const int sampling = m <= steps;
         if (sampling)
-            plan->anchor(plan->user, plan->start_sec + (double)m * plan->step_sec, cur);
+            tendon_spring_plan_anchor(plan, m, cur);
         const size_t top = m - 1 < links - 1 ? m - 1 : links - 1; /* deepest active link */
         const size_t first = m > steps ? m - steps : 0;            /* shallowest active link */
         for (size_t j = 0; j < lanes; j += TENDON_W) {
