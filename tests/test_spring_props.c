@@ -253,21 +253,6 @@ static void table_record_cb(void *user, double t, float *out)
     rec->count++;
 }
 
-typedef struct counted_anchor {
-    tendon_spring_anchor_fn inner;
-    void *inner_user;
-    size_t calls;
-    double last;
-} counted_anchor;
-
-static void counted_cb(void *user, double t, float *out)
-{
-    counted_anchor *c = (counted_anchor *)user;
-    c->calls++;
-    c->last = t;
-    c->inner(c->inner_user, t, out);
-}
-
 enum { TABLE_EXACT, TABLE_OFF_GRID, TABLE_ROTATED, TABLE_EMPTY, TABLE_CASES };
 
 /* What = 0: one spring; 1: a batch of 5 springs; 2: a chain of n links. Returns the status. */
@@ -289,7 +274,7 @@ START_TEST(table_anchor_every_isa)
     if (!k)
         return;
     const tendon_kernels *scalar = tendon_kernels_for(TENDON_ISA_SCALAR);
-    static table_recorder rec;
+    static table_recorder rec, missed; /* the sample's calls; the table's misses */
     static double times[TABLE_ROWS_MAX];
     static float values[TABLE_ROWS_MAX * 15];
     test_rng r;
@@ -331,8 +316,12 @@ START_TEST(table_anchor_every_isa)
         for (int c = 0; c < TABLE_CASES; ++c) {
             memcpy(times, rec.times, rows * sizeof(double));
             memcpy(values, rec.values, rows * width * sizeof(float));
-            counted_anchor miss = {batch_anchor_cb, &b, 0, 0.0};
-            tendon_spring_anchor_table tb = {times, values, rows, width, 0, 0, counted_cb, &miss};
+            memset(&missed, 0, sizeof missed);
+            missed.inner = batch_anchor_cb;
+            missed.inner_user = &b;
+            missed.width = width;
+            tendon_spring_anchor_table tb = {times,  values, rows, width, 0, 0, table_record_cb,
+                                             &missed};
             size_t off = 0;
             if (c == TABLE_OFF_GRID) {
                 /* a substep's row whose time no other row holds (the last substep's time can
@@ -365,11 +354,13 @@ START_TEST(table_anchor_every_isa)
             const size_t want_misses = c == TABLE_EXACT || c == TABLE_ROTATED ? 0
                                        : c == TABLE_OFF_GRID                 ? 1
                                                                              : rows;
-            ck_assert_msg(tb.misses == want_misses && miss.calls == want_misses,
+            ck_assert_msg(tb.misses == want_misses && missed.count == want_misses,
                           "%s: %zu misses (%zu calls), expected %zu", label, tb.misses,
-                          miss.calls, want_misses);
+                          missed.count, want_misses);
             if (c == TABLE_OFF_GRID)
-                ck_assert(memcmp(&miss.last, &rec.times[off], sizeof(double)) == 0);
+                ck_assert(memcmp(&missed.times[0], &rec.times[off], sizeof(double)) == 0);
+            if (c == TABLE_EMPTY) /* every time asked of miss, in the sample's order */
+                ck_assert(memcmp(missed.times, rec.times, rows * sizeof(double)) == 0);
             if (c == TABLE_EXACT)
                 ck_assert_uint_eq(tb.cursor, 0); /* every row read once, in order: wrapped */
         }

@@ -2,7 +2,8 @@
  * Internal: a spring anchor given as a table of its values at the times a sample will ask, for
  * a caller that computes every anchor value in one pass before the march (the WebAssembly
  * binding: a batched JavaScript function, one call out of the module per sample; a declarative
- * anchor evaluated in a tight loop). Not installed (docs/wasm.md, "Anchors as a table").
+ * anchor evaluated in a tight loop). Not installed (docs/wasm.md: "Then the anchors as a table
+ * the march reads").
  *
  * The anchor is tendon_spring_table_anchor with a tendon_spring_anchor_table as its user
  * pointer. Asked for a time, it looks first at the table's cursor, then through the rest of the
