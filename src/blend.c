@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include "common/fpenv.h"
 #include "common/kernels_internal.h"
+#include "common/pose_fast_check.h"
 
 static tendon_status check_two_poses(const char *fn, const char *a_name, const tendon_pose *a,
                                      const char *b_name, const tendon_pose *b,

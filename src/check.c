@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "common/kernels_internal.h"
+#include "common/pose_fast_check.h"
 
 /* An array whose last byte would lie past the end of the address space cannot exist. */
 static tendon_status check_address_range(const char *fn, const char *what, const void *p,
@@ -171,35 +172,10 @@ tendon_status tendon_check_pose_alias(const char *fn, const char *out_name, cons
     return TENDON_OK;
 }
 
-/*
- * The fast path of the pose calls' checks (blend.h and its float32 tier): nonzero when out, a
- * and b (b may be NULL) all have joint_count n (0 < n ≤ 2^32; 2^24 on 32-bit targets), every
- * array is present, aligned and below 2^62 (2^30) (so no end can wrap), each pose's three arrays are disjoint, and out is either
- * exactly an input (all three arrays the same) or lies apart from it; joint_weights (NULL: not
- * checked) aligned and apart from out. Zero means "decide slowly": the detailed checks then name
- * what is wrong, or accept what this test was too coarse to prove (say, two poses interleaved
- * in one allocation, or out sharing only its rotations with an input).
- */
+/* The general fast path's view of a pose (tendon_pose_call_boxes_ok, below). */
 typedef struct pose_box {
     uintptr_t t, r, s, lo, hi;
 } pose_box;
-
-#define TENDON_UNLIKELY(x) __builtin_expect(!!(x), 0)
-
-/* The fast path's bounds, sized so that no end it computes can wrap: on 64-bit targets
-   addresses below 2^62 and n ≤ 2^32; on 32-bit ones (wasm32) addresses below 2^30 and n ≤ 2^24
-   (a pose's span, ~40 bytes a joint, then stays below 2^30 too). What is outside them takes the
-   detailed checks, which decide exactly; only the speed of the decision differs. */
-#if UINTPTR_MAX > 0xFFFFFFFFu
-#define TENDON_FAST_ADDR_HIGH(a) ((a) >> 62)
-#else
-#define TENDON_FAST_ADDR_HIGH(a) ((a) >> 30)
-#endif
-#if SIZE_MAX > 0xFFFFFFFFu
-#define TENDON_FAST_N_LIMIT ((size_t)1 << 32)
-#else
-#define TENDON_FAST_N_LIMIT ((size_t)1 << 24)
-#endif
 
 /* The pose's arrays as addresses, and whether they are present, aligned, bounded, disjoint.
    (Early exits: in the common case every branch goes the same way and is predicted.) */
@@ -227,29 +203,9 @@ static inline int box_apart_or_same(const pose_box *o, const pose_box *i)
     return o->hi <= i->lo || i->hi <= o->lo || (o->t == i->t && o->r == i->r && o->s == i->s);
 }
 
-/*
- * The quickest path: a pose laid out as tendon_pose_create lays it out — translation, rotation
- * and scale one after the other, each padded to 64 bytes — has three disjoint arrays by
- * construction, and spans [translation, scale + 3n). Nonzero when p is such a pose (present,
- * aligned, bounded); *lo / *hi its span.
- */
-static inline int packed_pose(const tendon_pose *p, uintptr_t t_pad, uintptr_t r_pad,
-                              uintptr_t tail, uintptr_t *lo, uintptr_t *hi)
-{
-    const uintptr_t t = (uintptr_t)p->translation;
-    *lo = t;
-    *hi = t + t_pad + r_pad + tail;
-    return t != 0 && (t & (_Alignof(float) - 1)) == 0 && TENDON_FAST_ADDR_HIGH(t) == 0 &&
-           (uintptr_t)p->rotation == t + t_pad && (uintptr_t)p->scale == t + t_pad + r_pad;
-}
-
-static inline int packed_apart_or_same(uintptr_t olo, uintptr_t ohi, uintptr_t ilo, uintptr_t ihi)
-{
-    return olo == ilo || ohi <= ilo || ihi <= olo;
-}
-
-/* The general fast path (any layout; the caller checked the counts). */
-static __attribute__((noinline)) int pose_call_boxes_ok(const tendon_pose *out,
+/* The general fast path (any layout; the caller checked the counts). Out of line: only poses
+   not laid out as tendon_pose_create lays them out come here. */
+__attribute__((noinline)) int tendon_pose_call_boxes_ok(const tendon_pose *out,
                                                         const tendon_pose *a,
                                                         const tendon_pose *b,
                                                         const float *joint_weights, size_t n)
@@ -270,30 +226,3 @@ static __attribute__((noinline)) int pose_call_boxes_ok(const tendon_pose *out,
     return 1;
 }
 
-int tendon_pose_call_fast_ok(const tendon_pose *out, const tendon_pose *a, const tendon_pose *b,
-                             const float *joint_weights)
-{
-    if (TENDON_UNLIKELY(!out || !a))
-        return 0;
-    const size_t n = out->joint_count;
-    if (TENDON_UNLIKELY(n - 1 >= TENDON_FAST_N_LIMIT || a->joint_count != n ||
-                        (b && b->joint_count != n)))
-        return 0;
-    /* every pose as tendon_pose_create makes it: a few compares decide everything */
-    const uintptr_t t_pad = ((3 * n + 15) & ~(uintptr_t)15) * sizeof(float);
-    const uintptr_t r_pad = ((4 * n + 15) & ~(uintptr_t)15) * sizeof(float);
-    const uintptr_t tail = 3 * n * sizeof(float);
-    uintptr_t olo, ohi, alo, ahi, blo = 0, bhi = 0;
-    if (packed_pose(out, t_pad, r_pad, tail, &olo, &ohi) &&
-        packed_pose(a, t_pad, r_pad, tail, &alo, &ahi) &&
-        packed_apart_or_same(olo, ohi, alo, ahi) &&
-        (!b || (packed_pose(b, t_pad, r_pad, tail, &blo, &bhi) &&
-                packed_apart_or_same(olo, ohi, blo, bhi)))) {
-        if (!joint_weights)
-            return 1;
-        const uintptr_t w = (uintptr_t)joint_weights, we = w + n * sizeof(float);
-        if (!(w & (_Alignof(float) - 1)) && !TENDON_FAST_ADDR_HIGH(w) && (we <= olo || ohi <= w))
-            return 1;
-    }
-    return pose_call_boxes_ok(out, a, b, joint_weights, n);
-}

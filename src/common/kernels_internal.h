@@ -7,6 +7,7 @@
 #ifndef TENDON_KERNELS_INTERNAL_H
 #define TENDON_KERNELS_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "tendon/tendon.h" /* every public declaration, so definitions get TENDON_API visibility */
@@ -262,8 +263,20 @@ TENDON_HIDDEN tendon_status tendon_fail(tendon_status status, const char *fmt, .
 #endif
     ;
 
-/* The active table, choosing it on first use (src/dispatch/dispatch.c). */
-TENDON_HIDDEN tendon_status tendon_active_kernels(const tendon_kernels **out);
+/* The active table, choosing it on first use (src/dispatch/dispatch.c). The common case, a
+   table already chosen, is one acquire load inline in the caller; the first call chooses. */
+TENDON_HIDDEN extern _Atomic(const tendon_kernels *) tendon_active_table_;
+TENDON_HIDDEN tendon_status tendon_active_kernels_choose(const tendon_kernels **out);
+static inline tendon_status tendon_active_kernels(const tendon_kernels **out)
+{
+    const tendon_kernels *table =
+        atomic_load_explicit(&tendon_active_table_, memory_order_acquire);
+    if (table) {
+        *out = table;
+        return TENDON_OK;
+    }
+    return tendon_active_kernels_choose(out);
+}
 
 /*
  * Argument checks shared by the public entry points (src/check.c). Each returns TENDON_OK or
@@ -276,11 +289,6 @@ TENDON_HIDDEN tendon_status tendon_check_array_f64(const char *fn, const char *w
                                                    const double *p, size_t count);
 TENDON_HIDDEN tendon_status tendon_check_pose(const char *fn, const char *what,
                                               const tendon_pose *pose);
-/* Nonzero when a pose call's arguments pass every check by a few combined tests (src/check.c:
-   the common case); zero: run the detailed checks, which name what is wrong. b and
-   joint_weights may be NULL (not part of the call). */
-TENDON_HIDDEN int tendon_pose_call_fast_ok(const tendon_pose *out, const tendon_pose *a,
-                                           const tendon_pose *b, const float *joint_weights);
 /* out's arrays against in's: identical or disjoint, never partly overlapping. */
 TENDON_HIDDEN tendon_status tendon_check_pose_alias(const char *fn, const char *out_name,
                                                     const tendon_pose *out, const char *in_name,

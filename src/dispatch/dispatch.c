@@ -216,7 +216,10 @@ const char *tendon_cpu_name(void)
 }
 
 /* The chosen table, or NULL before the first choice. */
-static _Atomic(const tendon_kernels *) g_active = NULL;
+/* The active table (NULL until chosen or forced). Read inline by tendon_active_kernels
+   (kernels_internal.h) on every call; written only here. */
+_Atomic(const tendon_kernels *) tendon_active_table_ = NULL;
+#define g_active tendon_active_table_
 
 static tendon_isa best_supported(void)
 {
@@ -273,7 +276,7 @@ static tendon_status choose(const tendon_kernels **out)
     return TENDON_OK;
 }
 
-tendon_status tendon_active_kernels(const tendon_kernels **out)
+tendon_status tendon_active_kernels_choose(const tendon_kernels **out)
 {
     const tendon_kernels *table = atomic_load_explicit(&g_active, memory_order_acquire);
     if (table) {

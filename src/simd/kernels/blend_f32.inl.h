@@ -136,6 +136,8 @@ static inline __attribute__((always_inline)) void blend_f32_loop(
         blend_f32_blocks(&a, &b, t, joint_weights, given, j, nb, w_all, omw_all, &out, nlerp);
     for (; j + TENDON_WF <= joint_count; j += TENDON_WF)
         blend_f32_blocks(&a, &b, t, joint_weights, given, j, 1, w_all, omw_all, &out, nlerp);
+    if (j == joint_count) /* no tail: not even a call (it shows at small counts) */
+        return;
     if (given)
         tendon_pose_blend_weighted_f32_scalar_from(a_in, b_in, given, j, joint_count, out_in);
     else if (nlerp)
@@ -239,6 +241,8 @@ static inline __attribute__((always_inline)) void add_f32_loop(
                        &out);
     for (; j + TENDON_WF <= joint_count; j += TENDON_WF)
         add_f32_blocks(&base, &delta, weight, joint_weights, given, j, 1, w_all, &out);
+    if (j == joint_count) /* no tail: not even a call (it shows at small counts) */
+        return;
     if (given)
         tendon_pose_add_weighted_f32_scalar_from(base_in, delta_in, given, j, joint_count, out_in);
     else
