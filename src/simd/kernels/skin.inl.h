@@ -409,10 +409,12 @@ void TENDON_FN(skin)(const tendon_skin_job *job)
  * Vertices [v0, v0 + WF) of a mesh, v0 a multiple of WF (so inside one 16-vertex block): the
  * same blend, transpose and per-lane formulas as vskin_block, reading the block's planes —
  * joint indices and weights per lane, positions, normals and tangents already one vector per
- * component. n influences and mode (0 positions, 1 + normals, 2 + tangents) are constants, and
- * so is `fast`: every output of the mode wanted and packed (the common case, compiled without
- * the strided stores and the NULL tests, which otherwise cost registers in the whole loop);
- * else which outputs are written is decided per call (NULL: not written).
+ * component. n influences is a constant, and so is `fast`: every output of the mode wanted and
+ * packed (the common case, compiled with the mode (0 positions, 1 + normals, 2 + tangents) a
+ * constant too and without the strided stores and the NULL tests, which otherwise cost
+ * registers in the whole loop); else the mode and which outputs are written are decided per
+ * call (NULL: not written) — one instantiation per n instead of three, which the compilers
+ * took most of this file's build time to make (ASan builds above all).
  */
 TENDON_AINLINE void vmesh_block(const tendon_skin_mesh *m, const float *palette, size_t v0,
                                 size_t n, int mode, int fast, int rows, float *op, float *on,
@@ -466,6 +468,9 @@ TENDON_AINLINE void vmesh_block(const tendon_skin_mesh *m, const float *palette,
         }
     }
     vskin_out o;
+    /* vskin_frame sets the tangents only for mode 2; zeroed first, so a mode known only at run
+       time leaves nothing the compiler sees as unset (dead stores where the mode is constant) */
+    o.tx = o.ty = o.tz = o.tw = vfset1(0.0f);
     const size_t off_p = tendon_mesh_off_p(n), off_n = tendon_mesh_off_n(n);
     const size_t off_t = tendon_mesh_off_t(n, 1); /* a mesh with tangents has normals */
     if (fast || op) {
@@ -554,15 +559,17 @@ void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_
         rows = 1, pal = row_palette;
     }
 #endif
-    switch ((m->influence_count - 1) * 6 + (size_t)(mode * 2 + fast)) {
+    /* packed outputs: n and the mode constants; strided or partial outputs (the rare case):
+       one instantiation per n, the mode and the NULL tests decided at run time */
+    switch ((m->influence_count - 1) * 4 + (size_t)(fast ? mode : 3)) {
 #define TENDON_MESH_CASE(n, md, f)                                                                 \
-    case ((n) - 1) * 6 + (md) * 2 + (f):                                                           \
-        v = rows ? vmesh_loop(m, pal, v, end, (n), (md), (f), 1, op, on, ot)                       \
-                 : vmesh_loop(m, pal, v, end, (n), (md), (f), 0, op, on, ot);                      \
+    case ((n) - 1) * 4 + ((f) ? (md) : 3):                                                         \
+        v = rows ? vmesh_loop(m, pal, v, end, (n), (f) ? (md) : mode, (f), 1, op, on, ot)          \
+                 : vmesh_loop(m, pal, v, end, (n), (f) ? (md) : mode, (f), 0, op, on, ot);         \
         break;
 #define TENDON_MESH_CASES(n)                                                                       \
-    TENDON_MESH_CASE(n, 0, 0) TENDON_MESH_CASE(n, 0, 1) TENDON_MESH_CASE(n, 1, 0)                  \
-    TENDON_MESH_CASE(n, 1, 1) TENDON_MESH_CASE(n, 2, 0) TENDON_MESH_CASE(n, 2, 1)
+    TENDON_MESH_CASE(n, 0, 1) TENDON_MESH_CASE(n, 1, 1) TENDON_MESH_CASE(n, 2, 1)                  \
+    TENDON_MESH_CASE(n, 0, 0)
         TENDON_MESH_CASES(1) TENDON_MESH_CASES(2) TENDON_MESH_CASES(3) TENDON_MESH_CASES(4)
 #undef TENDON_MESH_CASES
 #undef TENDON_MESH_CASE
@@ -880,15 +887,15 @@ void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq, size_t 
     int unit = 1; /* every scale exactly 1: O(palette_count) reads, no gather per vertex */
     for (size_t j = 0; j < m->palette_count && unit; ++j)
         unit = dq[16 * j + 8] == 1.0f;
-    switch ((m->influence_count - 1) * 6 + (size_t)(mode * 2 + fast)) {
+    /* as skin_mesh: packed outputs with n and the mode constants, else one per n */
+    switch ((m->influence_count - 1) * 4 + (size_t)(fast ? mode : 3)) {
 #define TENDON_DQ_CASE(n, md, f)                                                                   \
-    case ((n) - 1) * 6 + (md) * 2 + (f):                                                           \
-        v = unit ? vmesh_loop_dq(m, dq, v, end, (n), (md), (f), 1, op, on, ot)                     \
-                 : vmesh_loop_dq(m, dq, v, end, (n), (md), (f), 0, op, on, ot);                    \
+    case ((n) - 1) * 4 + ((f) ? (md) : 3):                                                         \
+        v = unit ? vmesh_loop_dq(m, dq, v, end, (n), (f) ? (md) : mode, (f), 1, op, on, ot)        \
+                 : vmesh_loop_dq(m, dq, v, end, (n), (f) ? (md) : mode, (f), 0, op, on, ot);       \
         break;
 #define TENDON_DQ_CASES(n)                                                                         \
-    TENDON_DQ_CASE(n, 0, 0) TENDON_DQ_CASE(n, 0, 1) TENDON_DQ_CASE(n, 1, 0)                        \
-    TENDON_DQ_CASE(n, 1, 1) TENDON_DQ_CASE(n, 2, 0) TENDON_DQ_CASE(n, 2, 1)
+    TENDON_DQ_CASE(n, 0, 1) TENDON_DQ_CASE(n, 1, 1) TENDON_DQ_CASE(n, 2, 1) TENDON_DQ_CASE(n, 0, 0)
         TENDON_DQ_CASES(1) TENDON_DQ_CASES(2) TENDON_DQ_CASES(3) TENDON_DQ_CASES(4)
 #undef TENDON_DQ_CASES
 #undef TENDON_DQ_CASE
