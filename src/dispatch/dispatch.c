@@ -215,11 +215,9 @@ const char *tendon_cpu_name(void)
     return brand;
 }
 
-/* The chosen table, or NULL before the first choice. */
-/* The active table (NULL until chosen or forced). Read inline by tendon_active_kernels
-   (kernels_internal.h) on every call; written only here. */
+/* The chosen table, or NULL before the first choice (or a force). Read inline by
+   tendon_active_kernels (kernels_internal.h) on every call; written only here. */
 _Atomic(const tendon_kernels *) tendon_active_table_ = NULL;
-#define g_active tendon_active_table_
 
 static tendon_isa best_supported(void)
 {
@@ -278,7 +276,7 @@ static tendon_status choose(const tendon_kernels **out)
 
 tendon_status tendon_active_kernels_choose(const tendon_kernels **out)
 {
-    const tendon_kernels *table = atomic_load_explicit(&g_active, memory_order_acquire);
+    const tendon_kernels *table = atomic_load_explicit(&tendon_active_table_, memory_order_acquire);
     if (table) {
         *out = table;
         return TENDON_OK;
@@ -287,7 +285,7 @@ tendon_status tendon_active_kernels_choose(const tendon_kernels **out)
     if (status != TENDON_OK)
         return status; /* not cached: the message is re-raised on every call, on every thread */
     const tendon_kernels *expected = NULL;
-    if (!atomic_compare_exchange_strong_explicit(&g_active, &expected, table,
+    if (!atomic_compare_exchange_strong_explicit(&tendon_active_table_, &expected, table,
                                                  memory_order_acq_rel, memory_order_acquire))
         table = expected; /* another thread chose (or forced) first */
     *out = table;
@@ -312,6 +310,6 @@ tendon_status tendon_isa_force(tendon_isa isa)
                            (int)isa, TENDON_ISA_COUNT - 1);
     if (!tendon_isa_supported(isa))
         return refuse_isa("tendon_isa_force", isa);
-    atomic_store_explicit(&g_active, compiled_table(isa), memory_order_release);
+    atomic_store_explicit(&tendon_active_table_, compiled_table(isa), memory_order_release);
     return TENDON_OK;
 }
