@@ -280,14 +280,13 @@ static tendon_status check_apply(const char *fn, const mesh_t *m, const void *pa
     return TENDON_OK;
 }
 
-tendon_status tendon_skin_mesh_apply_range_on(const tendon_kernels *kernels,
-                                              const tendon_skin_mesh *mesh, const float *palette,
-                                              size_t first_vertex, size_t vertex_count,
-                                              float *out_positions, float *out_normals,
-                                              float *out_tangents)
+/* The three public forms in one (each calls it under its own guard): fn is the caller's
+   name, for its messages. */
+static tendon_status apply_range(const char *fn, const tendon_kernels *kernels,
+                                 const tendon_skin_mesh *mesh, const float *palette,
+                                 size_t first_vertex, size_t vertex_count, float *out_positions,
+                                 float *out_normals, float *out_tangents)
 {
-    TENDON_FPENV_GUARD();
-    static const char fn[] = "tendon_skin_mesh_apply";
     const tendon_kernels *k = kernels;
     float *const outs[3] = {out_positions, out_normals, out_tangents};
     tendon_status s =
@@ -302,21 +301,35 @@ tendon_status tendon_skin_mesh_apply_range_on(const tendon_kernels *kernels,
     return TENDON_OK;
 }
 
+tendon_status tendon_skin_mesh_apply_range_on(const tendon_kernels *kernels,
+                                              const tendon_skin_mesh *mesh, const float *palette,
+                                              size_t first_vertex, size_t vertex_count,
+                                              float *out_positions, float *out_normals,
+                                              float *out_tangents)
+{
+    TENDON_FPENV_GUARD();
+    return apply_range("tendon_skin_mesh_apply_range_on", kernels, mesh, palette, first_vertex,
+                       vertex_count, out_positions, out_normals, out_tangents);
+}
+
 tendon_status tendon_skin_mesh_apply_range(const tendon_skin_mesh *mesh, const float *palette,
                                            size_t first_vertex, size_t vertex_count,
                                            float *out_positions, float *out_normals,
                                            float *out_tangents)
 {
-    return tendon_skin_mesh_apply_range_on(NULL, mesh, palette, first_vertex, vertex_count,
-                                           out_positions, out_normals, out_tangents);
+    TENDON_FPENV_GUARD();
+    return apply_range("tendon_skin_mesh_apply_range", NULL, mesh, palette, first_vertex,
+                       vertex_count, out_positions, out_normals, out_tangents);
 }
 
 tendon_status tendon_skin_mesh_apply(const tendon_skin_mesh *mesh, const float *palette,
                                      float *out_positions, float *out_normals,
                                      float *out_tangents)
 {
-    return tendon_skin_mesh_apply_range_on(NULL, mesh, palette, 0, mesh ? mesh->vertex_count : 0,
-                                           out_positions, out_normals, out_tangents);
+    TENDON_FPENV_GUARD();
+    return apply_range("tendon_skin_mesh_apply", NULL, mesh, palette, 0,
+                       mesh ? mesh->vertex_count : 0, out_positions, out_normals,
+                       out_tangents);
 }
 
 /* ---- dual quaternions ------------------------------------------------------------------------ */
@@ -403,14 +416,13 @@ tendon_status tendon_palette_to_dual_quat(const float *palette, size_t count, fl
                        bad);
 }
 
-tendon_status tendon_skin_mesh_apply_dq_range_on(const tendon_kernels *kernels,
-                                                 const tendon_skin_mesh *mesh, const float *dq,
-                                                 size_t first_vertex, size_t vertex_count,
-                                                 float *out_positions, float *out_normals,
-                                                 float *out_tangents)
+/* The three public forms in one (each calls it under its own guard): fn is the caller's
+   name, for its messages. */
+static tendon_status apply_dq_range(const char *fn, const tendon_kernels *kernels,
+                                    const tendon_skin_mesh *mesh, const float *dq,
+                                    size_t first_vertex, size_t vertex_count, float *out_positions,
+                                    float *out_normals, float *out_tangents)
 {
-    TENDON_FPENV_GUARD();
-    static const char fn[] = "tendon_skin_mesh_apply_dq";
     const tendon_kernels *k = kernels;
     float *const outs[3] = {out_positions, out_normals, out_tangents};
     tendon_status s = check_apply(fn, mesh, dq, "dq", 16, first_vertex, vertex_count, outs);
@@ -424,19 +436,33 @@ tendon_status tendon_skin_mesh_apply_dq_range_on(const tendon_kernels *kernels,
     return TENDON_OK;
 }
 
+tendon_status tendon_skin_mesh_apply_dq_range_on(const tendon_kernels *kernels,
+                                                 const tendon_skin_mesh *mesh, const float *dq,
+                                                 size_t first_vertex, size_t vertex_count,
+                                                 float *out_positions, float *out_normals,
+                                                 float *out_tangents)
+{
+    TENDON_FPENV_GUARD();
+    return apply_dq_range("tendon_skin_mesh_apply_dq_range_on", kernels, mesh, dq, first_vertex,
+                          vertex_count, out_positions, out_normals, out_tangents);
+}
+
 tendon_status tendon_skin_mesh_apply_dq_range(const tendon_skin_mesh *mesh, const float *dq,
                                               size_t first_vertex, size_t vertex_count,
                                               float *out_positions, float *out_normals,
                                               float *out_tangents)
 {
-    return tendon_skin_mesh_apply_dq_range_on(NULL, mesh, dq, first_vertex, vertex_count,
-                                              out_positions, out_normals, out_tangents);
+    TENDON_FPENV_GUARD();
+    return apply_dq_range("tendon_skin_mesh_apply_dq_range", NULL, mesh, dq, first_vertex,
+                          vertex_count, out_positions, out_normals, out_tangents);
 }
 
 tendon_status tendon_skin_mesh_apply_dq(const tendon_skin_mesh *mesh, const float *dq,
                                         float *out_positions, float *out_normals,
                                         float *out_tangents)
 {
-    return tendon_skin_mesh_apply_dq_range_on(NULL, mesh, dq, 0, mesh ? mesh->vertex_count : 0,
-                                              out_positions, out_normals, out_tangents);
+    TENDON_FPENV_GUARD();
+    return apply_dq_range("tendon_skin_mesh_apply_dq", NULL, mesh, dq, 0,
+                          mesh ? mesh->vertex_count : 0, out_positions, out_normals,
+                          out_tangents);
 }

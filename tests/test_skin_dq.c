@@ -475,6 +475,10 @@ START_TEST(test_dq_refusals)
     ck_assert_int_eq(tendon_skin_mesh_apply_dq(m, out, op, op, NULL), TENDON_ERR_VALUE);
     ck_assert_int_eq(tendon_skin_mesh_apply_dq_range(m, out, 0, 2, op, NULL, NULL),
                      TENDON_ERR_RANGE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "tendon_skin_mesh_apply_dq_range: "));
+    ck_assert_int_eq(tendon_skin_mesh_apply_dq_range_on(NULL, m, out, 0, 2, op, NULL, NULL),
+                     TENDON_ERR_RANGE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "tendon_skin_mesh_apply_dq_range_on: "));
     ck_assert_int_eq(tendon_skin_mesh_apply_dq(m, out, out + 4, NULL, NULL), TENDON_ERR_ALIAS);
     ck_assert_int_eq(tendon_skin_mesh_apply_dq(m, out, op, NULL, NULL), TENDON_OK);
     tendon_skin_mesh_destroy(m);

@@ -391,6 +391,13 @@ START_TEST(test_mesh_apply_errors)
                      TENDON_ERR_ALIAS);
     ck_assert_int_eq(tendon_skin_mesh_apply_range(mn, pal, 1, 2, op, on, NULL), TENDON_ERR_RANGE);
     ck_assert_ptr_nonnull(strstr(tendon_error_message(), "[1, 1 + 2)"));
+    /* each form names itself, not the form it shares its checks with */
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "tendon_skin_mesh_apply_range: "));
+    ck_assert_int_eq(tendon_skin_mesh_apply_range_on(NULL, mn, pal, 1, 2, op, on, NULL),
+                     TENDON_ERR_RANGE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "tendon_skin_mesh_apply_range_on: "));
+    ck_assert_int_eq(tendon_skin_mesh_apply(mn, NULL, op, on, NULL), TENDON_ERR_NULL);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "tendon_skin_mesh_apply: "));
     ck_assert_int_eq(tendon_skin_mesh_apply_range(mn, pal, 3, 0, op, on, NULL), TENDON_ERR_RANGE);
     ck_assert_int_eq(tendon_skin_mesh_apply_range(mn, pal, SIZE_MAX, 2, op, on, NULL),
                      TENDON_ERR_RANGE);

@@ -11,7 +11,10 @@
  * default FP environment; NaN outputs are NaN on every ISA (sign and payload not promised).
  *
  * Aliasing: `out` may be exactly one of the input poses (every joint is read before it is
- * written); arrays that partly overlap an input's are refused (TENDON_ERR_ALIAS).
+ * written); more precisely, each of out's three arrays must be either exactly the same array
+ * of an input (translation for translation, …) or apart from all of its arrays, so out may
+ * also share only, say, its rotations with an input. Arrays that partly overlap an input's, or
+ * one of out's arrays lying on an input's array of another kind, are refused (TENDON_ERR_ALIAS).
  * Alignment: the element's own (4 bytes for floats); 64-byte alignment is a speed hint only. A
  * pose array or joint_weights pointer that is not a multiple of 4 bytes (with joint_count > 0)
  * is refused with TENDON_ERR_VALUE naming the argument and the array; nothing is written.
