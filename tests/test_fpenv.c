@@ -288,7 +288,7 @@ static void case_blend(int m, out_buf *o)
 static tendon_skeleton *make_skeleton(int m, tendon_pose *rest)
 {
     static int32_t parents[N];
-    static char names[N][16];
+    static char names[N][24]; /* room for any int in "joint%d" */
     static const char *name_ptr[N];
     for (int j = 0; j < N; ++j) {
         parents[j] = j % 10 == 0 ? -1 : j - 1;

@@ -59,8 +59,9 @@ static int find_harness(char *out, size_t size)
         if (slash) {
             slash[1] = '\0';
             snprintf(next_to, sizeof next_to, "%stendon-bench", self);
-            if (is_executable_file(next_to) && strlen(next_to) < size) {
-                snprintf(out, size, "%s", next_to);
+            const size_t len = strlen(next_to);
+            if (is_executable_file(next_to) && len < size) {
+                memcpy(out, next_to, len + 1);
                 return 0;
             }
         }

@@ -171,7 +171,7 @@ static void qmul(const double a[4], const double b[4], double out[4])
 enum { BODY_JOINTS = 65, HAIR_CHAINS = 2, HAIR_LINKS = 6, COAT_CHAINS = 12, COAT_LINKS = 5 };
 
 typedef struct jdef {
-    char name[24];
+    char name[32];
     int parent;
     double t[3];
     double radius;   /* of the limb segment from the parent to this joint (0: none) */
@@ -249,7 +249,7 @@ static void build_humanoid(builder *b)
     b->hair_first = b->n;
     for (int c = 0; c < HAIR_CHAINS; ++c) {
         const float *al = HAIR_ANCHOR[c];
-        char name[24];
+        char name[32]; /* room for any int in "hair%d_%d" */
         snprintf(name, sizeof name, "hair%d_root", c);
         int p = add(b, name, head, al[0], al[1], al[2], 0);
         b->j[p].spring = 1;
@@ -412,7 +412,7 @@ int demo_scene_builtin(size_t vertex_target, demo_scene *out, char *why, size_t 
     for (int c = 0; c < COAT_CHAINS; ++c) {
         const double th = 2 * PI * c / COAT_CHAINS;
         const float al[3] = {(float)(0.19 * dcos(th)), -0.02f, (float)(0.19 * dsin(th))};
-        char name[24];
+        char name[32]; /* room for any int in "coat%02d_%d" */
         snprintf(name, sizeof name, "coat%02d_root", c);
         int p = add(b, name, hips, al[0], al[1], al[2], 0);
         b->j[p].spring = 2;
