@@ -12,10 +12,10 @@
 
 #include "tendon/tendon.h" /* every public declaration, so definitions get TENDON_API visibility */
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(_WIN32)
 #define TENDON_HIDDEN __attribute__((visibility("hidden")))
 #else
-#define TENDON_HIDDEN
+#define TENDON_HIDDEN /* a DLL exports only what is dllexport (MinGW: no such attribute) */
 #endif
 
 #define TENDON_DECLARE_KERNELS(sfx)                                                                \

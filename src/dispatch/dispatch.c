@@ -257,7 +257,7 @@ static tendon_status refuse_isa(const char *origin, tendon_isa isa)
 static tendon_status choose(const tendon_kernels **out)
 {
     const char *env = getenv("TENDON_ISA");
-    tendon_isa isa;
+    tendon_isa isa = TENDON_ISA_SCALAR; /* set below on every path (MinGW gcc cannot see it) */
     if (env && *env) {
         if (tendon_isa_from_name(env, &isa) != TENDON_OK) {
             return tendon_fail(TENDON_ERR_ISA,
