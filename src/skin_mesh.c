@@ -280,24 +280,27 @@ static tendon_status check_apply(const char *fn, const mesh_t *m, const void *pa
     return TENDON_OK;
 }
 
-/* The three public forms in one (each calls it under its own guard): fn is the caller's
-   name, for its messages. */
-static tendon_status apply_range(const char *fn, const tendon_kernels *kernels,
-                                 const tendon_skin_mesh *mesh, const float *palette,
+/*
+ * Every public apply form in one (each calls it under its own guard): fn is the caller's name,
+ * for its messages; dq: m is dual quaternions (tendon_palette_to_dual_quat) and the mesh is
+ * skinned by them, else m is the palette.
+ */
+static tendon_status apply_range(const char *fn, int dq, const tendon_kernels *kernels,
+                                 const tendon_skin_mesh *mesh, const float *m,
                                  size_t first_vertex, size_t vertex_count, float *out_positions,
                                  float *out_normals, float *out_tangents)
 {
     const tendon_kernels *k = kernels;
     float *const outs[3] = {out_positions, out_normals, out_tangents};
-    tendon_status s =
-        check_apply(fn, mesh, palette, "palette", 16, first_vertex, vertex_count, outs);
+    tendon_status s = check_apply(fn, mesh, m, dq ? "dq" : "palette", 16, first_vertex,
+                                  vertex_count, outs);
     if (s != TENDON_OK)
         return s;
     if (!k && (s = tendon_active_kernels(&k)) != TENDON_OK)
         return s;
     if (vertex_count && (out_positions || out_normals || out_tangents))
-        k->skin_mesh(mesh, palette, first_vertex, vertex_count, out_positions, out_normals,
-                     out_tangents);
+        (dq ? k->skin_mesh_dq : k->skin_mesh)(mesh, m, first_vertex, vertex_count, out_positions,
+                                              out_normals, out_tangents);
     return TENDON_OK;
 }
 
@@ -308,8 +311,8 @@ tendon_status tendon_skin_mesh_apply_range_on(const tendon_kernels *kernels,
                                               float *out_tangents)
 {
     TENDON_FPENV_GUARD();
-    return apply_range("tendon_skin_mesh_apply_range_on", kernels, mesh, palette, first_vertex,
-                       vertex_count, out_positions, out_normals, out_tangents);
+    return apply_range("tendon_skin_mesh_apply_range_on", 0, kernels, mesh, palette,
+                       first_vertex, vertex_count, out_positions, out_normals, out_tangents);
 }
 
 tendon_status tendon_skin_mesh_apply_range(const tendon_skin_mesh *mesh, const float *palette,
@@ -318,7 +321,7 @@ tendon_status tendon_skin_mesh_apply_range(const tendon_skin_mesh *mesh, const f
                                            float *out_tangents)
 {
     TENDON_FPENV_GUARD();
-    return apply_range("tendon_skin_mesh_apply_range", NULL, mesh, palette, first_vertex,
+    return apply_range("tendon_skin_mesh_apply_range", 0, NULL, mesh, palette, first_vertex,
                        vertex_count, out_positions, out_normals, out_tangents);
 }
 
@@ -327,9 +330,8 @@ tendon_status tendon_skin_mesh_apply(const tendon_skin_mesh *mesh, const float *
                                      float *out_tangents)
 {
     TENDON_FPENV_GUARD();
-    return apply_range("tendon_skin_mesh_apply", NULL, mesh, palette, 0,
-                       mesh ? mesh->vertex_count : 0, out_positions, out_normals,
-                       out_tangents);
+    return apply_range("tendon_skin_mesh_apply", 0, NULL, mesh, palette, 0,
+                       mesh ? mesh->vertex_count : 0, out_positions, out_normals, out_tangents);
 }
 
 /* ---- dual quaternions ------------------------------------------------------------------------ */
@@ -416,26 +418,6 @@ tendon_status tendon_palette_to_dual_quat(const float *palette, size_t count, fl
                        bad);
 }
 
-/* The three public forms in one (each calls it under its own guard): fn is the caller's
-   name, for its messages. */
-static tendon_status apply_dq_range(const char *fn, const tendon_kernels *kernels,
-                                    const tendon_skin_mesh *mesh, const float *dq,
-                                    size_t first_vertex, size_t vertex_count, float *out_positions,
-                                    float *out_normals, float *out_tangents)
-{
-    const tendon_kernels *k = kernels;
-    float *const outs[3] = {out_positions, out_normals, out_tangents};
-    tendon_status s = check_apply(fn, mesh, dq, "dq", 16, first_vertex, vertex_count, outs);
-    if (s != TENDON_OK)
-        return s;
-    if (!k && (s = tendon_active_kernels(&k)) != TENDON_OK)
-        return s;
-    if (vertex_count && (out_positions || out_normals || out_tangents))
-        k->skin_mesh_dq(mesh, dq, first_vertex, vertex_count, out_positions, out_normals,
-                        out_tangents);
-    return TENDON_OK;
-}
-
 tendon_status tendon_skin_mesh_apply_dq_range_on(const tendon_kernels *kernels,
                                                  const tendon_skin_mesh *mesh, const float *dq,
                                                  size_t first_vertex, size_t vertex_count,
@@ -443,8 +425,8 @@ tendon_status tendon_skin_mesh_apply_dq_range_on(const tendon_kernels *kernels,
                                                  float *out_tangents)
 {
     TENDON_FPENV_GUARD();
-    return apply_dq_range("tendon_skin_mesh_apply_dq_range_on", kernels, mesh, dq, first_vertex,
-                          vertex_count, out_positions, out_normals, out_tangents);
+    return apply_range("tendon_skin_mesh_apply_dq_range_on", 1, kernels, mesh, dq,
+                       first_vertex, vertex_count, out_positions, out_normals, out_tangents);
 }
 
 tendon_status tendon_skin_mesh_apply_dq_range(const tendon_skin_mesh *mesh, const float *dq,
@@ -453,8 +435,8 @@ tendon_status tendon_skin_mesh_apply_dq_range(const tendon_skin_mesh *mesh, cons
                                               float *out_tangents)
 {
     TENDON_FPENV_GUARD();
-    return apply_dq_range("tendon_skin_mesh_apply_dq_range", NULL, mesh, dq, first_vertex,
-                          vertex_count, out_positions, out_normals, out_tangents);
+    return apply_range("tendon_skin_mesh_apply_dq_range", 1, NULL, mesh, dq, first_vertex,
+                       vertex_count, out_positions, out_normals, out_tangents);
 }
 
 tendon_status tendon_skin_mesh_apply_dq(const tendon_skin_mesh *mesh, const float *dq,
@@ -462,7 +444,6 @@ tendon_status tendon_skin_mesh_apply_dq(const tendon_skin_mesh *mesh, const floa
                                         float *out_tangents)
 {
     TENDON_FPENV_GUARD();
-    return apply_dq_range("tendon_skin_mesh_apply_dq", NULL, mesh, dq, 0,
-                          mesh ? mesh->vertex_count : 0, out_positions, out_normals,
-                          out_tangents);
+    return apply_range("tendon_skin_mesh_apply_dq", 1, NULL, mesh, dq, 0,
+                       mesh ? mesh->vertex_count : 0, out_positions, out_normals, out_tangents);
 }
