@@ -632,10 +632,12 @@ START_TEST(test_error_set)
     long_text[sizeof long_text - 1] = '\0';
     ck_assert_int_eq(tendon_error_set(TENDON_ERR_VALUE, "%s", long_text), TENDON_ERR_VALUE);
     ck_assert_uint_eq(strlen(tendon_error_message()), 511);
-    /* a NULL format sets "" (a NULL the compiler cannot see, so -Wformat stays quiet) */
+    /* a NULL format sets "" (a NULL the compiler cannot see, through a pointer without the
+       format attribute, so neither -Wformat nor clang's -Wformat-security speaks) */
     const char *null_format = getenv("TENDON_TEST_UNSET_VARIABLE");
     ck_assert_ptr_null(null_format);
-    ck_assert_int_eq(tendon_error_set(TENDON_OK, null_format), TENDON_OK);
+    tendon_status (*const set_error)(tendon_status, const char *, ...) = tendon_error_set;
+    ck_assert_int_eq(set_error(TENDON_OK, null_format), TENDON_OK);
     ck_assert_str_eq(tendon_error_message(), "");
 }
 END_TEST
