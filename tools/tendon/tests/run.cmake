@@ -35,10 +35,10 @@ if(STDIN)
 endif()
 execute_process(COMMAND ${emu} "${EXE}" ${args} ${input_args}
                 OUTPUT_VARIABLE OUT ERROR_VARIABLE ERR RESULT_VARIABLE RC)
-# Under wine, a process has once (in 150 runs of CI) ended with status 1 having printed nothing
-# on either stream in 0.01 s: wine failing to start it, since every exit path of the tool prints
-# something. Such a run alone is tried once more, and says so; a run that printed anything, or
-# fails twice, is judged as it is.
+# Under wine, one CI run (2026-12-02) had a process end with status 1 in 0.01 s having printed
+# nothing on either stream — most likely wine failing to start it: the tool reports every
+# failure on stderr, and the same test passed before and after. Such a run alone is tried once
+# more, and says so; a run that printed anything, or fails twice, is judged as it is.
 if(EMU MATCHES "wine" AND NOT RC STREQUAL "${EXPECT_RC}" AND OUT STREQUAL "" AND ERR STREQUAL "")
   message(STATUS "tendon ${ARGS}: status ${RC} with no output under wine; running it once more")
   execute_process(COMMAND ${emu} "${EXE}" ${args} ${input_args}
