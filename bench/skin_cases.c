@@ -219,14 +219,15 @@ void tendon_bench_run_palette_splat(const tendon_bench_fixture *fx, const tendon
 }
 
 /* The whole pipeline, as tendon_pose_palette runs it: pose → local → model (in place, with the
- * root matrix) → palette (through the splat table where k->palette_splat_pays). */
+ * root matrix) → palette (through the splat table where k->palette_splat_pays, for palettes of
+ * up to k->palette_splat_max entries). */
 void tendon_bench_run_pose_palette(const tendon_bench_fixture *fx, const tendon_kernels *k)
 {
     rig_data *d = fx->data;
     const size_t n = fx->count;
     k->local_matrices(d->pose.translation, d->pose.rotation, d->pose.scale, n, d->model);
     model_pass(d, k, n, d->model, d->model);
-    if (k->palette_splat_pays)
+    if (k->palette_splat_pays && n <= k->palette_splat_max)
         k->palette_splat(d->model, d->joint_of, d->ibm_splat, n, d->palette);
     else
         k->palette(d->model, d->joint_of, d->ibm, n, d->palette);

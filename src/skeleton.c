@@ -712,11 +712,12 @@ const float *tendon_skin_binding_inverse_bind(const tendon_skin_binding *binding
 
 /* ---- palette -------------------------------------------------------------------------------- */
 
-/* The palette products on k, through the binding's splat table where that pays on k. */
+/* The palette products on k, through the binding's splat table where that pays on k (for a
+   palette of this length). */
 static void palette_on(const tendon_kernels *k, const tendon_skin_binding *b, const float *model,
                        float *out)
 {
-    if (k->palette_splat_pays)
+    if (k->palette_splat_pays && b->palette_count <= k->palette_splat_max)
         k->palette_splat(model, b->joint_of, b->inverse_bind_splat, b->palette_count, out);
     else
         k->palette(model, b->joint_of, b->inverse_bind, b->palette_count, out);

@@ -1169,6 +1169,76 @@ START_TEST(test_public_pipeline_matches_scalar)
 }
 END_TEST
 
+/*
+ * The palette entry points take the splat table only up to the table's palette_splat_max entries
+ * (kernels.h; 128 on an Intel CPU's AVX2 and AVX-512 tables): either side of that limit, and far
+ * past it, tendon_palette gives the scalar reference's bits on every ISA the CPU runs (each
+ * forced in turn, the active one put back). Every table says a limit of at least one entry where
+ * the splat table pays at all.
+ */
+START_TEST(test_palette_splat_limit)
+{
+    for (int i = 0; i < TENDON_ISA_COUNT; ++i) {
+        const tendon_kernels *k = tendon_kernels_for((tendon_isa)i);
+        if (k && k->palette_splat_pays)
+            ck_assert_msg(k->palette_splat_max >= 1, "%s: the splat table pays for no palette",
+                          tendon_isa_name((tendon_isa)i));
+    }
+    test_rng r;
+    rng_seed(&r, 0x5B1A7);
+    enum { N = 9 };
+    int32_t parents[N];
+    random_dfs_parents(&r, N, parents);
+    tendon_pose pose;
+    ck_assert_int_eq(tendon_pose_create(N, &pose), TENDON_OK);
+    random_pose(&r, &pose);
+    tendon_skeleton *sk = make_skeleton(parents, NULL, N, &pose);
+    float model[16 * N];
+    ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, NULL, model), TENDON_OK);
+    tendon_isa was = TENDON_ISA_SCALAR;
+    ck_assert_int_eq(tendon_isa_active(&was), TENDON_OK);
+    const size_t counts[] = {1, 127, 128, 129, 300};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        const size_t pc = counts[c];
+        uint32_t *joint_of = malloc(pc * sizeof *joint_of);
+        float *ibm = malloc(16 * pc * sizeof(float)), *got = malloc(16 * pc * sizeof(float));
+        float *want = malloc(16 * pc * sizeof(float));
+        ck_assert_ptr_nonnull(joint_of);
+        ck_assert_ptr_nonnull(ibm);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_ptr_nonnull(want);
+        for (size_t e = 0; e < pc; ++e) {
+            joint_of[e] = (uint32_t)(rng_u64(&r) % N);
+            /* an affine matrix: a random 3×3 and translation, bottom row 0 0 0 1 */
+            for (int x = 0; x < 16; ++x)
+                ibm[16 * e + x] = (x % 4 == 3) ? (x == 15 ? 1.0f : 0.0f)
+                                               : (float)rng_range(&r, -2.0, 2.0);
+        }
+        tendon_skin_binding *b;
+        const tendon_status st = tendon_skin_binding_create(sk, joint_of, ibm, pc, &b);
+        ck_assert_msg(st == TENDON_OK, "binding of %zu entries: %s", pc, tendon_error_message());
+        tendon_kernels_for(TENDON_ISA_SCALAR)->palette(model, joint_of, ibm, pc, want);
+        /* through the public call on every ISA this CPU runs (the dispatch's own tables) */
+        for (int i = 0; i < TENDON_ISA_COUNT; ++i) {
+            if (!tendon_isa_supported((tendon_isa)i))
+                continue;
+            ck_assert_int_eq(tendon_isa_force((tendon_isa)i), TENDON_OK);
+            memset(got, 0xFF, 16 * pc * sizeof(float));
+            ck_assert_int_eq(tendon_palette(b, model, N, got), TENDON_OK);
+            const long d = first_float_diff(got, want, 16 * pc);
+            ck_assert_msg(d < 0,
+                          "%s, %zu palette entries: float %ld differs from the scalar palette",
+                          tendon_isa_name((tendon_isa)i), pc, d);
+        }
+        ck_assert_int_eq(tendon_isa_force(was), TENDON_OK);
+        tendon_skin_binding_destroy(b);
+        free(joint_of), free(ibm), free(got), free(want);
+    }
+    tendon_skeleton_destroy(sk);
+    tendon_pose_destroy(&pose);
+}
+END_TEST
+
 static Suite *skeleton_suite(void)
 {
     Suite *s = suite_create("skeleton");
@@ -1191,6 +1261,7 @@ static Suite *skeleton_suite(void)
     tcase_add_test(api, test_misaligned_refused);
     tcase_add_test(api, test_inverse_bind_messages);
     tcase_add_test(api, test_public_pipeline_matches_scalar);
+    tcase_add_test(api, test_palette_splat_limit);
     suite_add_tcase(s, api);
     TCase *isa = tcase_create("every_isa");
     tcase_set_timeout(isa, 60);

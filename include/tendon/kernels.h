@@ -157,9 +157,10 @@ typedef struct tendon_kernels {
                          size_t count, float *out_positions, float *out_normals,
                          float *out_tangents);
     /** Nonzero when palette_splat is faster on this table than palette (the 128-bit ISAs, whose
-       splats are shuffles; on AVX2 and AVX-512 the four-times-larger table costs more than
-       the in-lane splats it saves: measured, docs/skinning.md); tendon_palette and
-       tendon_pose_palette follow it. The bits are the same either way. */
+       splats are shuffles; on AVX2 and AVX-512 of AMD cores the four-times-larger table costs
+       more than the in-lane splats it saves; on Intel cores it pays there too while the table
+       stays in the first-level cache: palette_splat_max, measured, docs/skinning.md);
+       tendon_palette and tendon_pose_palette follow it. The bits are the same either way. */
     int palette_splat_pays;
     /* ---- a weight per joint given (the spring rig: every substep time of a pose at once,
        each time with its own weights) ---- */
@@ -180,6 +181,12 @@ typedef struct tendon_kernels {
     void (*pose_add_weighted_f32)(const tendon_pose *base, const tendon_pose *delta,
                                   const float *weights, size_t joint_count, tendon_pose *out);
     /** @} */
+    /** Where palette_splat_pays: the largest palette (entries) for which it does; a longer one
+       takes palette. SIZE_MAX: any length. On Intel's AVX2 and AVX-512 tables 128 — 32 KiB of
+       splat table, which with the model matrices read and the palette written fits the 48 KiB
+       first-level data cache; beyond it the table's loads miss and palette is the faster
+       (measured, docs/skinning.md). The bits are the same either way. */
+    size_t palette_splat_max;
 } tendon_kernels;
 
 #ifdef __cplusplus

@@ -79,6 +79,9 @@ unsigned tendon_cpu_features(void)
     unsigned r[4];
     if (cpuid_max(0) < 1)
         return features;
+    cpuid_regs(0, 0, r); /* the vendor: ebx edx ecx spell "GenuineIntel" */
+    if (r[1] == 0x756E6547u && r[3] == 0x49656E69u && r[2] == 0x6C65746Eu)
+        features |= TENDON_CPU_INTEL;
     cpuid_regs(1, 0, r);
     const int sse41 = (r[2] >> 19) & 1;
     const int osxsave = (r[2] >> 27) & 1;

@@ -9,6 +9,9 @@
 #define TENDON_CPU_AVX512 (1u << 3) /* F + DQ + VL, with the OS saving ZMM state */
 #define TENDON_CPU_NEON (1u << 4)
 #define TENDON_CPU_SIMD128 (1u << 5) /* the wasm32 SIMD module: docs/wasm.md */
+/* Not an instruction set: the vendor, for the choices between two ways to the same bits that
+   measure differently on Intel and AMD cores (docs/dispatch.md, "Per-vendor choices"). */
+#define TENDON_CPU_INTEL (1u << 6)
 
 #if defined(__GNUC__) && !defined(_WIN32)
 #define TENDON_CPU_HIDDEN __attribute__((visibility("hidden")))

@@ -8,13 +8,15 @@
  */
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/kernels_internal.h"
 #include "cpu.h"
 
-#define TABLE(sfx, id)                                                                            \
+#define TABLE(sfx, id) TABLE_SPLAT(sfx, id, SPLAT_PAYS_##sfx, SIZE_MAX)
+#define TABLE_SPLAT(sfx, id, splat_pays, splat_max)                                               \
     {                                                                                              \
         .isa = id, .quat_slerp = tendon_quat_slerp_##sfx, .quat_nlerp = tendon_quat_nlerp_##sfx,  \
         .quat_multiply = tendon_quat_multiply_##sfx, .pose_blend = tendon_pose_blend_##sfx,        \
@@ -43,11 +45,12 @@
         .palette_splat = tendon_palette_splat_##sfx,                                               \
         .palette_to_dual_quat = tendon_palette_to_dual_quat_##sfx,                                 \
         .skin_mesh_dq = tendon_skin_mesh_dq_##sfx,                                                 \
-        .palette_splat_pays = SPLAT_PAYS_##sfx,                                                    \
+        .palette_splat_pays = splat_pays,                                                          \
         .pose_blend_weighted = tendon_pose_blend_weighted_##sfx,                                   \
         .pose_add_weighted = tendon_pose_add_weighted_##sfx,                                       \
         .pose_blend_weighted_f32 = tendon_pose_blend_weighted_f32_##sfx,                           \
         .pose_add_weighted_f32 = tendon_pose_add_weighted_f32_##sfx,                               \
+        .palette_splat_max = splat_max,                                                            \
     }
 
 /*
@@ -72,6 +75,16 @@
  * AVX-512 the splat is one in-lane shuffle per vector and the 256-byte entries cost more in
  * loads than they save (measured). Scalar reads either alike; it keeps the matrices.
  */
+/*
+ * That was measured on AMD cores (Zen 5: AVX2 1.44 → 1.71, AVX-512 1.02 → 1.25 ns/joint at 64
+ * joints). On an Intel core (Xeon, lscpu family 6 model 207), whose in-lane shuffles are the
+ * product's bottleneck, the splat table wins at every width while it stays in the first-level
+ * cache — AVX2 3.1 → 2.2, AVX-512 2.1 → 1.4 ns/entry up to 128 entries — and loses beyond it
+ * (3.2 → 3.9 and 2.2 → 3.3 from 192 on): so on an Intel CPU the AVX2 and AVX-512 tables that
+ * tendon_kernels_for and the dispatch hand out are the *_INTEL ones below, which differ from the
+ * others in those two fields alone (splat up to 128 entries). The bits are the same either way.
+ */
+#define SPLAT_MAX_INTEL 128
 #define SPLAT_PAYS_scalar 0
 #define SPLAT_PAYS_sse2 1
 #define SPLAT_PAYS_sse41 1
@@ -89,10 +102,25 @@ static const tendon_kernels TABLE_SSE41 = TABLE(sse41, TENDON_ISA_SSE41);
 #endif
 #ifdef TENDON_HAVE_AVX2
 static const tendon_kernels TABLE_AVX2 = TABLE(avx2, TENDON_ISA_AVX2);
+static const tendon_kernels TABLE_AVX2_INTEL = TABLE_SPLAT(avx2, TENDON_ISA_AVX2, 1, SPLAT_MAX_INTEL);
 #endif
 #ifdef TENDON_HAVE_AVX512
 static const tendon_kernels TABLE_AVX512 = TABLE(avx512, TENDON_ISA_AVX512);
+static const tendon_kernels TABLE_AVX512_INTEL = TABLE_SPLAT(avx512, TENDON_ISA_AVX512, 1, SPLAT_MAX_INTEL);
 #endif
+
+/* An Intel CPU (cpuid's vendor): the tables tuned for it. Asked once; cpuid is slow under a
+   hypervisor (it traps), and the answer cannot change. */
+static int on_intel(void)
+{
+    static _Atomic int known = -1;
+    int v = atomic_load_explicit(&known, memory_order_relaxed);
+    if (v < 0) {
+        v = (tendon_cpu_features() & TENDON_CPU_INTEL) != 0;
+        atomic_store_explicit(&known, v, memory_order_relaxed);
+    }
+    return v;
+}
 #ifdef TENDON_HAVE_NEON
 static const tendon_kernels TABLE_NEON = TABLE(neon, TENDON_ISA_NEON);
 #endif
@@ -111,10 +139,10 @@ static const tendon_kernels *compiled_table(tendon_isa isa)
     case TENDON_ISA_SSE41: return &TABLE_SSE41;
 #endif
 #ifdef TENDON_HAVE_AVX2
-    case TENDON_ISA_AVX2: return &TABLE_AVX2;
+    case TENDON_ISA_AVX2: return on_intel() ? &TABLE_AVX2_INTEL : &TABLE_AVX2;
 #endif
 #ifdef TENDON_HAVE_AVX512
-    case TENDON_ISA_AVX512: return &TABLE_AVX512;
+    case TENDON_ISA_AVX512: return on_intel() ? &TABLE_AVX512_INTEL : &TABLE_AVX512;
 #endif
 #ifdef TENDON_HAVE_NEON
     case TENDON_ISA_NEON: return &TABLE_NEON;
