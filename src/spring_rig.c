@@ -243,6 +243,17 @@ static inline void xform_point(const float *m, const float p[3], float out[3])
     out[0] = x, out[1] = y, out[2] = z;
 }
 
+/* The status of a root transform that failed, with a message saying so (and the time). */
+static tendon_status root_failed(const char *fn, tendon_status st, double time_sec)
+{
+    char before[300];
+    snprintf(before, sizeof before, "%s", tendon_error_message());
+    return tendon_fail(st,
+                       "%s: the root transform returned %s at time_sec %.17g; the last tendon "
+                       "message on this thread: \"%s\"",
+                       fn, tendon_status_name(st), time_sec, before);
+}
+
 /* ---- double affine frames (positions → rotations, rest offsets) ----------------------------- */
 
 /* An affine frame: m[4·c + r], r < 3 (the 3×4 top of a column-major 4×4). */
@@ -477,6 +488,11 @@ static tendon_status resolve_chain(const char *fn, tendon_spring_rig *rig,
                            "%s: %s has %zu joints: a chain is an anchor joint and at least one "
                            "link joint below it",
                            fn, ch->name, d->joint_count);
+    if (d->joint_count > rig->joint_count) /* also keeps the sizes below from wrapping */
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: %s has %zu joints and the skeleton %zu: a parent → child path "
+                           "passes each joint once at most",
+                           fn, ch->name, d->joint_count, rig->joint_count);
     if (!d->joint_names && !d->joints)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s: joint_names and joints are both NULL", fn,
                            ch->name);
@@ -1322,14 +1338,8 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 tendon_fpenv_to_caller(env); /* the user's root transform */
                 const tendon_status st = rig->root(rig->root_user, times[ti], r);
                 tendon_fpenv_from_caller(env);
-                if (st != TENDON_OK) {
-                    char before[300];
-                    snprintf(before, sizeof before, "%s", tendon_error_message());
-                    return tendon_fail(st,
-                                       "%s: the root transform returned %s at time_sec %.17g; the "
-                                       "last tendon message on this thread: \"%s\"",
-                                       fn, tendon_status_name(st), times[ti], before);
-                }
+                if (st != TENDON_OK)
+                    return root_failed(fn, st, times[ti]);
                 if (ti + 1 == T)
                     memcpy(root, r, sizeof r);
                 for (size_t o = 0; o < nc; ++o) {
@@ -1576,15 +1586,20 @@ tendon_status tendon_spring_rig_evaluated_anchors(const tendon_spring_rig *rig,
 
 /* ---- the single-time reference -------------------------------------------------------------- */
 
-static tendon_status source_pose_clips(const tendon_spring_rig *rig, double time_sec,
-                                       tendon_pose *scratch, tendon_pose *pose,
+/* The public call whose arguments these are (its name, and what it calls the two poses). */
+typedef struct source_args {
+    const char *fn, *pose, *scratch;
+} source_args;
+
+static tendon_status source_pose_clips(const source_args *a, const tendon_spring_rig *rig,
+                                       double time_sec, tendon_pose *scratch, tendon_pose *pose,
                                        const tendon_fpenv *env);
 
-static tendon_status rig_source_pose(const tendon_spring_rig *rig, double time_sec,
-                                     tendon_pose *scratch, tendon_pose *pose,
+static tendon_status rig_source_pose(const source_args *a, const tendon_spring_rig *rig,
+                                     double time_sec, tendon_pose *scratch, tendon_pose *pose,
                                      const tendon_fpenv *env)
 {
-    tendon_status st = source_pose_clips(rig, time_sec, scratch, pose, env);
+    tendon_status st = source_pose_clips(a, rig, time_sec, scratch, pose, env);
     if (st != TENDON_OK || rig->source.kind == TENDON_RIG_SOURCE_TREE)
         return st;
     /* joints no track drives hold their rest transform exactly */
@@ -1602,22 +1617,39 @@ tendon_status tendon_spring_rig_source_pose(const tendon_spring_rig *rig, double
                                             tendon_pose *scratch, tendon_pose *pose)
 {
     TENDON_FPENV_GUARD();
-    return rig_source_pose(rig, time_sec, scratch, pose, TENDON_FPENV_HERE);
+    static const source_args a = {"tendon_spring_rig_source_pose", "pose", "scratch"};
+    return rig_source_pose(&a, rig, time_sec, scratch, pose, TENDON_FPENV_HERE);
 }
 
-static tendon_status source_pose_clips(const tendon_spring_rig *rig, double time_sec,
-                                       tendon_pose *scratch, tendon_pose *pose,
+/* Whether any array of p shares a byte with any array of q. */
+static int poses_overlap(const tendon_pose *p, const tendon_pose *q)
+{
+    const float *pa[3] = {p->translation, p->rotation, p->scale};
+    const float *qa[3] = {q->translation, q->rotation, q->scale};
+    const size_t pb[3] = {3 * p->joint_count * sizeof(float), 4 * p->joint_count * sizeof(float),
+                          3 * p->joint_count * sizeof(float)};
+    const size_t qb[3] = {3 * q->joint_count * sizeof(float), 4 * q->joint_count * sizeof(float),
+                          3 * q->joint_count * sizeof(float)};
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k)
+            if (tendon_ranges_overlap(pa[i], pb[i], qa[k], qb[k]))
+                return 1;
+    return 0;
+}
+
+static tendon_status source_pose_clips(const source_args *a, const tendon_spring_rig *rig,
+                                       double time_sec, tendon_pose *scratch, tendon_pose *pose,
                                        const tendon_fpenv *env)
 {
-    static const char fn[] = "tendon_spring_rig_source_pose";
+    const char *fn = a->fn;
     if (!rig)
         return tendon_fail(TENDON_ERR_NULL, "%s: rig is NULL", fn);
-    tendon_status st = tendon_check_pose(fn, "pose", pose);
+    tendon_status st = tendon_check_pose(fn, a->pose, pose);
     if (st != TENDON_OK)
         return st;
     if (pose->joint_count != rig->joint_count)
-        return tendon_fail(TENDON_ERR_COUNT, "%s: pose has %zu joints, the skeleton %zu", fn,
-                           pose->joint_count, rig->joint_count);
+        return tendon_fail(TENDON_ERR_COUNT, "%s: %s has %zu joints, the skeleton %zu", fn,
+                           a->pose, pose->joint_count, rig->joint_count);
     if (!(time_sec - time_sec == 0.0))
         return tendon_fail(TENDON_ERR_VALUE, "%s: time_sec is %g: the rig samples finite times",
                            fn, time_sec);
@@ -1637,13 +1669,18 @@ static tendon_status source_pose_clips(const tendon_spring_rig *rig, double time
         return TENDON_OK;
     if (!scratch)
         return tendon_fail(TENDON_ERR_NULL,
-                           "%s: scratch is NULL, and this source blends or layers a second clip",
-                           fn);
-    if ((st = tendon_check_pose(fn, "scratch", scratch)) != TENDON_OK)
+                           "%s: %s is NULL, and this source blends or layers a second clip", fn,
+                           a->scratch);
+    if ((st = tendon_check_pose(fn, a->scratch, scratch)) != TENDON_OK)
         return st;
     if (scratch->joint_count != rig->joint_count)
-        return tendon_fail(TENDON_ERR_COUNT, "%s: scratch has %zu joints, the skeleton %zu", fn,
-                           scratch->joint_count, rig->joint_count);
+        return tendon_fail(TENDON_ERR_COUNT, "%s: %s has %zu joints, the skeleton %zu", fn,
+                           a->scratch, scratch->joint_count, rig->joint_count);
+    if (poses_overlap(scratch, pose))
+        return tendon_fail(TENDON_ERR_ALIAS,
+                           "%s: %s shares memory with %s: the second clip is sampled into it "
+                           "while %s holds the first",
+                           fn, a->scratch, a->pose, a->pose);
     tendon_pose q = *scratch;
     if (rig->clip[1]) {
         tendon_pose_copy(rest, &q);
@@ -1690,8 +1727,9 @@ tendon_status tendon_spring_rig_anchor(const tendon_spring_rig *rig, size_t chai
                            !rig ? "rig" : !scratch_model ? "scratch_model" : "out");
     if (chain >= rig->chain_count)
         return tendon_fail(TENDON_ERR_RANGE, "%s: chain %zu of %zu", fn, chain, rig->chain_count);
+    static const source_args a = {fn, "scratch_pose", "scratch_pose2"};
     tendon_status st =
-        rig_source_pose(rig, time_sec, scratch_pose2, scratch_pose, TENDON_FPENV_HERE);
+        rig_source_pose(&a, rig, time_sec, scratch_pose2, scratch_pose, TENDON_FPENV_HERE);
     if (st != TENDON_OK ||
         (st = tendon_pose_model_matrices(rig->skeleton, scratch_pose, NULL, scratch_model)) !=
             TENDON_OK)
@@ -1712,7 +1750,7 @@ tendon_status tendon_spring_rig_anchor(const tendon_spring_rig *rig, size_t chai
         st = rig->root(rig->root_user, time_sec, r);
         tendon_fpenv_from_caller(TENDON_FPENV_HERE);
         if (st != TENDON_OK)
-            return st;
+            return root_failed(fn, st, time_sec);
         xform_point(r, p, p);
     }
     memcpy(out, p, sizeof p);
@@ -1742,6 +1780,24 @@ tendon_status tendon_spring_chain_pose(const tendon_skeleton *skeleton, const ui
                            "%s: joint_count is %zu: a chain is an anchor joint and at least one "
                            "link",
                            fn, joint_count);
+    if (joint_count > J)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: joint_count is %zu and the skeleton has %zu joints: a parent → "
+                           "child path passes each joint once at most",
+                           fn, joint_count, J);
+    if ((uintptr_t)joints % _Alignof(uint32_t) != 0)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: joints at %p is not aligned to its element type (a multiple of "
+                           "%zu bytes)",
+                           fn, (const void *)joints, (size_t)_Alignof(uint32_t));
+    if ((st = tendon_check_array(fn, "positions", positions, joint_count - 1, 3)) != TENDON_OK ||
+        (root_matrix && (st = tendon_check_array(fn, "root_matrix", root_matrix, 1, 16)) !=
+                            TENDON_OK))
+        return st;
+    if (tendon_ranges_overlap(positions, 3 * (joint_count - 1) * sizeof(float), pose->rotation,
+                              4 * J * sizeof(float)))
+        return tendon_fail(TENDON_ERR_ALIAS,
+                           "%s: positions overlaps the pose's rotations, which it writes", fn);
     const int32_t *parents = tendon_skeleton_parents(skeleton);
     for (size_t k = 0; k < joint_count; ++k) {
         if (joints[k] >= J)

@@ -16,7 +16,10 @@
  *     range, a link of two chains, an anchor below a link, wrong settings counts), and sources
  *     (unknown kinds: a state machine is not one);
  *   - a failing root transform returns its status with nothing written; a march without an
- *     evaluation of that time is refused.
+ *     evaluation of that time is refused;
+ *   - the single-time calls refuse by their own names and arguments (a scratch pose sharing
+ *     memory with its pose among them), and tendon_spring_chain_pose refuses misaligned,
+ *     overlapping or over-long arguments.
  */
 #include <math.h>
 #include <stdio.h>
@@ -705,6 +708,16 @@ START_TEST(bad_chains_refused_by_name)
     c = (tendon_spring_rig_chain){"coat", NULL, far, 2, {0, 0, 0}, &HAIR, 1, NULL};
     ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_RANGE);
     ck_assert(strstr(tendon_error_message(), "joints[1] is 99"));
+    /* longer than the skeleton (no path passes a joint twice): refused before anything is sized
+       by it — 2^62 + 1 joints once wrapped the allocations and wrote past them */
+    c = (tendon_spring_rig_chain){"coat", NULL, COAT_CHAIN, ((size_t)1 << 62) + 1, {0, 0, 0},
+                                  &HAIR, 1, NULL};
+    ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "chain \"coat\" has 4611686018427387905 joints "
+                                                 "and the skeleton 17"),
+                  "%s", tendon_error_message());
+    c.joint_count = JOINTS + 1;
+    ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_VALUE);
     /* too short, a wrong settings count, NULLs */
     c = (tendon_spring_rig_chain){"one", NULL, far, 1, {0, 0, 0}, &HAIR, 1, NULL};
     ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_VALUE);
@@ -835,6 +848,118 @@ START_TEST(failing_root_and_stale_workspace)
 }
 END_TEST
 
+/*
+ * The single-time calls name themselves and their own arguments in their refusals (the anchor
+ * once reported its scratch poses as tendon_spring_rig_source_pose's `pose` and `scratch`); a
+ * scratch pose sharing memory with the pose it helps is refused; a failing root transform's
+ * status comes back with the time, as from the batched evaluation.
+ */
+START_TEST(single_time_calls_refuse_by_their_names)
+{
+    scene sc;
+    make_scene(&sc);
+    int fail = 0;
+    tendon_spring_rig_chain chains[3];
+    tendon_spring_rig_desc d;
+    make_desc(&sc, SRC_LAYERED, 0, 0, 1, &fail, chains, &d);
+    tendon_spring_rig *rig = NULL;
+    ck_assert(tendon_spring_rig_create(&d, &rig) == TENDON_OK);
+    tendon_pose pose, scratch;
+    ck_assert(tendon_pose_create(JOINTS, &pose) == TENDON_OK);
+    ck_assert(tendon_pose_create(JOINTS, &scratch) == TENDON_OK);
+    float model[16 * JOINTS], out[3] = {7, 7, 7};
+    const char *msg;
+    ck_assert_int_eq(tendon_spring_rig_anchor(rig, 0, 0.3, NULL, &scratch, model, out),
+                     TENDON_ERR_NULL);
+    msg = tendon_error_message();
+    ck_assert_msg(strstr(msg, "tendon_spring_rig_anchor: argument `scratch_pose` is NULL"), "%s",
+                  msg);
+    ck_assert_int_eq(tendon_spring_rig_anchor(rig, 0, 0.3, &pose, NULL, model, out),
+                     TENDON_ERR_NULL);
+    msg = tendon_error_message();
+    ck_assert_msg(strstr(msg, "tendon_spring_rig_anchor: scratch_pose2 is NULL"), "%s", msg);
+    ck_assert_int_eq(tendon_spring_rig_anchor(rig, 0, NAN, &pose, &scratch, model, out),
+                     TENDON_ERR_VALUE);
+    msg = tendon_error_message();
+    ck_assert_msg(strstr(msg, "tendon_spring_rig_anchor: time_sec is nan"), "%s", msg);
+    /* the same pose twice: the second clip would be sampled over the first */
+    ck_assert_int_eq(tendon_spring_rig_anchor(rig, 0, 0.3, &pose, &pose, model, out),
+                     TENDON_ERR_ALIAS);
+    msg = tendon_error_message();
+    ck_assert_msg(strstr(msg, "tendon_spring_rig_anchor: scratch_pose2 shares memory with "
+                              "scratch_pose"),
+                  "%s", msg);
+    ck_assert_int_eq(tendon_spring_rig_source_pose(rig, 0.3, &pose, &pose), TENDON_ERR_ALIAS);
+    msg = tendon_error_message();
+    ck_assert_msg(strstr(msg, "tendon_spring_rig_source_pose: scratch shares memory with pose"),
+                  "%s", msg);
+    /* a scratch overlapping only the pose's scale */
+    tendon_pose part = scratch;
+    part.translation = pose.scale;
+    ck_assert_int_eq(tendon_spring_rig_source_pose(rig, 0.3, &part, &pose), TENDON_ERR_ALIAS);
+    ck_assert(out[0] == 7 && out[1] == 7 && out[2] == 7);
+    /* the root transform fails after 0.4 s: its status, and the time with its message */
+    fail = 1;
+    ck_assert_int_eq(tendon_spring_rig_anchor(rig, 0, 0.5, &pose, &scratch, model, out),
+                     TENDON_ERR_NOT_FOUND);
+    msg = tendon_error_message();
+    ck_assert_msg(strstr(msg, "tendon_spring_rig_anchor: the root transform returned "
+                              "TENDON_ERR_NOT_FOUND at time_sec 0.5") &&
+                      strstr(msg, "no placement after 0.4 s"),
+                  "%s", msg);
+    ck_assert(out[0] == 7 && out[1] == 7 && out[2] == 7);
+    fail = 0;
+    ck_assert(tendon_spring_rig_anchor(rig, 0, 0.5, &pose, &scratch, model, out) == TENDON_OK);
+    tendon_pose_destroy(&pose), tendon_pose_destroy(&scratch);
+    tendon_spring_rig_destroy(rig);
+    free_scene(&sc);
+}
+END_TEST
+
+/* tendon_spring_chain_pose refuses what it cannot read or would read while writing it. */
+START_TEST(chain_pose_refusals)
+{
+    tendon_skeleton *sk;
+    tendon_pose rest, pose;
+    bare_chain(&sk, &rest);
+    ck_assert(tendon_pose_create(5, &pose) == TENDON_OK);
+    tendon_pose_copy(&rest, &pose);
+    static const uint32_t J[4] = {1, 2, 3, 4};
+    _Alignas(16) unsigned char buf[4 * 20];
+    memset(buf, 0, sizeof buf);
+    const float *odd = (const float *)(const void *)(buf + 1); /* never read: refused first */
+    float positions[9] = {0, -1, 0, 0, -2, 0, 0, -3, 0};
+    const char *msg;
+    ck_assert_int_eq(tendon_spring_chain_pose(sk, J, 4, odd, NULL, &pose), TENDON_ERR_VALUE);
+    msg = tendon_error_message();
+    ck_assert_msg(strstr(msg, "tendon_spring_chain_pose: positions at ") &&
+                      strstr(msg, "is not aligned"),
+                  "%s", msg);
+    ck_assert_int_eq(tendon_spring_chain_pose(sk, J, 4, positions, odd, &pose), TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "root_matrix at "), "%s",
+                  tendon_error_message());
+    const uint32_t *odd_joints = (const uint32_t *)(const void *)(buf + 2);
+    ck_assert_int_eq(tendon_spring_chain_pose(sk, odd_joints, 4, positions, NULL, &pose),
+                     TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "joints at "), "%s", tendon_error_message());
+    /* positions in the pose's own rotations, which the call writes */
+    ck_assert_int_eq(tendon_spring_chain_pose(sk, J, 4, pose.rotation + 4, NULL, &pose),
+                     TENDON_ERR_ALIAS);
+    ck_assert_msg(strstr(tendon_error_message(), "positions overlaps the pose's rotations"), "%s",
+                  tendon_error_message());
+    /* more joints than the skeleton has */
+    ck_assert_int_eq(tendon_spring_chain_pose(sk, J, 6, positions, NULL, &pose),
+                     TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "joint_count is 6 and the skeleton has 5"), "%s",
+                  tendon_error_message());
+    /* nothing was written */
+    ck_assert(memcmp(pose.rotation, rest.rotation, 4 * 5 * sizeof(float)) == 0);
+    ck_assert(tendon_spring_chain_pose(sk, J, 4, positions, NULL, &pose) == TENDON_OK);
+    tendon_pose_destroy(&pose), tendon_pose_destroy(&rest);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
 int main(void)
 {
     if (env_isa_unusable())
@@ -848,6 +973,8 @@ int main(void)
     tcase_add_test(tc, rig_writes_the_chains_rotations);
     tcase_add_test(tc, bad_chains_refused_by_name);
     tcase_add_test(tc, failing_root_and_stale_workspace);
+    tcase_add_test(tc, single_time_calls_refuse_by_their_names);
+    tcase_add_test(tc, chain_pose_refusals);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

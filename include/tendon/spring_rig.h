@@ -232,7 +232,8 @@ typedef struct tendon_spring_rig tendon_spring_rig;
  *                         a tree source's tree
  *   TENDON_ERR_NOT_FOUND  a joint name the skeleton does not have (or a skeleton without names)
  *   TENDON_ERR_RANGE      a joint index ≥ the joint count
- *   TENDON_ERR_VALUE      a chain of fewer than 2 joints; J_k whose parent is not J_{k−1} ("not
+ *   TENDON_ERR_VALUE      a chain of fewer than 2 joints, or of more joints than the skeleton
+ *                         has; J_k whose parent is not J_{k−1} ("not
  *                         a parent → child path"); a joint that is a link of two chains; an
  *                         anchor joint that is, or hangs below, a link of a chain (its frame
  *                         would move with the springs); settings_count not 1 or n; a spring's
@@ -301,8 +302,10 @@ TENDON_API tendon_status tendon_spring_rig_workspace_size(const tendon_spring_ri
 /**
  * Step 1 of a sample: evaluate the source at every substep time of `time_sec` for every chain,
  * into the workspace (the anchors). time_sec: finite seconds (±∞ and NaN refused:
- * TENDON_ERR_VALUE). Calls the weight functions at every time and, with a root transform, the
- * root once per time of each grid.
+ * TENDON_ERR_VALUE). Calls the weight functions at every time of each grid whose anchors
+ * depend on an animated joint (a grid whose anchors hang only from joints no track moves
+ * evaluates no pose, and asks them nothing) and, with a root transform, the root once per time
+ * of each grid.
  * Errors: TENDON_ERR_NULL (rig, workspace), TENDON_ERR_COUNT (workspace_bytes too small),
  * TENDON_ERR_VALUE (time), the root transform's status, a tree evaluation's refusal,
  * TENDON_ERR_ISA. On error the workspace holds no evaluation (tendon_spring_rig_march refuses it).
@@ -356,9 +359,10 @@ TENDON_API tendon_status tendon_spring_rig_evaluated_anchors(const tendon_spring
  * The source's pose at one time, through the public calls (the definition above): the
  * reference the batched evaluation equals. pose: the skeleton's joint count. scratch: a second
  * pose of that joint count for the blend and the layer (NULL allowed when the source has
- * neither), overwritten. With a tree source this evaluates the tree (its scratch). Allocates
- * nothing. Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT, TENDON_ERR_VALUE (time NaN or ±∞), the
- * calls' own.
+ * neither), overwritten; it must not share memory with pose. With a tree source this
+ * evaluates the tree (its scratch). Allocates nothing. Errors: TENDON_ERR_NULL,
+ * TENDON_ERR_COUNT, TENDON_ERR_VALUE (time NaN or ±∞), TENDON_ERR_ALIAS (scratch sharing memory
+ * with pose, when the source needs it), the calls' own.
  */
 TENDON_API tendon_status tendon_spring_rig_source_pose(const tendon_spring_rig *rig,
                                                        double time_sec, tendon_pose *scratch,
@@ -370,8 +374,10 @@ TENDON_API tendon_status tendon_spring_rig_source_pose(const tendon_spring_rig *
  * `scratch_model` ([16·joint_count]), J0's local matrix from its transform in that pose, then
  * M(parent of J0) · (L(J0) · (offset, 1)) and the root transform, in float32 as the batched
  * evaluation computes them. Bit for bit the rig's anchor
- * at that time. Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE (chain), TENDON_ERR_COUNT,
- * TENDON_ERR_VALUE, the root transform's status.
+ * at that time. Errors (named after this call and its arguments): TENDON_ERR_NULL,
+ * TENDON_ERR_RANGE (chain), TENDON_ERR_COUNT, TENDON_ERR_VALUE, TENDON_ERR_ALIAS (scratch_pose2
+ * sharing memory with scratch_pose), the root transform's status (its message wrapped with the
+ * time, as tendon_spring_rig_evaluate does).
  */
 TENDON_API tendon_status tendon_spring_rig_anchor(const tendon_spring_rig *rig, size_t chain,
                                                   double time_sec, tendon_pose *scratch_pose,
@@ -402,7 +408,9 @@ TENDON_API tendon_status tendon_spring_rig_anchor(const tendon_spring_rig *rig, 
  * Translations and scales are not written (bone lengths preserved), so J_{k+1} lands on the
  * ray toward p_{k+1}, at its own distance. No twist is added about the bone.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (pose joint count), TENDON_ERR_VALUE (fewer than 2
- * joints, not a parent → child path), TENDON_ERR_RANGE. Nothing is written on error.
+ * joints or more than the skeleton has, not a parent → child path, a misaligned joints,
+ * positions or root_matrix), TENDON_ERR_RANGE, TENDON_ERR_ALIAS (positions overlapping the
+ * pose's rotations). Nothing is written on error.
  */
 TENDON_API tendon_status tendon_spring_chain_pose(const tendon_skeleton *skeleton,
                                                   const uint32_t *joints, size_t joint_count,
