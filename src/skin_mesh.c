@@ -252,14 +252,15 @@ static tendon_status check_apply(const char *fn, const mesh_t *m, const void *pa
         if (!outs[i])
             continue;
         size_t stride = m->out_stride[i];
-        a[i] = (attr){.name = names[i],
-                      .p = (const unsigned char *)outs[i] + first * m->out_stride[i]};
-        /* the byte offset of vertex `first` itself must fit */
-        if (first > 0 && (uintptr_t)outs[i] > UINTPTR_MAX - first * m->out_stride[i])
+        /* the byte offset of vertex `first` itself must fit (decided before the pointer to it
+           is formed: past the address space that is undefined behaviour) */
+        if (first > 0 && (first > SIZE_MAX / stride ||
+                          (uintptr_t)outs[i] > UINTPTR_MAX - first * stride))
             return tendon_fail(TENDON_ERR_OVERFLOW,
                                "%s: %s: vertex %zu at stride %zu lies past the end of the "
                                "address space",
-                               fn, names[i], first, m->out_stride[i]);
+                               fn, names[i], first, stride);
+        a[i] = (attr){.name = names[i], .p = (const unsigned char *)outs[i] + first * stride};
         if ((s = tendon_skin_check_attr(fn, &a[i], &stride, elems[i], sizeof(float), count)) !=
             TENDON_OK)
             return s;

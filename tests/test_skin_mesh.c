@@ -404,6 +404,13 @@ START_TEST(test_mesh_apply_errors)
     ck_assert_int_eq(tendon_skin_mesh_apply(mn, pal, (float *)(uintptr_t)(UINTPTR_MAX - 15), NULL,
                                             NULL),
                      TENDON_ERR_OVERFLOW);
+    /* vertex `first` itself past the end of the address space: refused before a pointer to it
+       is formed (forming it was undefined behaviour, which UBSan reported) */
+    ck_assert_int_eq(tendon_skin_mesh_apply_range(mn, pal, 1, 1,
+                                                  (float *)(uintptr_t)(UINTPTR_MAX - 7), NULL,
+                                                  NULL),
+                     TENDON_ERR_OVERFLOW);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "vertex 1 at stride 12 lies past the end"));
     EXPECT_UNWRITTEN();
     /* allowed: nothing wanted, an empty range, one output only, interleaved outputs */
     ck_assert_int_eq(tendon_skin_mesh_apply(mn, pal, NULL, NULL, NULL), TENDON_OK);
