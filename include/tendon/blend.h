@@ -50,10 +50,13 @@ TENDON_API tendon_status tendon_pose_blend(const tendon_pose *a, const tendon_po
 
 /**
  * Blend with a weight per joint (a bone mask). With m_j = clamp(joint_weights[j], 0, 1):
- * a joint whose m_j is 0 keeps `a` (it is not in the layer, whatever t is — even ±∞ or NaN);
- * otherwise it uses w_j = clamp(t · m_j, 0, 1), the product in double; everything else as
- * tendon_pose_blend. A mask of all 1.0 gives exactly tendon_pose_blend's bits; a NaN mask
- * weight gives that joint NaN.
+ * a joint whose m_j is 0 gets the weight 0, whatever t is (even ±∞ or NaN); otherwise it uses
+ * w_j = clamp(t · m_j, 0, 1), the product in double; everything else as tendon_pose_blend. So a
+ * joint out of the mask is blended as tendon_pose_blend blends at t = 0: `a`'s translation and
+ * scale (from + (to − from)·0: a −0 component may come out +0, and a non-finite `b` component
+ * gives NaN) and `a`'s rotation — negated where dot(a, b) < 0 (the seed's hemisphere flip: the
+ * same rotation). It is not copied bit for bit. A mask of all 1.0 gives exactly
+ * tendon_pose_blend's bits; a NaN mask weight gives that joint NaN.
  * joint_weights: [joint_count] floats, meant to be in [0, 1] (clamped to it).
  * Errors: as tendon_pose_blend, plus TENDON_ERR_NULL for joint_weights (when joint_count > 0).
  */
@@ -79,9 +82,13 @@ TENDON_API tendon_status tendon_pose_add(const tendon_pose *base, const tendon_p
 
 /**
  * Additive layer with a weight per joint (a bone mask). With m_j = clamp(joint_weights[j], 0, 1):
- * a joint whose m_j is 0 keeps `base` (weight 0, whatever `weight` is — even +∞ or NaN);
- * otherwise it uses weight · m_j (product in double) in place of weight, then the rules of
- * tendon_pose_add. A mask of all 1.0 gives exactly tendon_pose_add's bits.
+ * a joint whose m_j is 0 gets the weight 0, whatever `weight` is (even +∞ or NaN); otherwise it
+ * uses weight · m_j (product in double) in place of weight, then the rules of tendon_pose_add.
+ * So a joint out of the mask is tendon_pose_add's at weight 0: `base`'s translation and scale
+ * (base + delta·0, base·(1 + (delta − 1)·0): a −0 component may come out +0, and a non-finite
+ * `delta` component gives NaN) and base ⊗ slerp(identity, delta, 0) for the rotation — `base`,
+ * or −base where the delta's w < 0 (the flip: the same rotation). A mask of all 1.0 gives
+ * exactly tendon_pose_add's bits.
  * Errors: as tendon_pose_add, plus TENDON_ERR_NULL for joint_weights (when joint_count > 0).
  */
 TENDON_API tendon_status tendon_pose_add_masked(const tendon_pose *base, const tendon_pose *delta,
@@ -126,8 +133,9 @@ TENDON_API tendon_status tendon_pose_blend_f32(const tendon_pose *a, const tendo
 
 /**
  * tendon_pose_blend_masked in float32 (slerp): w_j = clamp(t·m_j, 0, 1) in double, rounded to
- * float, 0 where m_j = clamp(joint_weights[j], 0, 1) is 0. A mask of all 1.0 gives exactly
- * tendon_pose_blend_f32's bits. Errors as tendon_pose_blend_masked.
+ * float, 0 where m_j = clamp(joint_weights[j], 0, 1) is 0 — where a joint gets ±a normalised
+ * (the slerp's end at w = 0), as tendon_pose_blend_masked describes. A mask of all 1.0 gives
+ * exactly tendon_pose_blend_f32's bits. Errors as tendon_pose_blend_masked.
  */
 TENDON_API tendon_status tendon_pose_blend_masked_f32(const tendon_pose *a, const tendon_pose *b,
                                                       double t, const float *joint_weights,
