@@ -37,6 +37,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/fpenv.h"
@@ -228,6 +229,14 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
         if (t->key_count > (SIZE_MAX / sizeof(float) - floats) / (per_key + 1) / 2)
             return tendon_fail(TENDON_ERR_OVERFLOW, "%s: track %zu: %zu keys overflow size_t", fn,
                                i, t->key_count);
+        char what[64];
+        snprintf(what, sizeof what, "track %zu (%s): times", i, path_name(t->path));
+        tendon_status st = tendon_check_array(fn, what, t->times, t->key_count, 1);
+        if (st != TENDON_OK)
+            return st;
+        snprintf(what, sizeof what, "track %zu (%s): values", i, path_name(t->path));
+        if ((st = tendon_check_array(fn, what, t->values, t->key_count, per_key)) != TENDON_OK)
+            return st;
         for (size_t k = 0; k < t->key_count; ++k) {
             const float x = t->times[k];
             if (!(x - x == 0.0f))
@@ -1414,8 +1423,10 @@ static tendon_status sample_times_checked(const char *fn, const tendon_kernels *
     if (joint_count > 0 && !joints)
         return tendon_fail(TENDON_ERR_NULL, "%s: joints is NULL with a count of %zu", fn,
                            joint_count);
-    tendon_status st = tendon_check_pose(fn, "out", out);
-    if (st != TENDON_OK)
+    tendon_status st;
+    if ((st = tendon_check_array_f64(fn, "times", times, time_count)) != TENDON_OK ||
+        (st = tendon_check_array(fn, "joints", joints, joint_count, 1)) != TENDON_OK ||
+        (st = tendon_check_pose(fn, "out", out)) != TENDON_OK)
         return st;
     if (joint_count != 0 && time_count > SIZE_MAX / joint_count)
         return tendon_fail(TENDON_ERR_OVERFLOW, "%s: %zu times × %zu joints overflow size_t", fn,
@@ -1561,6 +1572,9 @@ static tendon_status sample_cursor_checked(const char *fn, const tendon_clip *cl
                            fn, cursor_count, clip->timeline_count);
     if (clip->timeline_count > 0 && !cursor)
         return tendon_fail(TENDON_ERR_NULL, "%s: cursor is NULL", fn);
+    tendon_status cst = tendon_check_array(fn, "cursor", cursor, clip->timeline_count, 1);
+    if (cst != TENDON_OK)
+        return cst;
     const tendon_kernels *kt;
     const tendon_status st = check_pose_sample(fn, clip, time_sec, pose, &kt);
     if (st != TENDON_OK)

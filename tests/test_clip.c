@@ -423,6 +423,22 @@ START_TEST(test_create_errors)
     ck_assert_int_eq(tendon_clip_create(&d, &clip), TENDON_ERR_VALUE);
     ck_assert_ptr_nonnull(strstr(tendon_error_message(), "finite"));
     t.times = times;
+    /* a track's times or values not aligned to float: refused, naming the track */
+    _Alignas(16) unsigned char raw[64];
+    memcpy(raw + 2, times, 2 * sizeof(float));
+    t.times = (const float *)(const void *)(raw + 2);
+    ck_assert_int_eq(tendon_clip_create(&d, &clip), TENDON_ERR_VALUE);
+    ck_assert_ptr_null(clip);
+    ck_assert_msg(strstr(tendon_error_message(), "track 0 (translation): times at ") &&
+                      strstr(tendon_error_message(), "not aligned"),
+                  "%s", tendon_error_message());
+    t.times = times;
+    memcpy(raw + 17, v, 6 * sizeof(float));
+    t.values = (const float *)(const void *)(raw + 17);
+    ck_assert_int_eq(tendon_clip_create(&d, &clip), TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "track 0 (translation): values at "), "%s",
+                  tendon_error_message());
+    t.values = v;
     tendon_track_desc two[2] = {t, t};
     tendon_clip_desc d2 = {1, 2, two};
     ck_assert_int_eq(tendon_clip_create(&d2, &clip), TENDON_ERR_VALUE);
@@ -656,6 +672,15 @@ START_TEST(test_cursor_same_bits)
             ck_assert_int_eq(tendon_clip_sample_cursor(rc.clip, 0.5, cur, tl - 1, &pb),
                              TENDON_ERR_COUNT);
             ck_assert_int_eq(tendon_clip_sample_cursor(rc.clip, 0.5, NULL, tl, &pb), TENDON_ERR_NULL);
+            /* a cursor not aligned to uint32_t: refused, not read */
+            unsigned char *raw = malloc(4 * tl + 8);
+            ck_assert_ptr_nonnull(raw);
+            ck_assert_int_eq(tendon_clip_sample_cursor(rc.clip, 0.5,
+                                                       (uint32_t *)(void *)(raw + 1), tl, &pb),
+                             TENDON_ERR_VALUE);
+            ck_assert_msg(strstr(tendon_error_message(), "cursor at "), "%s",
+                          tendon_error_message());
+            free(raw);
         }
         free(cur);
         tendon_pose_destroy(&pa);

@@ -185,6 +185,23 @@ START_TEST(times_errors)
                      TENDON_ERR_VALUE);
     ck_assert(strstr(tendon_error_message(), "times[1] is NaN"));
     ck_assert(memcmp(snapshot, before.translation, 18 * sizeof(float)) == 0);
+    /* misaligned times or joints: refused by name, nothing read or written (UBSan reported the
+       reads before) */
+    _Alignas(16) unsigned char raw[64];
+    memcpy(raw + 4, times, sizeof times);
+    memcpy(raw + 33, joints, sizeof joints);
+    const double *odd_times = (const double *)(const void *)(raw + 4);
+    const uint32_t *odd_joints = (const uint32_t *)(const void *)(raw + 33);
+    ck_assert_int_eq(tendon_clip_sample_times(tc.clip, odd_times, 2, joints, 3, &out),
+                     TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "tendon_clip_sample_times: times at ") &&
+                      strstr(tendon_error_message(), "multiple of 8 bytes"),
+                  "%s", tendon_error_message());
+    ck_assert_int_eq(tendon_clip_sample_times_f32(tc.clip, times, 2, odd_joints, 3, &out),
+                     TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "tendon_clip_sample_times_f32: joints at "),
+                  "%s", tendon_error_message());
+    ck_assert(memcmp(snapshot, before.translation, 18 * sizeof(float)) == 0);
     tendon_pose empty;
     ck_assert(tendon_pose_create(0, &empty) == TENDON_OK);
     ck_assert_int_eq(tendon_clip_sample_times(tc.clip, times, 0, joints, 3, &empty), TENDON_OK);

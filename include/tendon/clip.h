@@ -92,7 +92,8 @@ typedef struct tendon_clip_desc {
  *   TENDON_ERR_NULL      desc, out, tracks (track_count > 0), a track's times or values
  *   TENDON_ERR_VALUE     an unknown path or interpolation; a width that does not fit the path;
  *                        key_count 0; a time that is not finite; times not strictly increasing;
- *                        two tracks driving the same path of the same joint
+ *                        two tracks driving the same path of the same joint; a track's times
+ *                        or values not aligned to float
  *   TENDON_ERR_RANGE     a TRS track's joint ≥ joint_count
  *   TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM
  * On error *out is NULL.
@@ -149,8 +150,8 @@ TENDON_API tendon_status tendon_clip_sample(const tendon_clip *clip, double time
  * cursor is the only thing written besides the pose; one cursor per playing instance (two
  * threads must not share one).
  * cursor_count: at least tendon_clip_timeline_count(clip); cursor may be NULL when that is 0.
- * Errors: as tendon_clip_sample, plus TENDON_ERR_NULL (cursor) and TENDON_ERR_COUNT
- * (cursor_count too small).
+ * Errors: as tendon_clip_sample, plus TENDON_ERR_NULL (cursor), TENDON_ERR_COUNT
+ * (cursor_count too small) and TENDON_ERR_VALUE (cursor not aligned to uint32_t).
  */
 TENDON_API tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, double time_sec,
                                                    uint32_t *cursor, size_t cursor_count,
@@ -285,7 +286,11 @@ typedef struct tendon_root_motion {
  *   but no rotation track is taken to keep the identity rotation.
  * Computed in double (composition by the seed's quaternion product), rounded once to float.
  * n is computed by exponentiation by squaring, so any accepted times take O(log n): at most
- * about 54 squarings, since each time is within TENDON_ROOT_MOTION_MAX_LOOPS loops of 0.
+ * about 54 squarings, since each time is within TENDON_ROOT_MOTION_MAX_LOOPS loops of 0. Each
+ * squaring rounds, so the error grows about linearly with n: a clip moving 2 m and turning 90°
+ * a loop, whose exact answer after any multiple of 4 loops is no travel, is off by ~1e-3 m at
+ * 4·10^12 loops, ~0.1 m at 4·10^14 and metres near 2^53 (measured) — far beyond any play
+ * session, but not exact.
  *
  * **Extract without strip and the character moves twice**: the pose still carries the root's
  * travel. Call tendon_root_motion_strip on every sampled pose you apply this motion to.
