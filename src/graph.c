@@ -534,6 +534,9 @@ tendon_status tendon_blend_tree_evaluate_env(tendon_blend_tree *tree, double tim
         if (out->translation == tree->scratch[k].translation)
             return tendon_fail(TENDON_ERR_ALIAS, "%s: out is one of the tree's scratch poses",
                                fn);
+    if (time_sec != time_sec) /* refused before any node runs: no key or source takes it */
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: time_sec is NaN: a tree is evaluated at a number of seconds", fn);
     return tree_walk(tree, tree->root, time_sec, out, env);
 }
 
@@ -784,6 +787,19 @@ tendon_status tendon_state_machine_advance(tendon_state_machine *m, double dt_se
     if (!is_finite(dt_sec))
         return tendon_fail(TENDON_ERR_VALUE, "%s: dt_sec is %g; a step must be finite (a NaN "
                            "or infinite clock never recovers)", fn, dt_sec);
+    /* Nor may a finite step take a clock to ±∞ (it would not come back either). Checked before
+       anything changes, on the most a clock can gain — twice the step: a self-transition's
+       clock is both the active and the leaving one — so a step within a factor of two of the
+       largest double may be refused where it would have fitted. */
+    const double twice = dt_sec + dt_sec;
+    const double a = m->elapsed[m->active] + twice;
+    const double l = m->leaving == SIZE_MAX ? 0.0 : m->elapsed[m->leaving] + twice;
+    const double f = m->fade_elapsed + dt_sec;
+    if (!is_finite(twice) || !is_finite(a) || !is_finite(l) || !is_finite(f))
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: dt_sec is %g and the active state's clock %g: the step could take "
+                           "a clock past the largest double; nothing changed",
+                           fn, dt_sec, m->elapsed[m->active]);
     if (m->leaving == SIZE_MAX)
         sm_start(m, TENDON_FPENV_HERE);
     m->elapsed[m->active] += dt_sec;

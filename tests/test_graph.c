@@ -678,6 +678,16 @@ START_TEST(test_set_evaluate_errors)
     ck_assert_int_eq(tendon_blend_tree_evaluate(tree, 0, &out2), TENDON_ERR_COUNT);
     ck_assert_int_eq(tendon_blend_tree_evaluate(tree, 0, NULL), TENDON_ERR_NULL);
     ck_assert_int_eq(tendon_blend_tree_evaluate(NULL, 0, &out2), TENDON_ERR_NULL);
+    /* a NaN time: refused before any node runs, out untouched */
+    tendon_pose out1;
+    ck_assert_int_eq(tendon_pose_create(1, &out1), TENDON_OK);
+    out1.translation[0] = 42.0f;
+    ck_assert_int_eq(tendon_blend_tree_evaluate(tree, NAN, &out1), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(),
+                                 "tendon_blend_tree_evaluate: time_sec is NaN"));
+    ck_assert(out1.translation[0] == 42.0f);
+    ck_assert_int_eq(tendon_blend_tree_evaluate(tree, INFINITY, &out1), TENDON_OK);
+    tendon_pose_destroy(&out1);
     ck_assert_uint_eq(tendon_blend_tree_joint_count(tree), 1);
     int is_clock = -1;
     ck_assert_uint_eq(tendon_blend_tree_parameter_count(tree), 2);
@@ -811,6 +821,21 @@ START_TEST(test_machine_errors)
     tendon_state_machine_info info;
     ck_assert_int_eq(tendon_state_machine_get_info(m, &info), TENDON_OK);
     ck_assert_str_eq(info.current, "idle"); /* the refused steps changed nothing */
+    /* finite steps that could take a clock to ∞ (it would never come back): refused before
+       anything changes — 1e308 twice is past the largest double, and so is 8e307 added twice
+       to a clock already at 8e307 */
+    ck_assert_int_eq(tendon_state_machine_advance(m, 1e308), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "past the largest double"));
+    ck_assert_int_eq(tendon_state_machine_get_info(m, &info), TENDON_OK);
+    ck_assert_str_eq(info.current, "idle");
+    ck_assert_int_eq(tendon_state_machine_advance(m, 8e307), TENDON_OK); /* idle → walk */
+    double walk_sec = 0;
+    ck_assert_int_eq(tendon_state_machine_state_time(m, "walk", &walk_sec), TENDON_OK);
+    ck_assert_double_eq(walk_sec, 8e307);
+    ck_assert_int_eq(tendon_state_machine_advance(m, 8e307), TENDON_ERR_VALUE);
+    ck_assert_int_eq(tendon_state_machine_state_time(m, "walk", &walk_sec), TENDON_OK);
+    ck_assert_double_eq(walk_sec, 8e307);
+    ck_assert_int_eq(tendon_state_machine_advance(m, -8e307), TENDON_OK); /* and back */
     ck_assert_int_eq(tendon_state_machine_set(m, "a", 1), TENDON_OK);
     ck_assert_int_eq(tendon_state_machine_set(m, "b", 1), TENDON_OK);
     ck_assert_int_eq(tendon_state_machine_set(m, "a", 2), TENDON_OK); /* an existing slot */

@@ -183,10 +183,12 @@ TENDON_API const char *tendon_blend_tree_parameter_name(const tendon_blend_tree 
  *           an interior node always writes every channel.
  * where target is `out` for the root and a scratch pose of the parent otherwise.
  *
- * time_sec: seconds, any value (it is handed to the sources as it is).
+ * time_sec: seconds, any value but NaN (±∞ is handed to the sources as it is, and clips clamp
+ * it at their ends).
  * out: tree's joint_count joints; must not be one of the tree's own poses.
  * Errors: TENDON_ERR_NULL (tree, out or its arrays), TENDON_ERR_COUNT (out's joint count
- * differs), TENDON_ERR_ALIAS (out is one of the tree's scratch poses). A refusal from the blend
+ * differs), TENDON_ERR_ALIAS (out is one of the tree's scratch poses), TENDON_ERR_VALUE
+ * (time_sec NaN, refused before any node runs; nothing is written). A refusal from the blend
  * (impossible with the tree's own poses) is passed on.
  */
 TENDON_API tendon_status tendon_blend_tree_evaluate(tendon_blend_tree *tree, double time_sec,
@@ -302,7 +304,9 @@ tendon_state_machine_parameters(const tendon_state_machine *machine);
  * negative step is accepted as the seed accepts it: it moves the clocks and the fade back (the
  * crossfade weight is clamped to [0, 1] by the blend); a fade ends only when its elapsed time
  * reaches its duration.
- * Errors: TENDON_ERR_NULL, TENDON_ERR_VALUE (dt_sec NaN or ±∞; nothing changes).
+ * Errors: TENDON_ERR_NULL, TENDON_ERR_VALUE (dt_sec NaN or ±∞, or a finite step that could
+ * take a clock past the largest double — twice the step added to the active or leaving state's
+ * clock, or the step to the fade's, not finite; nothing changes).
  */
 TENDON_API tendon_status tendon_state_machine_advance(tendon_state_machine *machine,
                                                       double dt_sec);
