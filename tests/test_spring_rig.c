@@ -776,16 +776,24 @@ START_TEST(bad_chains_refused_by_name)
 }
 END_TEST
 
+/* The layered source's rig on `tier`, placed by the test's root transform (failing after 0.4 s
+   while *fail is set). */
+static tendon_spring_rig *layered_rig(scene *sc, int tier, int *fail)
+{
+    tendon_spring_rig_chain chains[3];
+    tendon_spring_rig_desc d;
+    make_desc(sc, SRC_LAYERED, tier, 0, 1, fail, chains, &d);
+    tendon_spring_rig *rig = NULL; /* the rig keeps copies of d and its chains */
+    ck_assert(tendon_spring_rig_create(&d, &rig) == TENDON_OK);
+    return rig;
+}
+
 START_TEST(failing_root_and_stale_workspace)
 {
     scene sc;
     make_scene(&sc);
     int fail = 0;
-    tendon_spring_rig_chain chains[3];
-    tendon_spring_rig_desc d;
-    make_desc(&sc, SRC_LAYERED, 1, 0, 1, &fail, chains, &d);
-    tendon_spring_rig *rig = NULL;
-    ck_assert(tendon_spring_rig_create(&d, &rig) == TENDON_OK);
+    tendon_spring_rig *rig = layered_rig(&sc, 1, &fail);
     size_t bytes;
     ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
     void *ws = calloc(1, bytes);
@@ -859,11 +867,7 @@ START_TEST(single_time_calls_refuse_by_their_names)
     scene sc;
     make_scene(&sc);
     int fail = 0;
-    tendon_spring_rig_chain chains[3];
-    tendon_spring_rig_desc d;
-    make_desc(&sc, SRC_LAYERED, 0, 0, 1, &fail, chains, &d);
-    tendon_spring_rig *rig = NULL;
-    ck_assert(tendon_spring_rig_create(&d, &rig) == TENDON_OK);
+    tendon_spring_rig *rig = layered_rig(&sc, 0, &fail);
     tendon_pose pose, scratch;
     ck_assert(tendon_pose_create(JOINTS, &pose) == TENDON_OK);
     ck_assert(tendon_pose_create(JOINTS, &scratch) == TENDON_OK);
