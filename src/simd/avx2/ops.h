@@ -253,9 +253,26 @@ static inline void vftranspose_rows3(vf r[8])
 /** Components 0..7 of WF records: out[c] lane i = p[i][c] (each p[i] 8 floats, no alignment). */
 static inline void vfgather8(const float *const p[8], vf out[8])
 {
-    for (int i = 0; i < 8; ++i)
-        out[i] = simde_mm256_loadu_ps(p[i]);
-    vftranspose(out);
+    /* rows i and i + 4 side by side, one per 128-bit half (the halves joined by the load's
+       vinsertf128 rather than by cross-lane shuffles), then one in-lane 4×4 transpose per half */
+    simde__m256 a[4], b[4];
+    for (int i = 0; i < 4; ++i) {
+        a[i] = simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(p[i])),
+                                         simde_mm_loadu_ps(p[i + 4]), 1);
+        b[i] = simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_loadu_ps(p[i] + 4)),
+                                         simde_mm_loadu_ps(p[i + 4] + 4), 1);
+    }
+    for (int h = 0; h < 2; ++h) {
+        const simde__m256 *r = h ? b : a;
+        const simde__m256 t0 = simde_mm256_unpacklo_ps(r[0], r[1]);
+        const simde__m256 t1 = simde_mm256_unpackhi_ps(r[0], r[1]);
+        const simde__m256 t2 = simde_mm256_unpacklo_ps(r[2], r[3]);
+        const simde__m256 t3 = simde_mm256_unpackhi_ps(r[2], r[3]);
+        out[4 * h + 0] = simde_mm256_shuffle_ps(t0, t2, 0x44);
+        out[4 * h + 1] = simde_mm256_shuffle_ps(t0, t2, 0xEE);
+        out[4 * h + 2] = simde_mm256_shuffle_ps(t1, t3, 0x44);
+        out[4 * h + 3] = simde_mm256_shuffle_ps(t1, t3, 0xEE);
+    }
 }
 
 
