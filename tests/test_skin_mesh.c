@@ -410,7 +410,8 @@ START_TEST(test_mesh_apply_errors)
                                                   (float *)(uintptr_t)(UINTPTR_MAX - 7), NULL,
                                                   NULL),
                      TENDON_ERR_OVERFLOW);
-    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "vertex 1 at stride 12 lies past the end"));
+    ck_assert_ptr_nonnull(
+        strstr(tendon_error_message(), "vertex 1 at stride 12 lies past the end"));
     EXPECT_UNWRITTEN();
     /* allowed: nothing wanted, an empty range, one output only, interleaved outputs */
     ck_assert_int_eq(tendon_skin_mesh_apply(mn, pal, NULL, NULL, NULL), TENDON_OK);

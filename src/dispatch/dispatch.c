@@ -102,11 +102,13 @@ static const tendon_kernels TABLE_SSE41 = TABLE(sse41, TENDON_ISA_SSE41);
 #endif
 #ifdef TENDON_HAVE_AVX2
 static const tendon_kernels TABLE_AVX2 = TABLE(avx2, TENDON_ISA_AVX2);
-static const tendon_kernels TABLE_AVX2_INTEL = TABLE_SPLAT(avx2, TENDON_ISA_AVX2, 1, SPLAT_MAX_INTEL);
+static const tendon_kernels TABLE_AVX2_INTEL =
+    TABLE_SPLAT(avx2, TENDON_ISA_AVX2, 1, SPLAT_MAX_INTEL);
 #endif
 #ifdef TENDON_HAVE_AVX512
 static const tendon_kernels TABLE_AVX512 = TABLE(avx512, TENDON_ISA_AVX512);
-static const tendon_kernels TABLE_AVX512_INTEL = TABLE_SPLAT(avx512, TENDON_ISA_AVX512, 1, SPLAT_MAX_INTEL);
+static const tendon_kernels TABLE_AVX512_INTEL =
+    TABLE_SPLAT(avx512, TENDON_ISA_AVX512, 1, SPLAT_MAX_INTEL);
 #endif
 
 /* An Intel CPU (cpuid's vendor): the tables tuned for it. Asked once; cpuid is slow under a
