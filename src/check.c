@@ -142,10 +142,13 @@ static void pose_span(const tendon_pose *p, uintptr_t *lo, uintptr_t *hi)
     *hi = te > re ? (te > se ? te : se) : (re > se ? re : se);
 }
 
-tendon_status tendon_check_pose_alias(const char *fn, const char *out_name, const tendon_pose *out,
-                                      const char *in_name, const tendon_pose *in)
+/* out's arrays against in's: none may share a byte with another, but (allow_exact) an array
+   may be exactly its twin. */
+static tendon_status check_poses_share(const char *fn, const char *out_name,
+                                       const tendon_pose *out, const char *in_name,
+                                       const tendon_pose *in, int allow_exact)
 {
-    if (out->joint_count == 0)
+    if (out->joint_count == 0 || in->joint_count == 0)
         return TENDON_OK;
     /* Poses whose spans are apart cannot overlap at all (checked poses: no end wraps). */
     uintptr_t out_lo, out_hi, in_lo, in_hi;
@@ -153,23 +156,39 @@ tendon_status tendon_check_pose_alias(const char *fn, const char *out_name, cons
     pose_span(in, &in_lo, &in_hi);
     if (out_hi <= in_lo || in_hi <= out_lo)
         return TENDON_OK;
-    const size_t n = out->joint_count;
+    const size_t n = out->joint_count, m = in->joint_count;
     const void *outs[3] = {out->translation, out->rotation, out->scale};
     const void *ins[3] = {in->translation, in->rotation, in->scale};
     const size_t bytes[3] = {3 * n * sizeof(float), 4 * n * sizeof(float), 3 * n * sizeof(float)};
+    const size_t in_bytes[3] = {3 * m * sizeof(float), 4 * m * sizeof(float),
+                                3 * m * sizeof(float)};
     static const char *const names[3] = {"translation", "rotation", "scale"};
     for (int i = 0; i < 3; ++i) {
         for (int k = 0; k < 3; ++k) {
-            if (i == k && outs[i] == ins[k])
+            if (allow_exact && i == k && outs[i] == ins[k])
                 continue; /* exact aliasing: allowed, every joint is read before it is written */
-            if (tendon_ranges_overlap(outs[i], bytes[i], ins[k], bytes[k]))
+            if (tendon_ranges_overlap(outs[i], bytes[i], ins[k], in_bytes[k]))
                 return tendon_fail(TENDON_ERR_ALIAS,
-                                   "%s: %s.%s overlaps %s.%s; an output array may be exactly the "
-                                   "input's but must not partly overlap one",
+                                   allow_exact ? "%s: %s.%s overlaps %s.%s; an output array may be "
+                                                 "exactly the input's but must not partly overlap one"
+                                               : "%s: %s.%s overlaps %s.%s; the two poses must not "
+                                                 "share memory",
                                    fn, out_name, names[i], in_name, names[k]);
         }
     }
     return TENDON_OK;
+}
+
+tendon_status tendon_check_pose_alias(const char *fn, const char *out_name, const tendon_pose *out,
+                                      const char *in_name, const tendon_pose *in)
+{
+    return check_poses_share(fn, out_name, out, in_name, in, 1);
+}
+
+tendon_status tendon_check_poses_apart(const char *fn, const char *a_name, const tendon_pose *a,
+                                       const char *b_name, const tendon_pose *b)
+{
+    return check_poses_share(fn, a_name, a, b_name, b, 0);
 }
 
 /* The general fast path's view of a pose (tendon_pose_call_boxes_ok, below). */

@@ -1621,22 +1621,6 @@ tendon_status tendon_spring_rig_source_pose(const tendon_spring_rig *rig, double
     return rig_source_pose(&a, rig, time_sec, scratch, pose, TENDON_FPENV_HERE);
 }
 
-/* Whether any array of p shares a byte with any array of q. */
-static int poses_overlap(const tendon_pose *p, const tendon_pose *q)
-{
-    const float *pa[3] = {p->translation, p->rotation, p->scale};
-    const float *qa[3] = {q->translation, q->rotation, q->scale};
-    const size_t pb[3] = {3 * p->joint_count * sizeof(float), 4 * p->joint_count * sizeof(float),
-                          3 * p->joint_count * sizeof(float)};
-    const size_t qb[3] = {3 * q->joint_count * sizeof(float), 4 * q->joint_count * sizeof(float),
-                          3 * q->joint_count * sizeof(float)};
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k)
-            if (tendon_ranges_overlap(pa[i], pb[i], qa[k], qb[k]))
-                return 1;
-    return 0;
-}
-
 static tendon_status source_pose_clips(const source_args *a, const tendon_spring_rig *rig,
                                        double time_sec, tendon_pose *scratch, tendon_pose *pose,
                                        const tendon_fpenv *env)
@@ -1676,11 +1660,9 @@ static tendon_status source_pose_clips(const source_args *a, const tendon_spring
     if (scratch->joint_count != rig->joint_count)
         return tendon_fail(TENDON_ERR_COUNT, "%s: %s has %zu joints, the skeleton %zu", fn,
                            a->scratch, scratch->joint_count, rig->joint_count);
-    if (poses_overlap(scratch, pose))
-        return tendon_fail(TENDON_ERR_ALIAS,
-                           "%s: %s shares memory with %s: the second clip is sampled into it "
-                           "while %s holds the first",
-                           fn, a->scratch, a->pose, a->pose);
+    /* the second clip is sampled into scratch while pose holds the first */
+    if ((st = tendon_check_poses_apart(fn, a->scratch, scratch, a->pose, pose)) != TENDON_OK)
+        return st;
     tendon_pose q = *scratch;
     if (rig->clip[1]) {
         tendon_pose_copy(rest, &q);
@@ -1785,12 +1767,8 @@ tendon_status tendon_spring_chain_pose(const tendon_skeleton *skeleton, const ui
                            "%s: joint_count is %zu and the skeleton has %zu joints: a parent → "
                            "child path passes each joint once at most",
                            fn, joint_count, J);
-    if ((uintptr_t)joints % _Alignof(uint32_t) != 0)
-        return tendon_fail(TENDON_ERR_VALUE,
-                           "%s: joints at %p is not aligned to its element type (a multiple of "
-                           "%zu bytes)",
-                           fn, (const void *)joints, (size_t)_Alignof(uint32_t));
-    if ((st = tendon_check_array(fn, "positions", positions, joint_count - 1, 3)) != TENDON_OK ||
+    if ((st = tendon_check_array(fn, "joints", joints, joint_count, 1)) != TENDON_OK ||
+        (st = tendon_check_array(fn, "positions", positions, joint_count - 1, 3)) != TENDON_OK ||
         (root_matrix && (st = tendon_check_array(fn, "root_matrix", root_matrix, 1, 16)) !=
                             TENDON_OK))
         return st;

@@ -293,6 +293,10 @@ TENDON_HIDDEN tendon_status tendon_check_pose(const char *fn, const char *what,
 TENDON_HIDDEN tendon_status tendon_check_pose_alias(const char *fn, const char *out_name,
                                                     const tendon_pose *out, const char *in_name,
                                                     const tendon_pose *in);
+/* Two checked poses sharing no byte at all (a scratch pose and the pose it helps fill). */
+TENDON_HIDDEN tendon_status tendon_check_poses_apart(const char *fn, const char *a_name,
+                                                     const tendon_pose *a, const char *b_name,
+                                                     const tendon_pose *b);
 /* Do [a, a + a_bytes) and [b, b + b_bytes) share a byte? (Differences, not sums: a + bytes may
    wrap for a count near the overflow limit.) */
 static inline int tendon_ranges_overlap(const void *a, size_t a_bytes, const void *b,
