@@ -726,21 +726,116 @@ TENDON_AINLINE void vdq_rotate(vf x, vf y, vf z, vf w, vf vx, vf vy, vf vz, vf *
     *oz = vfadd(vfadd(vz, vfmul(w, uz)), vfsub(vfmul(x, uy), vfmul(y, ux)));
 }
 
+#if TENDON_WF <= 8
 /*
- * Vertices [v0, v0 + WF) of a mesh by dual quaternions (tendon_ref_mesh_vertex_dq lane-wise):
- * each influence's eight components gathered across the lanes (vfgather8), the antipodality
- * sign from the dot with the first influence's real part, the blend, normalisation, rotation.
- * unit_scales: every palette scale is exactly 1 (checked per call), so s is the weights' sum —
- * the same bits as Σ wk·1 — and no scale is gathered.
+ * Row form (the 4- and 8-lane ISAs; issue 12). The lane form transposes every influence's eight
+ * components into lanes to take the antipodality dot there: four transposes a vertex, which the
+ * 16-lane AVX-512 absorbs and these do not. For palettes of up to TENDON_DQ_ROWS_MAX entries a
+ * call instead makes, once, the dot's verdict for every pair of entries — which record, q or
+ * −q, influence b contributes to a vertex whose first influence is a — and the blend runs on
+ * whole records like linear blending's rows: each vertex's b = Σ wk·(±qk) from its influences'
+ * 8-float records (one vector or two), the WF blended records transposed once.
+ * wk·(−q) is exactly the reference's (−wk)·q (rounding is symmetric; a NaN's sign is not
+ * promised), and the dot is the reference's, in its order ((x + y) + z) + w, negative where the
+ * reference's `d < 0` holds (NaN: not). So the bits are the lane form's.
  */
-TENDON_AINLINE void vmesh_block_dq(const tendon_skin_mesh *m, const float *dq, size_t v0,
-                                   size_t n, int mode, int fast, int unit_scales, float *op,
-                                   float *on, float *ot)
+#define TENDON_DQ_ROWS_MAX 64
+typedef struct vdq_rows {
+    _Alignas(64) float rec[2 * TENDON_DQ_ROWS_MAX][8]; /* entry j: q_j at j, −q_j at count + j */
+    uint16_t pick[TENDON_DQ_ROWS_MAX * TENDON_DQ_ROWS_MAX]; /* [a·stride + b]: b or count + b */
+} vdq_rows;
+
+static void vdq_rows_make(const float *dq, size_t count, size_t stride, vdq_rows *t)
 {
-    const size_t l0 = v0 % TENDON_MESH_LANES;
-    const unsigned char *b = tendon_mesh_block(m, v0 / TENDON_MESH_LANES);
-    const uint16_t *jv = (const uint16_t *)(const void *)b + n * l0;
-    const float *wv0 = (const float *)(const void *)(b + tendon_mesh_off_w(n)) + n * l0;
+    _Alignas(64) float r[4][TENDON_DQ_ROWS_MAX], d_row[TENDON_DQ_ROWS_MAX];
+    for (size_t j = 0; j < count; ++j)
+        for (int g = 0; g < 8 / TENDON_WF; ++g) {
+            const vf q = vfload(dq + 16 * j + g * TENDON_WF);
+            vfstore(t->rec[j] + g * TENDON_WF, q);
+            vfstore(t->rec[count + j] + g * TENDON_WF, vfneg(q));
+        }
+    for (size_t j = 0; j < stride; ++j)
+        for (int c = 0; c < 4; ++c)
+            r[c][j] = j < count ? dq[16 * j + (size_t)c] : 0.0f;
+    for (size_t a = 0; a < count; ++a) {
+        const float *qa = dq + 16 * a;
+        const vf x = vfset1(qa[0]), y = vfset1(qa[1]), z = vfset1(qa[2]), w = vfset1(qa[3]);
+        for (size_t b = 0; b < stride; b += TENDON_WF)
+            vfstore(d_row + b,
+                    vfadd(vfadd(vfadd(vfmul(x, vfload(r[0] + b)), vfmul(y, vfload(r[1] + b))),
+                                vfmul(z, vfload(r[2] + b))),
+                          vfmul(w, vfload(r[3] + b))));
+        uint16_t *pick = t->pick + a * stride;
+        for (size_t b = 0; b < count; ++b)
+            pick[b] = (uint16_t)(d_row[b] < 0.0f ? count + b : b);
+    }
+}
+
+/* vmesh_block_dq's blend in row form: acc[e] lane i = component e of vertex v0 + i's b, and the
+   scales' sum (unsigned weights) in sacc when positions are wanted. */
+TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, size_t stride, const float *dq,
+                                   const uint16_t *jv, const float *wv0, size_t n, int scales,
+                                   int unit, vf acc[8], vf *sacc)
+{
+    vf part[8 / TENDON_WF][TENDON_WF];
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
+    for (int i = 0; i < TENDON_WF; ++i) {
+        const uint16_t *ji = jv + n * (size_t)i;
+        const float *wi = wv0 + n * (size_t)i;
+        const uint16_t *pick = t->pick + stride * ji[0];
+        const vf w0 = vfset1(wi[0]);
+        for (int g = 0; g < 8 / TENDON_WF; ++g)
+            part[g][i] = vfmul(w0, vfload(t->rec[ji[0]] + g * TENDON_WF));
+        for (size_t k = 1; k < n; ++k) {
+            const float *qk = t->rec[pick[ji[k]]];
+            const vf wk = vfset1(wi[k]);
+            for (int g = 0; g < 8 / TENDON_WF; ++g)
+                part[g][i] = vfadd(part[g][i], vfmul(wk, vfload(qk + g * TENDON_WF)));
+        }
+    }
+    for (int g = 0; g < 8 / TENDON_WF; ++g) {
+        vftranspose(part[g]);
+        for (int e = 0; e < TENDON_WF; ++e)
+            acc[g * TENDON_WF + e] = part[g][e];
+    }
+    if (!scales)
+        return;
+    /* the scales: s = Σ wk·sk with the unsigned weights, lane-wise as the lane form has it */
+    vf wkv[4];
+    if (n == 4) {
+        vfload4(wv0, &wkv[0], &wkv[1], &wkv[2], &wkv[3]);
+    } else {
+        _Alignas(64) float wt[4][TENDON_WF];
+        for (int i = 0; i < TENDON_WF; ++i)
+            for (size_t k = 0; k < n; ++k)
+                wt[k][i] = wv0[n * (size_t)i + k];
+        for (size_t k = 0; k < n; ++k)
+            wkv[k] = vfload(wt[k]);
+    }
+    vf s = vfset1(0.0f);
+    for (size_t k = 0; k < n; ++k) {
+        vf sk = wkv[k]; /* wk·1 */
+        if (!unit) {
+            _Alignas(64) float sv[TENDON_WF];
+            for (int i = 0; i < TENDON_WF; ++i)
+                sv[i] = dq[16 * (size_t)jv[n * (size_t)i + k] + 8];
+            sk = vfmul(wkv[k], vfload(sv));
+        }
+        s = k == 0 ? sk : vfadd(s, sk);
+    }
+    *sacc = s;
+}
+#endif
+
+/* vmesh_block_dq's blend in lane form: each influence's eight components gathered across the
+   lanes, the sign from the dot with the first influence's real part there; acc and sacc as
+   vdq_blend_rows gives them. */
+TENDON_AINLINE void vdq_blend_lanes(const float *dq, const uint16_t *jv, const float *wv0,
+                                    size_t n, int scales, int unit_scales, vf acc[8], vf *sacc_out)
+{
+    vf sacc = vfset1(0.0f);
     /* the weights of influence k across the lanes (four: one de-interleave) */
     vf wkv[4];
     if (n == 4) {
@@ -753,7 +848,7 @@ TENDON_AINLINE void vmesh_block_dq(const tendon_skin_mesh *m, const float *dq, s
         for (size_t k = 0; k < n; ++k)
             wkv[k] = vfload(wt[k]);
     }
-    vf acc[8], r0[4], sacc = vfset1(0.0f);
+    vf r0[4];
     for (int e = 0; e < 8; ++e)
         acc[e] = sacc; /* (k = 0 overwrites: n ≥ 1) */
     for (int e = 0; e < 4; ++e)
@@ -799,7 +894,7 @@ TENDON_AINLINE void vmesh_block_dq(const tendon_skin_mesh *m, const float *dq, s
         for (int e = 0; e < 8; ++e)
             acc[e] = k == 0 ? vfmul(ws, c[e]) : vfadd(acc[e], vfmul(ws, c[e]));
 #endif
-        if (fast || op) {
+        if (scales) {
             vf sk;
             if (unit_scales) {
                 sk = wk; /* wk·1 */
@@ -812,6 +907,33 @@ TENDON_AINLINE void vmesh_block_dq(const tendon_skin_mesh *m, const float *dq, s
             sacc = k == 0 ? sk : vfadd(sacc, sk);
         }
     }
+    *sacc_out = sacc;
+}
+
+/*
+ * Vertices [v0, v0 + WF) of a mesh by dual quaternions (tendon_ref_mesh_vertex_dq lane-wise):
+ * the blend (lane form, or row form over a call's tables `rows` when `rowform`: above), then
+ * normalisation, rotation. unit_scales: every palette scale is exactly 1 (checked per call), so
+ * s is the weights' sum — the same bits as Σ wk·1 — and no scale is gathered.
+ */
+TENDON_AINLINE void vmesh_block_dq(const tendon_skin_mesh *m, const float *dq, const void *rows,
+                                   size_t stride, size_t v0, size_t n, int mode, int fast,
+                                   int unit_scales, int rowform, float *op, float *on, float *ot)
+{
+    const size_t l0 = v0 % TENDON_MESH_LANES;
+    const unsigned char *b = tendon_mesh_block(m, v0 / TENDON_MESH_LANES);
+    const uint16_t *jv = (const uint16_t *)(const void *)b + n * l0;
+    const float *wv0 = (const float *)(const void *)(b + tendon_mesh_off_w(n)) + n * l0;
+    vf acc[8], sacc;
+#if TENDON_WF <= 8
+    if (rowform)
+        vdq_blend_rows((const vdq_rows *)rows, stride, dq, jv, wv0, n, fast || op, unit_scales,
+                       acc, &sacc);
+    else
+#else
+    (void)rows, (void)stride, (void)rowform;
+#endif
+        vdq_blend_lanes(dq, jv, wv0, n, fast || op, unit_scales, acc, &sacc);
     const vf zero = vfset1(0.0f);
     const vf n2 = vfadd(vfadd(vfadd(vfmul(acc[0], acc[0]), vfmul(acc[1], acc[1])),
                               vfmul(acc[2], acc[2])),
@@ -863,12 +985,13 @@ TENDON_AINLINE void vmesh_block_dq(const tendon_skin_mesh *m, const float *dq, s
 #undef TENDON_PLANE
 }
 
-TENDON_AINLINE size_t vmesh_loop_dq(const tendon_skin_mesh *m, const float *dq, size_t v,
-                                    size_t end, size_t n, int mode, int fast, int unit,
-                                    float *op, float *on, float *ot)
+TENDON_AINLINE size_t vmesh_loop_dq(const tendon_skin_mesh *m, const float *dq, const void *rows,
+                                    size_t stride, size_t v, size_t end, size_t n, int mode,
+                                    int fast, int unit, int rowform, float *op, float *on,
+                                    float *ot)
 {
     for (; v + TENDON_WF <= end; v += TENDON_WF)
-        vmesh_block_dq(m, dq, v, n, mode, fast, unit, op, on, ot);
+        vmesh_block_dq(m, dq, rows, stride, v, n, mode, fast, unit, rowform, op, on, ot);
     return v;
 }
 
@@ -887,12 +1010,28 @@ void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq, size_t 
     int unit = 1; /* every scale exactly 1: O(palette_count) reads, no gather per vertex */
     for (size_t j = 0; j < m->palette_count && unit; ++j)
         unit = dq[16 * j + 8] == 1.0f;
-    /* as skin_mesh: packed outputs with n and the mode constants, else one per n */
+    const void *rows = NULL; /* the row form's tables, where they pay (packed outputs) */
+    size_t stride = 0;
+#if TENDON_WF <= 8
+    vdq_rows row_tables;
+    const size_t pc = m->palette_count;
+    if (fast && m->influence_count > 1 && pc <= TENDON_DQ_ROWS_MAX && end - v >= 16 * pc) {
+        stride = (pc + TENDON_WF - 1) / TENDON_WF * TENDON_WF;
+        vdq_rows_make(dq, pc, stride, &row_tables);
+        rows = &row_tables;
+    }
+#endif
+    /* as skin_mesh: packed outputs with n and the mode constants, else one per n; the row form
+       (packed only) takes the scales' kind at run time */
     switch ((m->influence_count - 1) * 4 + (size_t)(fast ? mode : 3)) {
 #define TENDON_DQ_CASE(n, md, f)                                                                   \
     case ((n) - 1) * 4 + ((f) ? (md) : 3):                                                         \
-        v = unit ? vmesh_loop_dq(m, dq, v, end, (n), (f) ? (md) : mode, (f), 1, op, on, ot)        \
-                 : vmesh_loop_dq(m, dq, v, end, (n), (f) ? (md) : mode, (f), 0, op, on, ot);       \
+        v = (f) && (n) > 1 && rows                                                                 \
+                ? vmesh_loop_dq(m, dq, rows, stride, v, end, (n), (md), 1, unit, 1, op, on, ot)   \
+            : unit ? vmesh_loop_dq(m, dq, NULL, 0, v, end, (n), (f) ? (md) : mode, (f), 1, 0, op,  \
+                                   on, ot)                                                         \
+                   : vmesh_loop_dq(m, dq, NULL, 0, v, end, (n), (f) ? (md) : mode, (f), 0, 0, op,  \
+                                   on, ot);                                                        \
         break;
 #define TENDON_DQ_CASES(n)                                                                         \
     TENDON_DQ_CASE(n, 0, 1) TENDON_DQ_CASE(n, 1, 1) TENDON_DQ_CASE(n, 2, 1) TENDON_DQ_CASE(n, 0, 0)
