@@ -105,9 +105,9 @@ START_TEST(test_isa_skin_mesh_dq)
     test_rng r;
     rng_seed(&r, 0xD0B + (uint64_t)_i);
     static const size_t palettes[] = {70, 64, 13, 3};
-    for (size_t pi = 0; pi < sizeof palettes / sizeof palettes[0]; ++pi)
-    for (int unit = 0; unit < 2; ++unit) {
-        const size_t pc = palettes[pi];
+    for (size_t run = 0; run < 2 * (sizeof palettes / sizeof palettes[0]); ++run) {
+        const size_t pi = run / 2, pc = palettes[pi];
+        const int unit = (int)(run % 2);
         float *pal = rigid_palette(&r, pc, unit);
         float *dq = malloc(64 * pc);
         ck_assert_uint_eq(ref->palette_to_dual_quat(pal, pc, dq), pc);

@@ -726,6 +726,21 @@ TENDON_AINLINE void vdq_rotate(vf x, vf y, vf z, vf w, vf vx, vf vy, vf vz, vf *
     *oz = vfadd(vfadd(vz, vfmul(w, uz)), vfsub(vfmul(x, uy), vfmul(y, ux)));
 }
 
+/* The weights of influence k across the lanes, wkv[k] (four: one de-interleave). */
+TENDON_AINLINE void vdq_weight_lanes(const float *wv0, size_t n, vf wkv[4])
+{
+    if (n == 4) {
+        vfload4(wv0, &wkv[0], &wkv[1], &wkv[2], &wkv[3]);
+    } else {
+        _Alignas(64) float wt[4][TENDON_WF];
+        for (int i = 0; i < TENDON_WF; ++i)
+            for (size_t k = 0; k < n; ++k)
+                wt[k][i] = wv0[n * (size_t)i + k];
+        for (size_t k = 0; k < n; ++k)
+            wkv[k] = vfload(wt[k]);
+    }
+}
+
 #if TENDON_WF <= 8
 /*
  * Row form (the 4- and 8-lane ISAs; issue 12). The lane form transposes every influence's eight
@@ -804,16 +819,7 @@ TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, size_t stride, const float
         return;
     /* the scales: s = Σ wk·sk with the unsigned weights, lane-wise as the lane form has it */
     vf wkv[4];
-    if (n == 4) {
-        vfload4(wv0, &wkv[0], &wkv[1], &wkv[2], &wkv[3]);
-    } else {
-        _Alignas(64) float wt[4][TENDON_WF];
-        for (int i = 0; i < TENDON_WF; ++i)
-            for (size_t k = 0; k < n; ++k)
-                wt[k][i] = wv0[n * (size_t)i + k];
-        for (size_t k = 0; k < n; ++k)
-            wkv[k] = vfload(wt[k]);
-    }
+    vdq_weight_lanes(wv0, n, wkv);
     vf s = vfset1(0.0f);
     for (size_t k = 0; k < n; ++k) {
         vf sk = wkv[k]; /* wk·1 */
@@ -835,19 +841,8 @@ TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, size_t stride, const float
 TENDON_AINLINE void vdq_blend_lanes(const float *dq, const uint16_t *jv, const float *wv0,
                                     size_t n, int scales, int unit_scales, vf acc[8], vf *sacc_out)
 {
-    vf sacc = vfset1(0.0f);
-    /* the weights of influence k across the lanes (four: one de-interleave) */
-    vf wkv[4];
-    if (n == 4) {
-        vfload4(wv0, &wkv[0], &wkv[1], &wkv[2], &wkv[3]);
-    } else {
-        _Alignas(64) float wt[4][TENDON_WF];
-        for (int i = 0; i < TENDON_WF; ++i)
-            for (size_t k = 0; k < n; ++k)
-                wt[k][i] = wv0[n * (size_t)i + k];
-        for (size_t k = 0; k < n; ++k)
-            wkv[k] = vfload(wt[k]);
-    }
+    vf sacc = vfset1(0.0f), wkv[4];
+    vdq_weight_lanes(wv0, n, wkv);
     vf r0[4];
     for (int e = 0; e < 8; ++e)
         acc[e] = sacc; /* (k = 0 overwrites: n ≥ 1) */
