@@ -49,6 +49,9 @@ export type AnyAnchor = SpringAnchor | BatchedSpringAnchor | ModuleAnchor | Anch
  * chain that is not an array (TENDON_ERR_VALUE). docs/wasm.md, "Argument checks in the binding".
  */
 export class TendonError extends Error {
+  /** message: tendon's; status: its tendon_status (e.g. 6); statusName: its name
+   *  ('TENDON_ERR_VALUE'). */
+  constructor(message: string, status: number, statusName: string);
   readonly status: number;
   readonly statusName: string;
 }
@@ -67,6 +70,8 @@ export function loadTendon(options?: LoadOptions): Promise<Tendon>;
 
 /** A pose in module memory; its arrays are views, re-made after the memory grows. */
 export class ModulePose implements Pose {
+  /** Made by the Tendon instance's create… / load… calls (or loadTendon), not with `new`. */
+  private constructor();
   readonly jointCount: number;
   readonly translation: Float32Array;
   readonly rotation: Float32Array;
@@ -84,6 +89,8 @@ export class ModulePose implements Pose {
 
 /** Floats in module memory (a joint mask: a weight per joint, clamped to [0, 1]). */
 export class ModuleFloats {
+  /** Made by the Tendon instance's create… / load… calls (or loadTendon), not with `new`. */
+  private constructor();
   readonly length: number;
   readonly array: Float32Array;
   dispose(): void;
@@ -91,11 +98,15 @@ export class ModuleFloats {
 
 /** A declarative anchor in module memory (Tendon.createAnchor). */
 export class ModuleAnchor {
+  /** Made by the Tendon instance's create… / load… calls (or loadTendon), not with `new`. */
+  private constructor();
   dispose(): void;
 }
 
 /** An immutable clip in module memory (Tendon.createClip). */
 export class ModuleClip {
+  /** Made by the Tendon instance's create… / load… calls (or loadTendon), not with `new`. */
+  private constructor();
   readonly jointCount: number;
   readonly duration: number;
   /** Seed sampleClip, exact tier: every TRS track at timeSec (NaN refused; ends clamp). */
@@ -119,18 +130,24 @@ export interface TrackDescription {
 
 /** An immutable skeleton in module memory (Tendon.createSkeleton). */
 export class ModuleSkeleton {
+  /** Made by the Tendon instance's create… / load… calls (or loadTendon), not with `new`. */
+  private constructor();
   readonly jointCount: number;
   restPose(pose: ModulePose): void;
   dispose(): void;
 }
 
 export class ModuleSkinBinding {
+  /** Made by the Tendon instance's create… / load… calls (or loadTendon), not with `new`. */
+  private constructor();
   readonly paletteCount: number;
   dispose(): void;
 }
 
 /** uint16 in module memory (skinning joint indices). */
 export class ModuleU16 {
+  /** Made by the Tendon instance's create… / load… calls (or loadTendon), not with `new`. */
+  private constructor();
   readonly length: number;
   readonly array: Uint16Array;
   dispose(): void;
@@ -176,6 +193,8 @@ export interface SkinMeshDescription {
  * tightly packed (3, 3 and 4 floats a vertex); null or omitted: not written.
  */
 export class ModuleSkinMesh {
+  /** Made by the Tendon instance's create… / load… calls (or loadTendon), not with `new`. */
+  private constructor();
   readonly vertexCount: number;
   readonly influenceCount: number;
   readonly paletteCount: number;
@@ -266,6 +285,8 @@ export interface GltfSkinnedPrimitive extends GltfPrimitive {
  * which each of them throws as a disposed object does.
  */
 export class ModuleGltf {
+  /** Made by the Tendon instance's create… / load… calls (or loadTendon), not with `new`. */
+  private constructor();
   /** One skeleton of every node of the file (scene roots first, DFS pre-order). */
   readonly skeleton: ModuleSkeleton;
   /** The skeleton's parents (−1: a root) and joint names (unique: docs/gltf.md). */
@@ -295,6 +316,8 @@ export class ModuleGltf {
 
 /** A spring rig (Tendon.createSpringRig). */
 export class ModuleSpringRig {
+  /** Made by the Tendon instance's create… / load… calls (or loadTendon), not with `new`. */
+  private constructor();
   readonly chainCount: number;
   readonly linkCount: number;
   /**
@@ -326,6 +349,8 @@ export interface SpringRigDescription {
 }
 
 export class Tendon {
+  /** Made by the Tendon instance's create… / load… calls (or loadTendon), not with `new`. */
+  private constructor();
   /** 'simd128' or 'scalar': the module loaded. */
   readonly flavour: 'simd128' | 'scalar';
   /** The ISA dispatch uses inside the module ('simd128' or 'scalar'). */

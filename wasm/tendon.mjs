@@ -65,7 +65,8 @@ async function readModuleBytes(source) {
  * 'simd128' or 'scalar'; options.module: the module's bytes or URL instead of
  * dist/tendon-<flavour>.wasm beside this file.
  */
-export async function loadTendon(options = {}) {
+export async function loadTendon(options) {
+  options ??= {};
   let flavour = options.flavour ?? 'auto';
   if (flavour === 'auto') flavour = simd128Supported() ? 'simd128' : 'scalar';
   if (flavour !== 'simd128' && flavour !== 'scalar')
@@ -140,6 +141,10 @@ function checkPoseArrays(pose, n, name) {
     checkLength(a.length, width * n, `${name}: ${key} (${width} floats × ${n} joints)`, true);
   }
 }
+/** table[key] for a table's own keys only (not 'toString', 'constructor', ...), else undefined. */
+function own(table, key) {
+  return typeof key === 'string' && Object.hasOwn(table, key) ? table[key] : undefined;
+}
 const ANCHOR_KIND = { constant: 0, linear: 1, sine: 2, step: 3, keys: 4 };
 const MODE_BATCH = 1, MODE_DECL = 2; // the glue's anchor modes (wasm/src/glue.c)
 const SETTINGS_BYTES = 24, LINK_BYTES = 48;
@@ -157,14 +162,17 @@ class Tendon {
     this._buffer = null;
     this._U32 = undefined;
     this._disposed = false;
+    this._failure = null;    // {error}: what a callback of the call in progress threw (_callOut)
+    this._calls = 0;         // calls in progress that may call back into JavaScript
+    this._deferred = [];     // frees asked for during such calls, done when the last returns
   }
 
   _imports() {
     const self = this;
     const wasi = {
       environ_sizes_get(countPtr, sizePtr) {
-        self._u32()[countPtr >> 2] = 0;
-        self._u32()[sizePtr >> 2] = 0;
+        self._u32()[countPtr >>> 2] = 0;
+        self._u32()[sizePtr >>> 2] = 0;
         return 0;
       },
       environ_get() { return 0; },
@@ -172,12 +180,12 @@ class Tendon {
         const u32 = self._u32(), u8 = new Uint8Array(self.memory.buffer);
         let text = '', n = 0;
         for (let i = 0; i < iovsLen; i++) {
-          const p = u32[(iovs >> 2) + 2 * i], len = u32[(iovs >> 2) + 2 * i + 1];
+          const p = u32[(iovs >>> 2) + 2 * i], len = u32[(iovs >>> 2) + 2 * i + 1];
           text += new TextDecoder().decode(u8.subarray(p, p + len));
           n += len;
         }
         (fd === 1 ? console.log : console.error)(text.replace(/\n$/, ''));
-        self._u32()[writtenPtr >> 2] = n;
+        self._u32()[writtenPtr >>> 2] = n;
         return 0;
       },
       fd_close() { return 0; },
@@ -191,7 +199,7 @@ class Tendon {
       // A clock that reads 0: jansson's hash seed is its only reader (the seed changes no
       // result: objects keep their order), so the module reads no clock of the machine.
       clock_time_get(id, precision, outPtr) {
-        new DataView(self.memory.buffer).setBigUint64(outPtr, 0n, true);
+        new DataView(self.memory.buffer).setBigUint64(outPtr >>> 0, 0n, true);
         return 0;
       },
     };
@@ -200,48 +208,83 @@ class Tendon {
     for (const imp of this._moduleImports ?? [])
       if (imp.module === 'wasi_snapshot_preview1' && !(imp.name in wasi))
         wasi[imp.name] = () => 52; /* ENOSYS */
+    // A callback (an anchor, a rig's weight function) that throws must not unwind through the
+    // module: its stack pointer and the glue's nesting state would be left behind, and after a
+    // few hundred such throws the instance traps for good. So every call out is caught here:
+    // the first exception of the call in progress is kept (_fail), that call's remaining
+    // answers are NaN without calling JavaScript again, and _callOut throws the exception once
+    // the module has returned.
+    const fillAnchors = (t, o, count, f, id) => {
+      if (self._anchorEach[id]) {
+        // a function (timeSec, out): called here once per time, in order, so a sample leaves
+        // the module once instead of once per time (a call out costs 10-18 ns); out is a
+        // Float32Array(3) of this nesting depth's (an unwritten float keeps an earlier value;
+        // a spring sampled inside the function has its own), its floats copied into the
+        // table. The views are re-made when a call has detached them: the function may call
+        // the binding, which may grow memory.
+        const depth = self._anchorDepth++;
+        const out = self._anchorOuts[depth] ?? (self._anchorOuts[depth] = new Float32Array(3));
+        try {
+          let f64 = self._f64(), f32 = self._F32;
+          for (let i = 0; i < count; i++) {
+            f(f64[t + i], out);
+            if (f32.length === 0) { f64 = self._f64(); f32 = self._F32; } // memory grew
+            const k = o + 3 * i;
+            f32[k] = out[0];
+            f32[k + 1] = out[1];
+            f32[k + 2] = out[2];
+          }
+        } finally {
+          self._anchorDepth--;
+        }
+        return;
+      }
+      // The views are of module memory: a function that allocates from this tendon may grow
+      // it, which detaches them and loses its answers. Then it is asked once more, on fresh
+      // views (what it allocated is usually there to reuse by then); twice is refused.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const times = self._f64().subarray(t, t + count), out = self._F32.subarray(o, o + 3 * count);
+        f(times, out);
+        if (out.length === count * 3) return;
+      }
+      throw new TendonError(
+        `spring anchor: the batched anchor grew module memory during its call twice (it ` +
+        'allocates from this tendon: createPose, createFloats, ...), which detaches its times ' +
+        `and out, so its ${count} answers were lost; allocate before sampling`, 6,
+        'TENDON_ERR_VALUE');
+    };
     const js = {
       anchor_batch(id, timesPtr, count, outPtr) {
-        const t = timesPtr >> 3, o = outPtr >> 2, f = self._anchors[id];
-        if (self._anchorEach[id]) {
-          // a function (timeSec, out): called here once per time, in order, so a sample leaves
-          // the module once instead of once per time (a call out costs 10-18 ns); out is a
-          // Float32Array(3) of this nesting depth's (an unwritten float keeps an earlier value;
-          // a spring sampled inside the function has its own), its floats copied into the
-          // table. The views are re-made when a call has detached them: the function may call
-          // the binding, which may grow memory.
-          const depth = self._anchorDepth++;
-          const out = self._anchorOuts[depth] ?? (self._anchorOuts[depth] = new Float32Array(3));
-          try {
-            let f64 = self._f64(), f32 = self._F32;
-            for (let i = 0; i < count; i++) {
-              f(f64[t + i], out);
-              if (f32.length === 0) { f64 = self._f64(); f32 = self._F32; } // memory grew
-              const k = o + 3 * i;
-              f32[k] = out[0];
-              f32[k + 1] = out[1];
-              f32[k + 2] = out[2];
-            }
-          } finally {
-            self._anchorDepth--;
-          }
-          return;
+        const t = timesPtr >>> 3, o = outPtr >>> 2, f = self._anchors[id];
+        if (self._failure) { self._f32().fill(NaN, o, o + 3 * count); return; }
+        try {
+          fillAnchors(t, o, count, f, id);
+        } catch (e) {
+          self._fail(e);
+          self._f32().fill(NaN, o, o + 3 * count);
         }
-        f(self._f64().subarray(t, t + count), self._F32.subarray(o, o + 3 * count));
       },
       // a spring rig's weight function (createSpringRig: blend.weight / layer.weight), called
       // with every substep time of a sample; its value at each written as the rig's weight there.
       // The views are re-fetched around each call: the function may call the binding (which may
       // grow the memory).
       rig_weight(id, timesPtr, count, outPtr) {
-        const w = self._rigWeights.get(id), t = timesPtr >> 3, o = outPtr >> 3;
+        const w = self._rigWeights.get(id), t = timesPtr >>> 3, o = outPtr >>> 3;
         for (let i = 0; i < count; i++) {
-          const time = self._f64()[t + i];
-          const v = w.fn(time);
-          if (typeof v !== 'number')
-            throw new TendonError(`spring rig: ${w.name}(${time}) returned ` +
-                                  `${v === null ? 'null' : typeof v} ${String(v)}; expected a number`,
-                                  6, 'TENDON_ERR_VALUE');
+          let v = NaN;
+          if (!self._failure) {
+            const time = self._f64()[t + i];
+            try {
+              v = w.fn(time);
+              if (typeof v !== 'number')
+                throw new TendonError(`spring rig: ${w.name}(${time}) returned ` +
+                                      `${v === null ? 'null' : typeof v} ${String(v)}; expected a number`,
+                                      6, 'TENDON_ERR_VALUE');
+            } catch (e) {
+              self._fail(e);
+              v = NaN;
+            }
+          }
           self._f64()[o + i] = v;
         }
       },
@@ -251,12 +294,15 @@ class Tendon {
 
   _attach(instance) {
     this._x = instance.exports;
+    if (typeof this._x._initialize !== 'function' || !(this._x.memory instanceof WebAssembly.Memory))
+      throw new Error('tendon: options.module is not a tendon module (it exports no _initialize ' +
+                      'or no memory)');
     this.memory = this._x.memory;
     this._x._initialize();
     this.version = this._string(this._x.tendon_version());
     const isa = this._scratch(4);
     this._check(this._x.tendon_isa_active(isa));
-    this.isa = this._string(this._x.tendon_isa_name(this._u32()[isa >> 2]));
+    this.isa = this._string(this._x.tendon_isa_name(this._u32()[isa >>> 2]));
     this._x.free(isa);
     this._settings = this._alloc(SETTINGS_BYTES);
     this._out3 = this._alloc(16);
@@ -282,13 +328,15 @@ class Tendon {
   _f64() { this._views(); return this._F64; }
   _u32() { this._views(); return this._U32; }
   _string(ptr) {
+    ptr >>>= 0;
     const u8 = new Uint8Array(this.memory.buffer);
     let end = ptr;
     while (u8[end] !== 0) end++;
     return new TextDecoder().decode(u8.subarray(ptr, end));
   }
   _alloc(bytes) {
-    const p = this._x.malloc(bytes);
+    // >>> 0: wasm32 pointers are unsigned (above 2 GiB an i32 comes back negative)
+    const p = this._x.malloc(bytes) >>> 0;
     if (!p) throw new TendonError(`tendon: out of module memory for ${bytes} bytes`, 8,
                                   'TENDON_ERR_NOMEM');
     return p;
@@ -302,6 +350,61 @@ class Tendon {
   }
   _live() {
     if (this._disposed) throw new Error('tendon: this instance was disposed');
+  }
+  /**
+   * obj's module address, when obj is a live `cls` made by this tendon; else throws (an object of
+   * another loadTendon instance lives in another module's memory: its address means nothing here).
+   */
+  _own(obj, cls, name) {
+    if (!(obj instanceof cls))
+      throw new TypeError(`tendon: ${name} is not a ${cls.name}`);
+    if (obj._tendon !== this)
+      throw new TypeError(`tendon: ${name} is a ${cls.name} of another tendon instance (another ` +
+                          'loadTendon); objects work only with the instance that made them');
+    return obj._live();
+  }
+  /** Keep the first exception a callback threw during the call in progress (the imports). */
+  _fail(error) {
+    if (!this._failure) this._failure = { error };
+  }
+  /**
+   * run() — a call into the module that may call back into JavaScript — with the imports'
+   * catching around it: throws what a callback threw (before any status of the module's: its
+   * answers after that were NaN), else returns after(status) (status without `after`). Objects
+   * a callback disposed are freed when the outermost such call has returned and read its
+   * results in `after` (the module, and `after`, may still be reading them).
+   */
+  _callOut(run, after) {
+    const outer = this._callBegin();
+    let done = false;
+    try {
+      const status = run();
+      if (this._failure) throw this._failure.error;
+      const result = after ? after(status) : status;
+      done = true;
+      return result;
+    } finally {
+      this._callEnd(outer, !done);
+    }
+  }
+  /** _callOut's two halves, for the per-sample calls (no closure a sample): before the call... */
+  _callBegin() {
+    const outer = this._failure;
+    this._failure = null;
+    this._calls++;
+    return outer;
+  }
+  /** ...and after it (in a finally): the state back, the deferred frees of the outermost call,
+   *  then — unless `unwinding` (an exception is on its way already) — what a callback threw. */
+  _callEnd(outer, unwinding = false) {
+    const failure = this._failure;
+    this._failure = outer;
+    if (--this._calls === 0 && this._deferred.length) {
+      const frees = this._deferred;
+      this._deferred = [];
+      for (const f of frees) f();
+    }
+    if (failure && !unwinding) throw failure.error;
   }
 
   // ---- poses ----------------------------------------------------------------------------------
@@ -415,7 +518,7 @@ class Tendon {
     checkVector(translation, 3, 'setJoint: translation');
     checkVector(rotation, 4, 'setJoint: rotation');
     checkVector(scale, 3, 'setJoint: scale');
-    const tmp = this._alloc(40), f32 = this._f32(), o = tmp >> 2;
+    const tmp = this._alloc(40), f32 = this._f32(), o = tmp >>> 2;
     try {
       for (let c = 0; c < 3; c++) { f32[o + c] = translation[c]; f32[o + 7 + c] = scale[c]; }
       for (let c = 0; c < 4; c++) f32[o + 3 + c] = rotation[c];
@@ -476,7 +579,7 @@ class Tendon {
     if (typeof f !== 'number') checkNumber(f, `${name}.frequencyHz`);
     if (typeof d !== 'number') checkNumber(d, `${name}.damping`);
     if (m !== undefined && typeof m !== 'number') checkNumber(m, `${name}.maxOffsetM`);
-    const f64 = this._f64(), o = at >> 3;
+    const f64 = this._f64(), o = at >>> 3;
     f64[o] = f;
     f64[o + 1] = d;
     f64[o + 2] = m === undefined ? -1 : m;
@@ -500,7 +603,7 @@ class Tendon {
     for (let i = 0; i < links.length; i++) {
       const l = links[i], at = this._links + i * LINK_BYTES;
       this._writeSettings(l, at);
-      const f64 = this._f64(), o = (at >> 3) + 3;
+      const f64 = this._f64(), o = (at >>> 3) + 3;
       f64[o] = l.restOffsetM[0]; f64[o + 1] = l.restOffsetM[1]; f64[o + 2] = l.restOffsetM[2];
     }
     return this._links;
@@ -510,7 +613,7 @@ class Tendon {
     this._live();
     this._writeSettings(settings, this._settings);
     this._check(this._x.tendon_spring_settle_sec(this._settings, this._f64box));
-    return this._f64()[this._f64box >> 3];
+    return this._f64()[this._f64box >>> 3];
   }
   /** springChainSettleSec (seed). */
   springChainSettleSec(links) {
@@ -518,7 +621,7 @@ class Tendon {
     checkChain(links, 'springChainSettleSec: links');
     const p = links.length ? this._writeLinks(links) : this._links || this._f64box;
     this._check(this._x.tendon_spring_chain_settle_sec(p, links.length, this._f64box));
-    return this._f64()[this._f64box >> 3];
+    return this._f64()[this._f64box >>> 3];
   }
 
   /**
@@ -538,7 +641,10 @@ class Tendon {
   // declarative description's temporary module anchor disposed). Re-entrant: an anchor function
   // that samples a spring itself opens and closes its own above this one's.
   _anchorOpen(anchor) {
-    if (anchor instanceof ModuleAnchor) { this._anchorMode = MODE_DECL; return anchor._live(); }
+    if (anchor instanceof ModuleAnchor) {
+      this._anchorMode = MODE_DECL;
+      return this._own(anchor, ModuleAnchor, 'the anchor');
+    }
     // A function (timeSec, out) goes through the batched mode too, one time at a time on this
     // side (anchor_batch): the glue asks for every time of the sample's grid in one call out of
     // the module, and the library reads the answers from its table; the function sees the same
@@ -585,11 +691,15 @@ class Tendon {
     this._writeSettings(settings, this._settings);
     const handle = this._anchorOpen(anchorAt), mode = this._anchorMode;
     let st;
+    const outer = this._callBegin();
     try {
       st = this._x.tendon_wasm_spring_sample(this._settings, mode, handle, timeSec, this._out3);
-    } finally { this._anchorClose(anchorAt); }
+    } finally {
+      this._anchorClose(anchorAt);
+      this._callEnd(outer); // throws what an anchor threw
+    }
     this._check(st);
-    const f32 = this._f32(), o = this._out3 >> 2;
+    const f32 = this._f32(), o = this._out3 >>> 2;
     out[0] = f32[o]; out[1] = f32[o + 1]; out[2] = f32[o + 2];
     return out;
   }
@@ -600,8 +710,9 @@ class Tendon {
     checkChain(links, 'sampleSpringChain: links');
     checkNumber(timeSec, 'sampleSpringChain: timeSec');
     if (out === undefined) out = new Float32Array(3 * links.length);
-    if (!out || typeof out.length !== 'number' || typeof out.set !== 'function')
-      throw new TypeError('tendon: sampleSpringChain: out is not a Float32Array');
+    if (!(out instanceof Float32Array || out instanceof Float64Array))
+      throw new TypeError('tendon: sampleSpringChain: out is not a Float32Array (or a ' +
+                          'Float64Array)');
     const count = links.length;
     if (count === 0) return out;
     const p = this._writeLinks(links);
@@ -626,7 +737,7 @@ class Tendon {
       const box = this._alloc(4);
       try {
         this._check(this._x.tendon_spring_chain_workspace_size(count, 1, box));
-        workBytes = this._u32()[box >> 2];
+        workBytes = this._u32()[box >>> 2];
       } finally { this._x.free(box); }
       // tendon/spring.h: any alignment is fine, so the pointer malloc returned is the one passed
       // and the one freed (rounding it up and freeing the rounded one corrupted the heap)
@@ -636,12 +747,16 @@ class Tendon {
     this._chainDepth++;
     try {
       const handle = this._anchorOpen(rootAt), mode = this._anchorMode;
+      const outer = this._callBegin();
       try {
         st = this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, work,
                                                      workBytes, outPtr, out.length);
-      } finally { this._anchorClose(rootAt); }
+      } finally {
+        this._anchorClose(rootAt);
+        this._callEnd(outer); // throws what an anchor threw
+      }
       this._check(st);
-      out.set(this._f32().subarray(outPtr >> 2, (outPtr >> 2) + 3 * count));
+      out.set(this._f32().subarray(outPtr >>> 2, (outPtr >>> 2) + 3 * count));
     } finally {
       this._chainDepth--;
       if (work) this._x.free(work);
@@ -686,10 +801,9 @@ class Tendon {
    */
   palette(skeleton, binding, pose, model, palette) {
     this._live();
-    if (!(skeleton instanceof ModuleSkeleton) || !(binding instanceof ModuleSkinBinding))
-      throw new TypeError('tendon: palette(skeleton, binding, pose, model, palette) takes a ' +
-                          'ModuleSkeleton and a ModuleSkinBinding');
-    const pp = this._posePtr(pose, 'pose'), sp = skeleton._live(), bp = binding._live();
+    const sp = this._own(skeleton, ModuleSkeleton, 'palette: skeleton');
+    const bp = this._own(binding, ModuleSkinBinding, 'palette: binding');
+    const pp = this._posePtr(pose, 'pose');
     this._check(this._x.tendon_pose_palette(
       sp, bp, pp, 0,
       this._maskPtr(model, `palette: model (16 floats × ${skeleton.jointCount} joints)`,
@@ -703,9 +817,14 @@ class Tendon {
    * (influences·vertices), positions and outPositions (3·vertices), normals and outNormals
    * optional; joints a ModuleU16 (createU16) of influences·vertices palette indices.
    */
-  skin({ palette, paletteCount, vertexCount, influenceCount = 4, joints, weights, positions,
-         outPositions, normals, outNormals }) {
+  skin(job) {
     this._live();
+    if (!job || typeof job !== 'object')
+      throw new TypeError('tendon: skin takes a job {palette, paletteCount, vertexCount, ' +
+                          'influenceCount?, joints, weights, positions, outPositions, normals?, ' +
+                          'outNormals?}');
+    const { palette, paletteCount, vertexCount, influenceCount = 4, joints, weights, positions,
+            outPositions, normals, outNormals } = job;
     if (!(joints instanceof ModuleU16) || joints._tendon !== this)
       throw new TypeError('tendon: skin: joints is not a ModuleU16 of this tendon (createU16)');
     checkUint(paletteCount, 'skin: paletteCount');
@@ -794,9 +913,9 @@ class Tendon {
    * in the .glb's BIN chunk or data: URIs (no files are read). Returns a ModuleGltf (dispose()
    * it); a malformed model throws a TendonError carrying the importer's message.
    */
-  loadGltf(data, options = {}) {
+  loadGltf(data, options) {
     this._live();
-    return new ModuleGltf(this, data, options);
+    return new ModuleGltf(this, data, options ?? {});
   }
 
   /** `count` uint16 in module memory (skinning joint indices); `array` is a view. */
@@ -827,7 +946,7 @@ class ModulePose {
       tendon._x.free(this._ptr);
       tendon._check(st);
     }
-    const u32 = tendon._u32(), o = this._ptr >> 2;
+    const u32 = tendon._u32(), o = this._ptr >>> 2;
     this._t = u32[o]; this._r = u32[o + 1]; this._s = u32[o + 2];
     this._rv = undefined;
   }
@@ -840,9 +959,9 @@ class ModulePose {
     // re-made when the memory grew (the old views are detached: length 0)
     if (this._rv === undefined || this._rv.length !== 4 * this.jointCount) {
       const n = this.jointCount, f32 = this._tendon._f32();
-      this._tv = f32.subarray(this._t >> 2, (this._t >> 2) + 3 * n);
-      this._rv = f32.subarray(this._r >> 2, (this._r >> 2) + 4 * n);
-      this._sv = f32.subarray(this._s >> 2, (this._s >> 2) + 3 * n);
+      this._tv = f32.subarray(this._t >>> 2, (this._t >>> 2) + 3 * n);
+      this._rv = f32.subarray(this._r >>> 2, (this._r >>> 2) + 4 * n);
+      this._sv = f32.subarray(this._s >>> 2, (this._s >>> 2) + 3 * n);
     }
   }
   get translation() { this._views(); return this._tv; }
@@ -856,6 +975,11 @@ class ModulePose {
   set(pose) {
     this._views();
     checkPoseArrays(pose, this.jointCount, 'pose.set');
+    // a plain array's elements are checked (a typed array's are numbers by construction): a
+    // string would otherwise become NaN silently
+    for (const key of ['translation', 'rotation', 'scale'])
+      if (!ArrayBuffer.isView(pose[key]))
+        for (let i = 0; i < pose[key].length; i++) checkNumber(pose[key][i], `pose.set: ${key}[${i}]`);
     this._tv.set(pose.translation);
     this._rv.set(pose.rotation);
     this._sv.set(pose.scale);
@@ -864,9 +988,13 @@ class ModulePose {
   copyTo(pose) {
     this._views();
     checkPoseArrays(pose, this.jointCount, 'pose.copyTo');
-    pose.translation.set(this._tv);
-    pose.rotation.set(this._rv);
-    pose.scale.set(this._sv);
+    const put = (dst, src) => {
+      if (typeof dst.set === 'function') dst.set(src);
+      else for (let i = 0; i < src.length; i++) dst[i] = src[i]; // a plain array
+    };
+    put(pose.translation, this._tv);
+    put(pose.rotation, this._rv);
+    put(pose.scale, this._sv);
   }
   dispose() {
     if (!this._ptr) return;
@@ -894,7 +1022,7 @@ class ModuleFloats {
   get array() {
     this._live();
     if (this._view === undefined || this._view.length !== this.length) {
-      const o = this._ptr >> 2;
+      const o = this._ptr >>> 2;
       this._view = this._tendon._f32().subarray(o, o + this.length);
     }
     return this._view;
@@ -908,7 +1036,7 @@ class ModuleFloats {
 /** A declarative anchor, evaluated in the module (createAnchor). */
 class ModuleAnchor {
   constructor(tendon, d) {
-    const kind = ANCHOR_KIND[d && d.kind];
+    const kind = own(ANCHOR_KIND, d && d.kind);
     if (kind === undefined)
       throw new TendonError(`anchor kind "${d && d.kind}" is not constant, linear, sine, step ` +
                             'or keys', 6, 'TENDON_ERR_VALUE');
@@ -928,25 +1056,31 @@ class ModuleAnchor {
     if (kind === 4 && (keys < 1 || !d.values || d.values.length !== keys))
       throw new TendonError('anchor keys: "times" and "values" must be as long, and not empty', 6,
                             'TENDON_ERR_VALUE');
+    // every vector checked before anything is allocated (a refusal leaves nothing behind)
+    if (kind === 0) vec(d.value, 'value');
+    if (kind === 1) { vec(d.origin, 'origin'); vec(d.velocity, 'velocity'); }
+    if (kind === 2) { vec(d.amplitude, 'amplitude'); if (d.center !== undefined) vec(d.center, 'center'); }
+    if (kind === 3) { vec(d.from, 'from'); vec(d.to, 'to'); }
+    if (kind === 4) for (let i = 0; i < keys; i++) vec(d.values[i], `values[${i}]`);
     this._tendon = tendon;
     this._ptr = tendon._alloc(8 * (11 + 4 * keys));
-    const f = tendon._f64(), o = this._ptr >> 3;
+    const f = tendon._f64(), o = this._ptr >>> 3;
     f.fill(0, o, o + 11 + 4 * keys);
     f[o] = kind;
     const put = (at, v) => { f[o + at] = v[0]; f[o + at + 1] = v[1]; f[o + at + 2] = v[2]; };
-    if (kind === 0) put(1, vec(d.value, 'value'));
-    if (kind === 1) { put(1, vec(d.origin, 'origin')); put(4, vec(d.velocity, 'velocity')); }
+    if (kind === 0) put(1, d.value);
+    if (kind === 1) { put(1, d.origin); put(4, d.velocity); }
     if (kind === 2) {
-      put(1, vec(d.amplitude, 'amplitude'));
-      put(4, d.center === undefined ? [0, 0, 0] : vec(d.center, 'center'));
+      put(1, d.amplitude);
+      put(4, d.center === undefined ? [0, 0, 0] : d.center);
       f[o + 7] = d.frequencyHz; f[o + 8] = d.phase;
     }
-    if (kind === 3) { put(1, vec(d.from, 'from')); put(4, vec(d.to, 'to')); f[o + 9] = d.at; }
+    if (kind === 3) { put(1, d.from); put(4, d.to); f[o + 9] = d.at; }
     if (kind === 4) {
       f[o + 10] = keys;
       for (let i = 0; i < keys; i++) {
         f[o + 11 + i] = d.times[i];
-        put(11 + keys + 3 * i, vec(d.values[i], `values[${i}]`));
+        put(11 + keys + 3 * i, d.values[i]);
       }
     }
   }
@@ -974,7 +1108,7 @@ function copyFloats(tendon, values, what) {
       tendon._x.free(p);
       throw new TendonError(`${what}[${i}] is ${typeof v}; expected a number`, 6, 'TENDON_ERR_VALUE');
     }
-    f[(p >> 2) + i] = v;
+    f[(p >>> 2) + i] = v;
   }
   return p;
 }
@@ -993,7 +1127,10 @@ class ModuleClip {
     const owned = [desc];
     try {
       tracks.forEach((tr, i) => {
-        const path = PATHS[tr.path], interp = INTERPOLATIONS[tr.interpolation ?? 'LINEAR'];
+        if (!tr || typeof tr !== 'object')
+          throw new TypeError(`tendon: clip: tracks[${i}] is ${tr === null ? 'null' : typeof tr}, ` +
+                              'not a track {joint, path, interpolation?, times, values}');
+        const path = own(PATHS, tr.path), interp = own(INTERPOLATIONS, tr.interpolation ?? 'LINEAR');
         if (path === undefined)
           throw new TendonError(`clip: tracks[${i}].path "${tr.path}" is not translation, ` +
                                 'rotation, scale or weights', 6, 'TENDON_ERR_VALUE');
@@ -1021,7 +1158,7 @@ class ModuleClip {
       const box = tendon._alloc(4);
       owned.push(box);
       tendon._check(tendon._x.tendon_wasm_clip_create(d.jointCount, tracks.length, desc, box));
-      this._ptr = tendon._u32()[box >> 2];
+      this._ptr = tendon._u32()[box >>> 2];
     } finally {
       for (const p of owned) tendon._x.free(p);
     }
@@ -1083,7 +1220,7 @@ class ModuleSkeleton {
           const u8 = new Uint8Array(tendon.memory.buffer);
           u8.set(bytes, p);
           u8[p + bytes.length] = 0;
-          tendon._u32()[(names >> 2) + j] = p;
+          tendon._u32()[(names >>> 2) + j] = p;
         });
       }
       let rest = 0;
@@ -1099,7 +1236,7 @@ class ModuleSkeleton {
       const box = tendon._alloc(4);
       owned.push(box);
       tendon._check(tendon._x.tendon_wasm_skeleton_create(n, parents, names, rest, box));
-      this._ptr = tendon._u32()[box >> 2];
+      this._ptr = tendon._u32()[box >>> 2];
     } finally {
       for (const p of owned) (p instanceof ModulePose ? p.dispose() : tendon._x.free(p));
     }
@@ -1123,8 +1260,7 @@ class ModuleSkeleton {
 /** A skin binding (createSkinBinding). */
 class ModuleSkinBinding {
   constructor(tendon, skeleton, jointOf, inverseBind) {
-    if (!(skeleton instanceof ModuleSkeleton))
-      throw new TypeError('tendon: createSkinBinding takes a ModuleSkeleton');
+    tendon._own(skeleton, ModuleSkeleton, 'createSkinBinding: skeleton');
     this._tendon = tendon;
     if (!jointOf || typeof jointOf.length !== 'number')
       throw new TypeError('tendon: createSkinBinding: jointOf is not an array');
@@ -1138,8 +1274,9 @@ class ModuleSkinBinding {
       if (inverseBind) ib = copyFloats(tendon, inverseBind, 'inverseBind');
       const box = tendon._alloc(4);
       try {
-        tendon._check(tendon._x.tendon_skin_binding_create(skeleton._live(), joints, ib, n, box));
-        this._ptr = tendon._u32()[box >> 2];
+        const sp = tendon._own(skeleton, ModuleSkeleton, 'createSkinBinding: skeleton');
+        tendon._check(tendon._x.tendon_skin_binding_create(sp, joints, ib, n, box));
+        this._ptr = tendon._u32()[box >>> 2];
       } finally { tendon._x.free(box); }
     } finally {
       tendon._x.free(joints);
@@ -1163,8 +1300,10 @@ class ModuleSpringRig {
   constructor(tendon, d) {
     this._tendon = tendon;
     const x = tendon._x;
-    if (!(d.skeleton instanceof ModuleSkeleton))
-      throw new TypeError('tendon: createSpringRig: skeleton is not a ModuleSkeleton');
+    if (!d || typeof d !== 'object')
+      throw new TypeError('tendon: createSpringRig takes {skeleton, chains, base?, blend?, ' +
+                          'layer?, tier?}');
+    tendon._own(d.skeleton, ModuleSkeleton, 'createSpringRig: skeleton');
     const chains = d.chains ?? [];
     if (!Array.isArray(chains)) throw new TypeError('tendon: createSpringRig: chains is not an array');
     chains.forEach((c, i) => {
@@ -1199,27 +1338,26 @@ class ModuleSpringRig {
     const alloc = (bytes) => { const p = tendon._alloc(Math.max(8, bytes)); owned.push(p); return p; };
     const clipPtr = (c, what) => {
       if (!c) return 0;
-      if (!(c.clip instanceof ModuleClip)) throw new TypeError(`tendon: createSpringRig: ${what}.clip is not a ModuleClip`);
-      return c.clip._live();
+      return tendon._own(c.clip, ModuleClip, `createSpringRig: ${what}.clip`);
     };
     try {
       const counts = alloc(4 * chains.length), joints = alloc(4 * total);
       const offsets = alloc(12 * chains.length), settings = alloc(24 * chains.length);
       let at = 0;
       chains.forEach((c, i) => {
-        tendon._u32()[(counts >> 2) + i] = c.joints.length;
+        tendon._u32()[(counts >>> 2) + i] = c.joints.length;
         c.joints.forEach((j, k) => checkUint(j, `spring rig: chains[${i}].joints[${k}]`, { status: 'range' }));
-        for (const j of c.joints) tendon._u32()[(joints >> 2) + at++] = j;
+        for (const j of c.joints) tendon._u32()[(joints >>> 2) + at++] = j;
         const off = c.anchorOffset === undefined ? [0, 0, 0]
           : checkVector(c.anchorOffset, 3, `spring rig: chains[${i}].anchorOffset`);
-        for (let k = 0; k < 3; k++) tendon._f32()[(offsets >> 2) + 3 * i + k] = off[k];
+        for (let k = 0; k < 3; k++) tendon._f32()[(offsets >>> 2) + 3 * i + k] = off[k];
         tendon._writeSettings(c.settings, settings + 24 * i);
       });
-      const layerMode = d.layer ? ({ additive: 0, override: 1 })[d.layer.mode ?? 'additive'] : 0;
+      const layerMode = d.layer ? own({ additive: 0, override: 1 }, d.layer.mode ?? 'additive') : 0;
       if (layerMode === undefined)
         throw new TendonError(`spring rig: layer mode "${d.layer.mode}" is not additive or override`,
                               6, 'TENDON_ERR_VALUE');
-      const tier = ({ exact: 0, f32: 1 })[d.tier ?? 'exact'];
+      const tier = own({ exact: 0, f32: 1 }, d.tier ?? 'exact');
       if (tier === undefined)
         throw new TendonError(`spring rig: tier "${d.tier}" is not exact or f32`, 6, 'TENDON_ERR_VALUE');
       const mask = d.layer && d.layer.mask
@@ -1236,9 +1374,9 @@ class ModuleSpringRig {
         weightId(d.blend?.weight, 'blend.weight'),
         layerPtr, d.layer?.loop ? 1 : 0, layerMode, constant(d.layer?.weight),
         weightId(d.layer?.weight, 'layer.weight'), mask, tier, box));
-      this._ptr = tendon._u32()[box >> 2];
+      this._ptr = tendon._u32()[box >>> 2];
       tendon._check(x.tendon_spring_rig_workspace_size(this._ptr, box));
-      this._workBytes = tendon._u32()[box >> 2];
+      this._workBytes = tendon._u32()[box >>> 2];
     } catch (e) {
       this._forgetWeights();
       throw e;
@@ -1268,30 +1406,44 @@ class ModuleSpringRig {
     checkNumber(timeSec, 'spring rig sample: timeSec');
     for (const [name, o] of this._uses)
       if (!o._ptr) throw new Error(`tendon: this spring rig's ${name} was disposed (it must outlive the rig)`);
-    if (!out || typeof out.length !== 'number' || typeof out.set !== 'function')
-      throw new TypeError('tendon: spring rig sample: out is not a Float32Array');
+    if (!(out instanceof Float32Array || out instanceof Float64Array))
+      throw new TypeError('tendon: spring rig sample: out is not a Float32Array (or a ' +
+                          'Float64Array)');
     checkLength(out.length, 3 * this.linkCount, `spring rig sample: out (3 floats × ${this.linkCount} links)`);
-    t._check(t._x.tendon_spring_rig_sample(p, timeSec, this._work, this._workBytes,
-                                           this._positions, 3 * this.linkCount,
-                                           pose ? t._posePtr(pose, 'pose') : 0));
-    const o = this._positions >> 2;
-    out.set(t._f32().subarray(o, o + 3 * this.linkCount));
+    const pp = pose ? t._posePtr(pose, 'pose') : 0;
+    // a weight function that samples this rig again would overwrite its workspace mid-sample
+    if (this._sampling)
+      throw new Error('tendon: spring rig sample: this rig is already sampling (a weight function ' +
+                      'sampled it again); sample another rig, or this one after');
+    this._sampling = true;
+    try {
+      t._callOut(() => t._x.tendon_spring_rig_sample(p, timeSec, this._work, this._workBytes,
+                                                     this._positions, 3 * this.linkCount, pp),
+                 (st) => {
+                   t._check(st);
+                   const o = this._positions >>> 2;
+                   out.set(t._f32().subarray(o, o + 3 * this.linkCount));
+                 });
+    } finally { this._sampling = false; }
     return out;
   }
   /** Where chain c's links start among the positions, in links. */
   chainFirstLink(c) {
     const p = this._live();
-    return this._tendon._x.tendon_spring_rig_chain_first_link(p, checkUint(c, 'chainFirstLink: c', { status: 'range' }));
+    checkUint(c, 'chainFirstLink: c', { status: 'range', limit: this.chainCount - 1,
+                                         what: `a chain index (the rig has ${this.chainCount})` });
+    return this._tendon._x.tendon_spring_rig_chain_first_link(p, c);
   }
   /** Chain c's links as its march uses them (SpringLink objects: settings and rest offsets). */
   chainLinks(c) {
     const t = this._tendon, p0 = this._live();
-    checkUint(c, 'chainLinks: c', { status: 'range' });
+    checkUint(c, 'chainLinks: c', { status: 'range', limit: this.chainCount - 1,
+                                    what: `a chain index (the rig has ${this.chainCount})` });
     const n = t._x.tendon_spring_rig_chain_link_count(p0, c);
     const p = t._alloc(Math.max(8, 48 * n));
     try {
       t._check(t._x.tendon_spring_rig_chain_links(this._ptr, c, p, n));
-      const f = t._f64(), o = p >> 3, links = [];
+      const f = t._f64(), o = p >>> 3, links = [];
       for (let i = 0; i < n; i++) {
         const b = o + 6 * i;
         links.push({ frequencyHz: f[b], damping: f[b + 1], maxOffsetM: f[b + 2],
@@ -1352,7 +1504,8 @@ class ModuleSkinMesh {
       } else if (a instanceof Float32Array) {
         length = a.length;
         if (a.buffer === buffer) ptr = a.byteOffset; else copy = a;
-      } else if (a && typeof a === 'object' && typeof a.length === 'number' && !ArrayBuffer.isView(a)) {
+      } else if (a && typeof a === 'object' && typeof a.length === 'number') {
+        // a plain array or another typed array (Float64Array, ...): its numbers copied in
         length = a.length;
         for (let i = 0; i < length; i++)
           if (typeof a[i] !== 'number')
@@ -1396,7 +1549,7 @@ class ModuleSkinMesh {
       tendon._check(x.tendon_wasm_skin_mesh_create(
         d.paletteCount, vertices, influences, indexType, joints.ptr, weights.ptr, positions.ptr,
         normals ? normals.ptr : 0, tangents ? tangents.ptr : 0, box));
-      this._ptr = tendon._u32()[box >> 2];
+      this._ptr = tendon._u32()[box >>> 2];
     } finally {
       for (const p of owned) x.free(p);
     }
@@ -1507,7 +1660,7 @@ class ModuleU16 {
 /** An object of `cls` over a pointer the model owns (no constructor run: nothing allocated). */
 function borrowed(cls, tendon, ptr, fields) {
   const o = Object.create(cls.prototype);
-  Object.assign(o, { _tendon: tendon, _ptr: ptr, _borrowed: true }, fields);
+  Object.assign(o, { _tendon: tendon, _ptr: ptr >>> 0, _borrowed: true }, fields);
   return o;
 }
 for (const cls of [ModuleSkeleton, ModuleSkinBinding, ModuleClip, ModuleFloats, ModuleU16]) {
@@ -1546,7 +1699,7 @@ class ModuleGltf {
       const box = tendon._alloc(4);
       owned.push(box);
       tendon._check(x.tendon_gltf_load_memory(p, bytes.length, np, 0, box));
-      this._ptr = tendon._u32()[box >> 2];
+      this._ptr = tendon._u32()[box >>> 2];
     } finally {
       for (const q of owned) x.free(q);
     }
@@ -1568,7 +1721,7 @@ class ModuleGltf {
     const sk = x.tendon_gltf_skeleton(g);
     const n = x.tendon_skeleton_joint_count(sk);
     this.skeleton = keep(borrowed(ModuleSkeleton, t, sk, { jointCount: n }));
-    const parents = x.tendon_skeleton_parents(sk);
+    const parents = x.tendon_skeleton_parents(sk) >>> 0;
     this.parents = Int32Array.from(new Int32Array(t.memory.buffer, parents, n));
     this.jointNames = Array.from({ length: n }, (_, j) => t._string(x.tendon_skeleton_joint_name(sk, j)));
     // nodes: glTF node i as joint, mesh, skin
@@ -1579,8 +1732,9 @@ class ModuleGltf {
     // skins: bindings to the skeleton (palette entry k = joint joints[k], node nodes[k])
     this.skins = Array.from({ length: x.tendon_gltf_skin_count(g) }, (_, k) => {
       const b = x.tendon_gltf_skin(g, k), pc = x.tendon_skin_binding_palette_count(b);
-      const joints = x.tendon_skin_binding_joints(b), nodes = x.tendon_gltf_skin_nodes(g, k);
-      const ib = x.tendon_skin_binding_inverse_bind(b);
+      const joints = x.tendon_skin_binding_joints(b) >>> 0;
+      const nodes = x.tendon_gltf_skin_nodes(g, k) >>> 0;
+      const ib = x.tendon_skin_binding_inverse_bind(b) >>> 0;
       return {
         name: str(x.tendon_gltf_skin_name(g, k)),
         binding: keep(borrowed(ModuleSkinBinding, t, b, { paletteCount: pc })),
@@ -1606,10 +1760,10 @@ class ModuleGltf {
       this.meshes = Array.from({ length: x.tendon_gltf_mesh_count(g) }, (_, m) => ({
         primitives: Array.from({ length: x.tendon_gltf_primitive_count(g, m) }, (_, p) => {
           t._check(x.tendon_wasm_gltf_primitive(g, m, p, slots));
-          const u = t._u32(), o = slots >> 2, v = u[o];
+          const u = t._u32(), o = slots >>> 2, v = u[o];
           const floats = (ptr, per) => (ptr ? keep(borrowed(ModuleFloats, t, ptr, { length: per * v })) : null);
           const targets = [];
-          for (let k = 0; k < u[o + 6]; k++) targets.push(floats(t._u32()[(u[o + 7] >> 2) + k], 3));
+          for (let k = 0; k < u[o + 6]; k++) targets.push(floats(t._u32()[(u[o + 7] >>> 2) + k], 3));
           const dw = u[o + 8];
           return {
             vertexCount: v,
@@ -1657,9 +1811,9 @@ class ModuleGltf {
       const u8 = new Uint8Array(t.memory.buffer);
       u8.set(bytes, p);
       u8[p + bytes.length] = 0;
-      const box = (p + bytes.length + 4) & ~3;
+      const box = p + bytes.length + 4 - ((p + bytes.length + 4) % 4);
       t._check(t._x.tendon_gltf_find_animation(g, p, box));
-      return this.animations[t._u32()[box >> 2]];
+      return this.animations[t._u32()[box >>> 2]];
     } finally { t._x.free(p); }
   }
 
@@ -1671,7 +1825,7 @@ class ModuleGltf {
     const out = t._alloc(12);
     try {
       t._check(t._x.tendon_wasm_gltf_channel(g, anim, track, out));
-      const u = t._u32(), o = out >> 2;
+      const u = t._u32(), o = out >>> 2;
       return { channel: u[o], node: u[o + 1], path: TRACK_PATHS[u[o + 2]] };
     } finally { t._x.free(out); }
   }
@@ -1688,3 +1842,18 @@ class ModuleGltf {
 
 export { Tendon, ModulePose, ModuleFloats, ModuleAnchor, ModuleClip, ModuleSkeleton,
          ModuleSkinBinding, ModuleU16, ModuleSkinMesh, ModuleSpringRig, ModuleGltf };
+
+// dispose() from inside a callback (an anchor, a rig's weight function) while a call that may
+// be reading the object runs: the object reads as disposed at once (its methods throw), and
+// its memory is freed when that call returns (Tendon._callOut), not under the module's feet.
+for (const cls of [ModulePose, ModuleFloats, ModuleAnchor, ModuleClip, ModuleSkeleton,
+                   ModuleSkinBinding, ModuleSpringRig, ModuleSkinMesh, ModuleU16, ModuleGltf]) {
+  const own = cls.prototype.dispose;
+  cls.prototype.dispose = function dispose() {
+    const t = this._tendon;
+    if (!this._ptr || this._borrowed || !t || t._calls === 0) return own.call(this);
+    const ptr = this._ptr;
+    this._ptr = 0;
+    t._deferred.push(() => { this._ptr = ptr; own.call(this); });
+  };
+}
