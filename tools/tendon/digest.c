@@ -1146,8 +1146,9 @@ done:
 
 /* Dual-quaternion skinning of the skin_mesh workload's meshes (every span × 1–4 influences ×
  * u8/u16, packed and interleaved outputs, whole / + normals / + tangents / split in three), the
- * palette a rigid one's dual quaternions: once with unit scales, once with other scales. */
-static int dg_skin_mesh_dq(const tendon_kernels *k, dg_sink *s)
+ * palette (pc entries, at most DG_PALETTE) a rigid one's dual quaternions: once with unit
+ * scales, once with other scales. */
+static int dg_skin_mesh_dq_with(const tendon_kernels *k, dg_sink *s, size_t pc, uint32_t seed)
 {
     float *pal = malloc(16 * DG_PALETTE * sizeof *pal), *dq = malloc(32 * DG_PALETTE * sizeof *dq);
     float *attrs = malloc(14 * DG_N * sizeof *attrs);
@@ -1156,9 +1157,9 @@ static int dg_skin_mesh_dq(const tendon_kernels *k, dg_sink *s)
     int rc = -1;
     if (!pal || !dq || !attrs || !idx || !out)
         goto done;
-    dg_rng r = {0xd0a10017u};
+    dg_rng r = {seed};
     for (int unit = 0; unit < 2; ++unit) {
-        for (size_t j = 0; j < DG_PALETTE; ++j) {
+        for (size_t j = 0; j < pc; ++j) {
             dg_rigid(&r, pal + 16 * j);
             if (unit) /* the rotation alone */
                 for (int c = 0; c < 3; ++c) {
@@ -1170,13 +1171,13 @@ static int dg_skin_mesh_dq(const tendon_kernels *k, dg_sink *s)
                         pal[16 * j + 4 * c + e] = (float)(pal[16 * j + 4 * c + e] / l);
                 }
         }
-        if (k->palette_to_dual_quat(pal, DG_PALETTE, dq + 16 * DG_PALETTE * unit) != DG_PALETTE)
-            memset(dq + 16 * DG_PALETTE * unit, 0, 16 * DG_PALETTE * sizeof *dq);
+        if (k->palette_to_dual_quat(pal, pc, dq + 16 * pc * unit) != pc)
+            memset(dq + 16 * pc * unit, 0, 16 * pc * sizeof *dq);
     }
     dg_vectors(&r, attrs + 4 * DG_N, 10 * DG_N, -2.0, 2.0);
     for (size_t i = 0; i < 4 * DG_N; ++i) {
         attrs[i] = (float)dg_range(&r, -0.25, 1.25);
-        idx[i] = (uint16_t)dg_below(&r, DG_PALETTE);
+        idx[i] = (uint16_t)dg_below(&r, (uint32_t)pc);
     }
     for (int i = 0; i < SPAN_COUNT; i += 2) {
         const size_t n = SPANS[i].count, o = SPANS[i].offset;
@@ -1184,7 +1185,7 @@ static int dg_skin_mesh_dq(const tendon_kernels *k, dg_sink *s)
             for (int interleaved = 0; interleaved < 2; ++interleaved) {
                 tendon_skin_job j;
                 memset(&j, 0, sizeof j);
-                j.palette_count = DG_PALETTE, j.vertex_count = n, j.influence_count = ni;
+                j.palette_count = pc, j.vertex_count = n, j.influence_count = ni;
                 j.joint_index_type = TENDON_JOINT_INDEX_U16;
                 j.joints = idx + 4 * o, j.joints_stride = 8;
                 j.weights = attrs + 4 * o, j.weights_stride = 16;
@@ -1205,7 +1206,7 @@ static int dg_skin_mesh_dq(const tendon_kernels *k, dg_sink *s)
                 if (tendon_skin_mesh_create(&j, &m) != TENDON_OK)
                     goto done;
                 for (int unit = 0; unit < 2; ++unit) {
-                    const float *d = dq + 16 * DG_PALETTE * unit;
+                    const float *d = dq + 16 * pc * unit;
                     for (int want = 0; want < 4; ++want) {
                         float *wn = want >= 1 ? on : NULL, *wt = want >= 2 ? ot : NULL;
                         memset(out, 0, (size_t)DG_N * DG_TSTRIDE_OUT);
@@ -1234,6 +1235,19 @@ static int dg_skin_mesh_dq(const tendon_kernels *k, dg_sink *s)
 done:
     free(pal), free(dq), free(attrs), free(idx), free(out);
     return rc;
+}
+
+static int dg_skin_mesh_dq(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_skin_mesh_dq_with(k, s, DG_PALETTE, 0xd0a10017u);
+}
+
+/* The same with a 40-entry palette: the 1003-vertex spans take the 4- and 8-lane ISAs' row form
+ * (at most 64 entries, at least 16 vertices an entry: src/simd/kernels/skin.inl.h), the short
+ * ones and the split calls the lane form. */
+static int dg_skin_mesh_dq_rows(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_skin_mesh_dq_with(k, s, 40, 0xd0a10018u);
 }
 
 /* Morph targets over every span (×3 floats) with 0–5 targets; weights include ±0 (skipped),
@@ -1940,6 +1954,7 @@ static const struct dg_kernel {
     {"palette_splat", dg_palette_splat},
     {"palette_to_dual_quat", dg_palette_to_dual_quat},
     {"skin_mesh_dq", dg_skin_mesh_dq},
+    {"skin_mesh_dq_rows", dg_skin_mesh_dq_rows},
     {"pose_blend_weighted", dg_pose_blend_weighted},
     {"pose_add_weighted", dg_pose_add_weighted},
     {"pose_blend_weighted_f32", dg_pose_blend_weighted_f32},
