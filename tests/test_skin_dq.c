@@ -92,10 +92,10 @@ END_TEST
 
 /*
  * The mesh by dual quaternions: every ISA against the scalar table, bit for bit. Palettes of 70
- * entries take the lane form on every ISA; of 64, 13 and 3 the 4- and 8-lane ISAs' row form with
- * its per-call sign table where a call has at least 16 vertices per palette entry (the long
- * count at 64 and 13, from 48 vertices at 3 — the split calls below fall short of it at 64 and
- * 13, so one call of each kind meets the other).
+ * entries take the lane form on every ISA; of 64, 13 and 3 the 4- and 8-lane ISAs' row form
+ * with its per-call tables where a call skins at least max(64, entries²/2) vertices (the long
+ * count — 2100 vertices at 64 entries, the table's largest — and, at 3 entries, 65 vertices too;
+ * the split calls below fall short of it, so one call of each kind meets the other).
  */
 START_TEST(test_isa_skin_mesh_dq)
 {
@@ -111,11 +111,20 @@ START_TEST(test_isa_skin_mesh_dq)
         float *pal = rigid_palette(&r, pc, unit);
         float *dq = malloc(64 * pc);
         ck_assert_uint_eq(ref->palette_to_dual_quat(pal, pc, dq), pc);
-        for (int ci = pi == 0 ? 0 : 44; ci < SWEEP_COUNT; ci += unit && pi == 0 ? 1 : 3) {
-            for (size_t ni = 1; ni <= 4; ++ni) {
-                for (int mode = 0; mode < 3; ++mode) {
-                    for (int layout = 0; layout < 4; layout += 1 + (ci % 2)) {
-                        const skin_case c = {sweep_count(ci), ni, 2, mode, layout};
+        /* the lane form's palette sweeps the counts; the others a short count (lane form), 65
+           (row form at 3 entries) and the long one */
+        static const int row_counts[] = {44, 65, SWEEP_COUNT - 1};
+        const int runs = pi == 0 ? SWEEP_COUNT : (int)(sizeof row_counts / sizeof row_counts[0]);
+        for (int ri = 0; ri < runs; ri += pi == 0 && !unit ? 3 : 1) {
+            const int ci = pi == 0 ? ri : row_counts[ri];
+            /* (the row form: two influences or more, packed outputs only — layouts 0 and 3 —
+               and positions alone or with normals and tangents) */
+            for (size_t ni = pi ? 2 : 1; ni <= 4; ++ni) {
+                for (int mode = 0; mode < 3; mode += pi ? 2 : 1) {
+                    for (int layout = 0; layout < 4; layout += pi ? 3 : 1 + (ci % 2)) {
+                        const size_t count =
+                            pc == 64 && ci == SWEEP_COUNT - 1 ? 2100 : sweep_count(ci);
+                        const skin_case c = {count, ni, 2, mode, layout};
                         const uint64_t seed = rng_u64(&r);
                         skin_bufs a, b;
                         skin_bufs_make(&a, &c, pal, pc, seed);

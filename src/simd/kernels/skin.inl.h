@@ -1010,7 +1010,8 @@ void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq, size_t 
 #if TENDON_WF <= 8
     vdq_rows row_tables;
     const size_t pc = m->palette_count;
-    if (fast && m->influence_count > 1 && pc <= TENDON_DQ_ROWS_MAX && end - v >= 16 * pc) {
+    if (fast && m->influence_count > 1 && pc <= TENDON_DQ_ROWS_MAX && end - v >= 64 &&
+        end - v >= pc * pc / 2) {
         stride = (pc + TENDON_WF - 1) / TENDON_WF * TENDON_WF;
         vdq_rows_make(dq, pc, stride, &row_tables);
         rows = &row_tables;
