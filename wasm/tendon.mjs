@@ -294,6 +294,7 @@ class Tendon {
 
   _attach(instance) {
     this._x = instance.exports;
+    this._sp = this._x.__stack_pointer instanceof WebAssembly.Global ? this._x.__stack_pointer : null;
     if (typeof this._x._initialize !== 'function' || !(this._x.memory instanceof WebAssembly.Memory))
       throw new Error('tendon: options.module is not a tendon module (it exports no _initialize ' +
                       'or no memory)');
@@ -376,35 +377,46 @@ class Tendon {
    */
   _callOut(run, after) {
     const outer = this._callBegin();
-    let done = false;
     try {
       const status = run();
+      outer.returned = true;
       if (this._failure) throw this._failure.error;
-      const result = after ? after(status) : status;
-      done = true;
-      return result;
+      return after ? after(status) : status;
     } finally {
-      this._callEnd(outer, !done);
+      this._callEnd(outer);
     }
   }
-  /** _callOut's two halves, for the per-sample calls (no closure a sample): before the call... */
+  /**
+   * _callOut's two halves, for the per-sample calls: before the call... (the module's stack
+   * pointer and the glue's nesting depth are saved: see _callEnd)
+   */
   _callBegin() {
-    const outer = this._failure;
+    const outer = { failure: this._failure, returned: false, sp: this._sp?.value,
+                    depth: this._x.tendon_wasm_nesting() };
     this._failure = null;
     this._calls++;
     return outer;
   }
-  /** ...and after it (in a finally): the state back, the deferred frees of the outermost call,
-   *  then — unless `unwinding` (an exception is on its way already) — what a callback threw. */
-  _callEnd(outer, unwinding = false) {
+  /**
+   * ...and after it, in a finally: the state back, the deferred frees of the outermost call,
+   * then what a callback threw. When the module did not return (`outer.returned` unset: an
+   * exception raised inside it — a JavaScript stack overflow in a nested sample — unwound its
+   * frames without their cleanup), its stack pointer and the glue's nesting depth are put back
+   * as they were when it was called, and that exception goes on.
+   */
+  _callEnd(outer) {
     const failure = this._failure;
-    this._failure = outer;
+    this._failure = outer.failure;
+    if (!outer.returned) {
+      if (this._sp) this._sp.value = outer.sp;
+      this._x.tendon_wasm_set_nesting(outer.depth);
+    }
     if (--this._calls === 0 && this._deferred.length) {
       const frees = this._deferred;
       this._deferred = [];
       for (const f of frees) f();
     }
-    if (failure && !unwinding) throw failure.error;
+    if (failure && outer.returned) throw failure.error;
   }
 
   // ---- poses ----------------------------------------------------------------------------------
@@ -694,13 +706,16 @@ class Tendon {
     const outer = this._callBegin();
     try {
       st = this._x.tendon_wasm_spring_sample(this._settings, mode, handle, timeSec, this._out3);
+      outer.returned = true;
+      if (st === 0 && !this._failure) { // read before _callEnd's deferred frees
+        const f32 = this._f32(), o = this._out3 >>> 2;
+        out[0] = f32[o]; out[1] = f32[o + 1]; out[2] = f32[o + 2];
+      }
     } finally {
       this._anchorClose(anchorAt);
       this._callEnd(outer); // throws what an anchor threw
     }
     this._check(st);
-    const f32 = this._f32(), o = this._out3 >>> 2;
-    out[0] = f32[o]; out[1] = f32[o + 1]; out[2] = f32[o + 2];
     return out;
   }
 
@@ -751,12 +766,14 @@ class Tendon {
       try {
         st = this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, work,
                                                      workBytes, outPtr, out.length);
+        outer.returned = true;
+        if (st === 0 && !this._failure) // read before _callEnd's deferred frees
+          out.set(this._f32().subarray(outPtr >>> 2, (outPtr >>> 2) + 3 * count));
       } finally {
         this._anchorClose(rootAt);
         this._callEnd(outer); // throws what an anchor threw
       }
       this._check(st);
-      out.set(this._f32().subarray(outPtr >>> 2, (outPtr >>> 2) + 3 * count));
     } finally {
       this._chainDepth--;
       if (work) this._x.free(work);
@@ -927,11 +944,16 @@ class Tendon {
   /** Free the instance's scratch and every pose the seed-named functions made. */
   dispose() {
     if (this._disposed) return;
-    for (const p of this._scratchPoses.values()) p.dispose();
-    this._scratchPoses.clear();
-    for (const p of [this._settings, this._out3, this._f64box, this._links, this._chainOut])
-      if (p) this._x.free(p);
     this._disposed = true;
+    const free = () => {
+      for (const p of this._scratchPoses.values()) p.dispose();
+      this._scratchPoses.clear();
+      for (const p of [this._settings, this._out3, this._f64box, this._links, this._chainOut])
+        if (p) this._x.free(p);
+    };
+    // from a callback, while a call uses the scratch: freed when that call returns
+    if (this._calls > 0) this._deferred.push(free);
+    else free();
   }
 }
 

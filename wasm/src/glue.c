@@ -240,6 +240,12 @@ static size_t g_last_misses;
 /** How many anchor times the last batched sample had to ask one by one (0: none). */
 GLUE_API uint32_t tendon_wasm_last_batch_misses(void) { return (uint32_t)g_last_misses; }
 
+/** The batched mode's nesting depth, and setting it back: an exception raised inside the module
+ *  (a JavaScript stack overflow in a nested sample) unwinds its frames without their cleanup,
+ *  and the binding restores the depth it saw when it called in (tendon.mjs, _callEnd). */
+GLUE_API uint32_t tendon_wasm_nesting(void) { return g_depth; }
+GLUE_API void tendon_wasm_set_nesting(uint32_t depth) { g_depth = depth; }
+
 /**
  * tendon_spring_sample with the binding's anchors: mode MODE_BATCH (`anchor` is the JavaScript
  * anchor's id; called once with every time), MODE_DECL (`anchor` is a decl_anchor in module

@@ -1,8 +1,9 @@
 // Callbacks, ownership and module memory past 2 GiB (the second review of tendon.mjs): an anchor
 // or a rig weight function that throws makes its call throw that exception — caught at the
 // module's edge, never unwinding through it — and the instance stays sound after thousands of
-// throws (before, the module's stack pointer leaked until it trapped); dispose() inside a
-// callback frees after the call; a batched anchor that grows memory is asked again on fresh
+// throws (before, the module's stack pointer leaked until it trapped), and after a JavaScript
+// stack overflow inside it; dispose() inside a callback — of an object or of the instance —
+// frees after the call; a batched anchor that grows memory is asked again on fresh
 // views; objects of another instance, inherited keys ('toString') and bad chain indices are
 // refused; a refused declarative anchor leaves no allocation behind; objects stored above 2 GiB
 // of module memory (wasm32 pointers past 2^31) work. On both modules.
@@ -105,6 +106,29 @@ for (const flavour of FLAVOURS) {
     const out = t.sampleSpring(SETTINGS, (s, o) => { p.dispose(); sine(s, o); }, 1.25);
     assert.deepEqual(bits(out), bits(t.sampleSpring(SETTINGS, sine, 1.25)));
     assert.throws(() => p.rotation, /disposed/);
+  });
+
+  test(`${flavour}: the instance disposed from an anchor; a stack overflow in nested samples`, async () => {
+    const t = await loadTendon({ flavour });
+    const long = Array.from({ length: 17 }, () => ({ frequencyHz: 2, damping: 0.4, restOffsetM: [0, -0.1, 0] }));
+    const want = bits(t.sampleSpringChain(long, sine, 1.25));
+    // its scratch (the chain's output, the links) is freed after the sample, not under it
+    const got = t.sampleSpringChain(long, (s, o) => { t.dispose(); sine(s, o); }, 1.25);
+    assert.deepEqual(bits(got), want);
+    assert.throws(() => t.createPose(1), /disposed/);
+    // a JavaScript stack overflow raised inside the module (an anchor sampling again without
+    // end) unwinds its frames: the binding puts its stack pointer and the glue's nesting back
+    const u = await loadTendon({ flavour });
+    const sp = u._x.__stack_pointer.value;
+    let calls = 0;
+    const batch = { batch(times, out) { calls++; for (let i = 0; i < times.length; i++) sine(times[i], out.subarray(3 * i)); } };
+    const single = bits(u.sampleSpring(SETTINGS, batch, 1.25));
+    const recurse = () => { let first = true; return (s, o) => { if (first) { first = false; u.sampleSpring(SETTINGS, recurse(), s); } sine(s, o); }; };
+    assert.throws(() => u.sampleSpring(SETTINGS, recurse(), 1.25), RangeError);
+    assert.equal(u._x.__stack_pointer.value, sp);
+    calls = 0;
+    assert.deepEqual(bits(u.sampleSpring(SETTINGS, batch, 1.25)), single);
+    assert.equal(calls, 1, 'the batched anchor is asked once a sample again');
   });
 
   test(`${flavour}: a batched anchor that grows module memory is asked again on fresh views`, async () => {
