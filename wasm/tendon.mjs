@@ -147,6 +147,7 @@ function own(table, key) {
 }
 const ANCHOR_KIND = { constant: 0, linear: 1, sine: 2, step: 3, keys: 4 };
 const MODE_BATCH = 1, MODE_DECL = 2; // the glue's anchor modes (wasm/src/glue.c)
+const MAX_NESTING = 32; // samples inside anchors inside samples: the deepest the binding allows
 const SETTINGS_BYTES = 24, LINK_BYTES = 48;
 
 class Tendon {
@@ -391,6 +392,12 @@ class Tendon {
    * pointer and the glue's nesting depth are saved: see _callEnd)
    */
   _callBegin() {
+    // each nested sample takes up to ~8 KiB of the module's 1 MiB stack (a 16-link chain's
+    // copies); past ~130 the stack would run into the module's data
+    if (this._calls >= MAX_NESTING)
+      throw new TendonError(`tendon: samples nested ${MAX_NESTING} deep (an anchor or weight ` +
+                            'function that samples again, without end?); the module\'s stack ' +
+                            `allows ${MAX_NESTING}`, 3, 'TENDON_ERR_RANGE');
     const outer = { failure: this._failure, returned: false, sp: this._sp?.value,
                     depth: this._x.tendon_wasm_nesting() };
     this._failure = null;

@@ -1,8 +1,8 @@
 // Callbacks, ownership and module memory past 2 GiB (the second review of tendon.mjs): an anchor
 // or a rig weight function that throws makes its call throw that exception — caught at the
 // module's edge, never unwinding through it — and the instance stays sound after thousands of
-// throws (before, the module's stack pointer leaked until it trapped), and after a JavaScript
-// stack overflow inside it; dispose() inside a callback — of an object or of the instance —
+// throws (before, the module's stack pointer leaked until it trapped), after a JavaScript stack
+// overflow inside it, and at the nesting limit; dispose() inside a callback — of an object or of the instance —
 // frees after the call; a batched anchor that grows memory is asked again on fresh
 // views; objects of another instance, inherited keys ('toString') and bad chain indices are
 // refused; a refused declarative anchor leaves no allocation behind; objects stored above 2 GiB
@@ -116,19 +116,38 @@ for (const flavour of FLAVOURS) {
     const got = t.sampleSpringChain(long, (s, o) => { t.dispose(); sine(s, o); }, 1.25);
     assert.deepEqual(bits(got), want);
     assert.throws(() => t.createPose(1), /disposed/);
-    // a JavaScript stack overflow raised inside the module (an anchor sampling again without
-    // end) unwinds its frames: the binding puts its stack pointer and the glue's nesting back
+    // samples nested without end stop at the binding's limit (32: the module's 1 MiB stack)
     const u = await loadTendon({ flavour });
     const sp = u._x.__stack_pointer.value;
     let calls = 0;
     const batch = { batch(times, out) { calls++; for (let i = 0; i < times.length; i++) sine(times[i], out.subarray(3 * i)); } };
     const single = bits(u.sampleSpring(SETTINGS, batch, 1.25));
-    const recurse = () => { let first = true; return (s, o) => { if (first) { first = false; u.sampleSpring(SETTINGS, recurse(), s); } sine(s, o); }; };
-    assert.throws(() => u.sampleSpring(SETTINGS, recurse(), 1.25), RangeError);
+    const chain = bits(u.sampleSpringChain(long, sine, 1.25));
+    let depth = 0;
+    const recurse = () => { let first = true; return (s, o) => {
+      if (first) { first = false; depth++; u.sampleSpringChain(long, recurse(), s); }
+      sine(s, o);
+    }; };
+    assert.throws(() => u.sampleSpringChain(long, recurse(), 1.25),
+                  (e) => e instanceof TendonError && e.statusName === 'TENDON_ERR_RANGE' && /nested 32 deep/.test(e.message));
+    assert.equal(depth, 32);
+    // a JavaScript stack overflow raised inside the module unwinds its frames: the binding puts
+    // its stack pointer and the glue's nesting back. Near the stack's limit (on the way back
+    // from a recursion to it), samples with nested anchors overflow at every point in turn.
+    const nested = (s, o) => { u.sampleSpring(SETTINGS, sine, s); sine(s, o); };
+    let overflows = 0, attempts = 0;
+    const deep = () => {
+      try { deep(); } catch (e) { if (!(e instanceof RangeError)) throw e; }
+      if (attempts++ < 400)
+        try { u.sampleSpring(SETTINGS, nested, 1.25); } catch (e) { if (e instanceof RangeError) overflows++; else throw e; }
+    };
+    deep();
+    assert.ok(overflows > 0, 'some samples overflowed the stack');
     assert.equal(u._x.__stack_pointer.value, sp);
     calls = 0;
     assert.deepEqual(bits(u.sampleSpring(SETTINGS, batch, 1.25)), single);
     assert.equal(calls, 1, 'the batched anchor is asked once a sample again');
+    assert.deepEqual(bits(u.sampleSpringChain(long, sine, 1.25)), chain);
   });
 
   test(`${flavour}: a batched anchor that grows module memory is asked again on fresh views`, async () => {
