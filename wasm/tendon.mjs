@@ -96,7 +96,8 @@ function checkChain(links, name) {
 /** A count or an index: a whole number in [0, limit] (limit 2^32 − 1 unless smaller), else throws. */
 function checkUint(value, name, { status = 'count', limit = U32_MAX, what = 'a whole number' } = {}) {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > limit) {
-    const shown = typeof value === 'number' ? String(value) : `${typeof value} ${String(value)}`;
+    const shown = typeof value === 'number' ? String(value)
+      : value === undefined ? 'missing (undefined)' : `${typeof value} ${String(value)}`;
     throw new TendonError(`${name} is ${shown}; expected ${what} in [0, ${limit}]` +
                           (limit === U32_MAX ? ' (2^32 - 1, wasm32\'s uint32_t)' : ''),
                           status === 'count' ? 2 : 3,
@@ -107,8 +108,9 @@ function checkUint(value, name, { status = 'count', limit = U32_MAX, what = 'a w
 /** A number (NaN and the infinities pass: the library has its answers for them), else throws. */
 function checkNumber(value, name) {
   if (typeof value !== 'number')
-    throw new TendonError(`${name} is ${typeof value} ${String(value)}; expected a number`, 6,
-                          'TENDON_ERR_VALUE');
+    throw new TendonError(`${name} is ${value === undefined ? 'missing (undefined)'
+                                          : `${typeof value} ${String(value)}`}; expected a number`,
+                          6, 'TENDON_ERR_VALUE');
   return value;
 }
 /** An array-like of numbers of exactly `length` (setJoint's vectors), else throws. */
@@ -245,7 +247,7 @@ class Tendon {
       // views (what it allocated is usually there to reuse by then); twice is refused.
       for (let attempt = 0; attempt < 2; attempt++) {
         const times = self._f64().subarray(t, t + count), out = self._F32.subarray(o, o + 3 * count);
-        f(times, out);
+        f.batch(times, out);
         if (out.length === count * 3) return;
       }
       throw new TendonError(
@@ -655,13 +657,16 @@ class Tendon {
   }
 
   // The glue's (mode, handle) for an anchor, without a closure per sample (the springs' hot
-  // path): _anchorOpen returns the handle and leaves the mode in this._anchorMode; once the call
-  // is made, _anchorClose(anchor) undoes what open did (the JavaScript function's id popped, a
-  // declarative description's temporary module anchor disposed). Re-entrant: an anchor function
-  // that samples a spring itself opens and closes its own above this one's.
+  // path): _anchorOpen returns the handle and leaves the mode in this._anchorMode and what to
+  // undo in this._anchorKind (0 nothing, 1 a JavaScript anchor's entry, 2 a declarative
+  // description's temporary module anchor), which the caller reads at once (a nested sample sets
+  // them again); once the call is made, _anchorClose(kind) undoes it — by the kind reported, not
+  // by what the anchor object looks like by then. Re-entrant: an anchor function that samples a
+  // spring itself opens and closes its own above this one's.
   _anchorOpen(anchor) {
     if (anchor instanceof ModuleAnchor) {
       this._anchorMode = MODE_DECL;
+      this._anchorKind = 0;
       return this._own(anchor, ModuleAnchor, 'the anchor');
     }
     // A function (timeSec, out) goes through the batched mode too, one time at a time on this
@@ -669,28 +674,31 @@ class Tendon {
     // the module, and the library reads the answers from its table; the function sees the same
     // times in the same order as when the library called out per time (what the binding did
     // before); a time off the grid is asked one by one.
-    let f, each = false;
-    if (typeof anchor === 'function') { this._anchorMode = MODE_BATCH; f = anchor; each = true; }
-    else if (anchor && typeof anchor.batch === 'function') { this._anchorMode = MODE_BATCH; f = anchor.batch; }
+    // (a {batch} object is kept whole and its batch called as a method: `this` is the object)
+    let each = false;
+    if (typeof anchor === 'function') { this._anchorMode = MODE_BATCH; each = true; }
+    else if (anchor && typeof anchor.batch === 'function') { this._anchorMode = MODE_BATCH; }
     else if (anchor && typeof anchor.kind === 'string') {
       const m = this.createAnchor(anchor);
       this._tempAnchors.push(m);
       this._anchorMode = MODE_DECL;
+      this._anchorKind = 2;
       return m._live();
     } else {
       throw new TypeError('tendon: an anchor is a function (timeSec, out), {batch(times, out)}, ' +
                           'a ModuleAnchor or a declarative {kind, ...}');
     }
-    this._anchors.push(f);
+    this._anchors.push(anchor);
     this._anchorEach.push(each);
+    this._anchorKind = 1;
     return this._anchors.length - 1;
   }
-  _anchorClose(anchor) {
-    if (anchor instanceof ModuleAnchor) return;
-    if (typeof anchor === 'function' || typeof anchor.batch === 'function') {
+  /** Undo _anchorOpen, by the kind it reported (not by what the anchor looks like now). */
+  _anchorClose(kind) {
+    if (kind === 1) {
       this._anchors.pop();
       this._anchorEach.pop();
-    } else {
+    } else if (kind === 2) {
       this._tempAnchors.pop().dispose();
     }
   }
@@ -704,14 +712,18 @@ class Tendon {
   sampleSpring(settings, anchorAt, timeSec, out = new Float32Array(3)) {
     this._live();
     checkNumber(timeSec, 'sampleSpring: timeSec');
-    if (!out || typeof out.length !== 'number' || out.length < 3)
-      throw new TendonError(`sampleSpring: out holds ${out && typeof out.length === 'number' ? out.length : 'no'} ` +
-                            'elements; expected at least 3', 2, 'TENDON_ERR_COUNT');
+    if (!(out instanceof Float32Array || out instanceof Float64Array || Array.isArray(out)))
+      throw new TypeError('tendon: sampleSpring: out is not a Float32Array, a Float64Array or an ' +
+                          'array');
+    if (out.length < 3)
+      throw new TendonError(`sampleSpring: out holds ${out.length} elements; expected at least 3`,
+                            2, 'TENDON_ERR_COUNT');
     this._writeSettings(settings, this._settings);
-    const handle = this._anchorOpen(anchorAt), mode = this._anchorMode;
-    let st;
+    let st, kind = 0;
     const outer = this._callBegin();
     try {
+      const handle = this._anchorOpen(anchorAt), mode = this._anchorMode;
+      kind = this._anchorKind;
       st = this._x.tendon_wasm_spring_sample(this._settings, mode, handle, timeSec, this._out3);
       outer.returned = true;
       if (st === 0 && !this._failure) { // read before _callEnd's deferred frees
@@ -719,8 +731,7 @@ class Tendon {
         out[0] = f32[o]; out[1] = f32[o + 1]; out[2] = f32[o + 2];
       }
     } finally {
-      this._anchorClose(anchorAt);
-      this._callEnd(outer); // throws what an anchor threw
+      try { this._anchorClose(kind); } finally { this._callEnd(outer); } // throws what an anchor threw
     }
     this._check(st);
     return out;
@@ -768,17 +779,18 @@ class Tendon {
     let st;
     this._chainDepth++;
     try {
-      const handle = this._anchorOpen(rootAt), mode = this._anchorMode;
+      let kind = 0;
       const outer = this._callBegin();
       try {
+        const handle = this._anchorOpen(rootAt), mode = this._anchorMode;
+        kind = this._anchorKind;
         st = this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, work,
                                                      workBytes, outPtr, out.length);
         outer.returned = true;
         if (st === 0 && !this._failure) // read before _callEnd's deferred frees
           out.set(this._f32().subarray(outPtr >>> 2, (outPtr >>> 2) + 3 * count));
       } finally {
-        this._anchorClose(rootAt);
-        this._callEnd(outer); // throws what an anchor threw
+        try { this._anchorClose(kind); } finally { this._callEnd(outer); } // throws what an anchor threw
       }
       this._check(st);
     } finally {

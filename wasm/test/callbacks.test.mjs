@@ -150,6 +150,29 @@ for (const flavour of FLAVOURS) {
     assert.deepEqual(bits(u.sampleSpringChain(long, sine, 1.25)), chain);
   });
 
+  test(`${flavour}: a batched anchor is called as a method, and may change during its sample`, async () => {
+    const t = await loadTendon({ flavour });
+    const want = bits(t.sampleSpring(SETTINGS, sine, 1.25));
+    // batch() sees its object as `this`
+    const anchor = { amplitude: 1, batch(times, out) {
+      for (let i = 0; i < times.length; i++) { sine(times[i], out.subarray(3 * i)); out[3 * i] *= this.amplitude; }
+    } };
+    assert.deepEqual(bits(t.sampleSpring(SETTINGS, anchor, 1.25)), want);
+    // an anchor object whose batch is replaced (or removed) during its own sample: the sample
+    // closes what it opened, and the instance's bookkeeping comes back to rest
+    const shifty = { batch(times, out) { delete shifty.batch; shifty.kind = 'nonsense'; anchor.batch.call(anchor, times, out); } };
+    assert.deepEqual(bits(t.sampleSpring(SETTINGS, shifty, 1.25)), want);
+    const shifty2 = { batch(times, out) { shifty2.batch = 42; anchor.batch.call(anchor, times, out); } };
+    assert.deepEqual(bits(t.sampleSpringChain(LINKS, shifty2, 1.25)), bits(t.sampleSpringChain(LINKS, sine, 1.25)));
+    assert.equal(t._calls, 0);
+    assert.equal(t._anchors.length, 0);
+    const p = t.createPose(4);
+    p.dispose(); // freed at once again (no call in progress)
+    assert.equal(t._deferred.length, 0);
+    assert.throws(() => t.sampleSpring(SETTINGS, sine, 1.25, new Int8Array(3)), /sampleSpring: out is not a Float32Array/);
+    assert.throws(() => t.sampleSpring(SETTINGS, sine), /timeSec is missing \(undefined\)/);
+  });
+
   test(`${flavour}: a batched anchor that grows module memory is asked again on fresh views`, async () => {
     const t = await loadTendon({ flavour });
     const want = bits(t.sampleSpring(SETTINGS, sine, 1.25));

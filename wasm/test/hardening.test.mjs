@@ -222,7 +222,7 @@ for (const flavour of FLAVOURS) {
     // clips: a track joint missing or not whole, times not numbers
     const track = { path: 'translation', times: [0, 1], values: [0, 0, 0, 1, 1, 1] };
     assert.throws(() => t.createClip({ jointCount: 2, tracks: [track] }),
-                  tendonError('TENDON_ERR_RANGE', /clip: tracks\[0\]\.joint is undefined undefined; expected a whole number/));
+                  tendonError('TENDON_ERR_RANGE', /clip: tracks\[0\]\.joint is missing \(undefined\); expected a whole number/));
     assert.throws(() => t.createClip({ jointCount: 2, tracks: [{ ...track, joint: 0.5 }] }),
                   tendonError('TENDON_ERR_RANGE', /clip: tracks\[0\]\.joint is 0\.5/));
     assert.throws(() => t.createClip({ jointCount: 2, tracks: [{ ...track, joint: '1' }] }),
@@ -315,9 +315,9 @@ for (const flavour of FLAVOURS) {
     assert.throws(() => t.createAnchor({ kind: 'sine', amplitude: [1, 0, 0], frequencyHz: '2', phase: 0 }),
                   tendonError('TENDON_ERR_VALUE', /anchor sine: frequencyHz is string 2; expected a number/));
     assert.throws(() => t.createAnchor({ kind: 'sine', amplitude: [1, 0, 0], frequencyHz: 2 }),
-                  tendonError('TENDON_ERR_VALUE', /anchor sine: phase is undefined/));
+                  tendonError('TENDON_ERR_VALUE', /anchor sine: phase is missing \(undefined\)/));
     assert.throws(() => t.createAnchor({ kind: 'step', from: [0, 0, 0], to: [1, 1, 1] }),
-                  tendonError('TENDON_ERR_VALUE', /anchor step: at is undefined/));
+                  tendonError('TENDON_ERR_VALUE', /anchor step: at is missing \(undefined\)/));
     assert.throws(() => t.createAnchor({ kind: 'keys', times: [0, 'x'], values: [[0, 0, 0], [1, 1, 1]] }),
                   tendonError('TENDON_ERR_VALUE', /anchor keys: times\[1\] is string x/));
     assert.throws(() => t.createAnchor({ kind: 'keys', values: [[0, 0, 0]] }),
