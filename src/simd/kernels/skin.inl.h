@@ -757,7 +757,8 @@ TENDON_AINLINE void vdq_weight_lanes(const float *wv0, size_t n, vf wkv[4])
 #define TENDON_DQ_ROWS_MAX 64
 typedef struct vdq_rows {
     _Alignas(64) float rec[2 * TENDON_DQ_ROWS_MAX][8]; /* entry j: q_j at j, −q_j at count + j */
-    uint16_t pick[TENDON_DQ_ROWS_MAX * TENDON_DQ_ROWS_MAX]; /* [a·stride + b]: b or count + b */
+    /* [a·TENDON_DQ_ROWS_MAX + b]: the byte offset in rec of b's record or its negation */
+    uint16_t pick[TENDON_DQ_ROWS_MAX * TENDON_DQ_ROWS_MAX];
 } vdq_rows;
 
 static void vdq_rows_make(const float *dq, size_t count, size_t stride, vdq_rows *t)
@@ -780,17 +781,17 @@ static void vdq_rows_make(const float *dq, size_t count, size_t stride, vdq_rows
                     vfadd(vfadd(vfadd(vfmul(x, vfload(r[0] + b)), vfmul(y, vfload(r[1] + b))),
                                 vfmul(z, vfload(r[2] + b))),
                           vfmul(w, vfload(r[3] + b))));
-        uint16_t *pick = t->pick + a * stride;
+        uint16_t *pick = t->pick + a * TENDON_DQ_ROWS_MAX;
         for (size_t b = 0; b < count; ++b)
-            pick[b] = (uint16_t)(d_row[b] < 0.0f ? count + b : b);
+            pick[b] = (uint16_t)(sizeof t->rec[0] * (d_row[b] < 0.0f ? count + b : b));
     }
 }
 
 /* vmesh_block_dq's blend in row form: acc[e] lane i = component e of vertex v0 + i's b, and the
    scales' sum (unsigned weights) in sacc when positions are wanted. */
-TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, size_t stride, const float *dq,
-                                   const uint16_t *jv, const float *wv0, size_t n, int scales,
-                                   int unit, vf acc[8], vf *sacc)
+TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, const float *dq, const uint16_t *jv,
+                                   const float *wv0, size_t n, int scales, int unit, vf acc[8],
+                                   vf *sacc)
 {
     vf part[8 / TENDON_WF][TENDON_WF];
 #if defined(__GNUC__) && !defined(__clang__)
@@ -799,12 +800,13 @@ TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, size_t stride, const float
     for (int i = 0; i < TENDON_WF; ++i) {
         const uint16_t *ji = jv + n * (size_t)i;
         const float *wi = wv0 + n * (size_t)i;
-        const uint16_t *pick = t->pick + stride * ji[0];
+        const uint16_t *pick = t->pick + TENDON_DQ_ROWS_MAX * (size_t)ji[0];
         const vf w0 = vfset1(wi[0]);
         for (int g = 0; g < 8 / TENDON_WF; ++g)
             part[g][i] = vfmul(w0, vfload(t->rec[ji[0]] + g * TENDON_WF));
         for (size_t k = 1; k < n; ++k) {
-            const float *qk = t->rec[pick[ji[k]]];
+            const float *qk =
+                (const float *)(const void *)((const unsigned char *)t->rec + pick[ji[k]]);
             const vf wk = vfset1(wi[k]);
             for (int g = 0; g < 8 / TENDON_WF; ++g)
                 part[g][i] = vfadd(part[g][i], vfmul(wk, vfload(qk + g * TENDON_WF)));
@@ -912,8 +914,8 @@ TENDON_AINLINE void vdq_blend_lanes(const float *dq, const uint16_t *jv, const f
  * s is the weights' sum — the same bits as Σ wk·1 — and no scale is gathered.
  */
 TENDON_AINLINE void vmesh_block_dq(const tendon_skin_mesh *m, const float *dq, const void *rows,
-                                   size_t stride, size_t v0, size_t n, int mode, int fast,
-                                   int unit_scales, int rowform, float *op, float *on, float *ot)
+                                   size_t v0, size_t n, int mode, int fast, int unit_scales,
+                                   int rowform, float *op, float *on, float *ot)
 {
     const size_t l0 = v0 % TENDON_MESH_LANES;
     const unsigned char *b = tendon_mesh_block(m, v0 / TENDON_MESH_LANES);
@@ -922,11 +924,11 @@ TENDON_AINLINE void vmesh_block_dq(const tendon_skin_mesh *m, const float *dq, c
     vf acc[8], sacc;
 #if TENDON_WF <= 8
     if (rowform)
-        vdq_blend_rows((const vdq_rows *)rows, stride, dq, jv, wv0, n, fast || op, unit_scales,
-                       acc, &sacc);
+        vdq_blend_rows((const vdq_rows *)rows, dq, jv, wv0, n, fast || op, unit_scales, acc,
+                       &sacc);
     else
 #else
-    (void)rows, (void)stride, (void)rowform;
+    (void)rows, (void)rowform;
 #endif
         vdq_blend_lanes(dq, jv, wv0, n, fast || op, unit_scales, acc, &sacc);
     const vf zero = vfset1(0.0f);
@@ -981,12 +983,11 @@ TENDON_AINLINE void vmesh_block_dq(const tendon_skin_mesh *m, const float *dq, c
 }
 
 TENDON_AINLINE size_t vmesh_loop_dq(const tendon_skin_mesh *m, const float *dq, const void *rows,
-                                    size_t stride, size_t v, size_t end, size_t n, int mode,
-                                    int fast, int unit, int rowform, float *op, float *on,
-                                    float *ot)
+                                    size_t v, size_t end, size_t n, int mode, int fast, int unit,
+                                    int rowform, float *op, float *on, float *ot)
 {
     for (; v + TENDON_WF <= end; v += TENDON_WF)
-        vmesh_block_dq(m, dq, rows, stride, v, n, mode, fast, unit, rowform, op, on, ot);
+        vmesh_block_dq(m, dq, rows, v, n, mode, fast, unit, rowform, op, on, ot);
     return v;
 }
 
@@ -1006,14 +1007,13 @@ void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq, size_t 
     for (size_t j = 0; j < m->palette_count && unit; ++j)
         unit = dq[16 * j + 8] == 1.0f;
     const void *rows = NULL; /* the row form's tables, where they pay (packed outputs) */
-    size_t stride = 0;
 #if TENDON_WF <= 8
     vdq_rows row_tables;
     const size_t pc = m->palette_count;
     if (fast && m->influence_count > 1 && pc <= TENDON_DQ_ROWS_MAX && end - v >= 64 &&
         end - v >= pc * pc / 2) {
-        stride = (pc + TENDON_WF - 1) / TENDON_WF * TENDON_WF;
-        vdq_rows_make(dq, pc, stride, &row_tables);
+        /* (the dots in blocks of WF entries: the real parts padded to a multiple of WF) */
+        vdq_rows_make(dq, pc, (pc + TENDON_WF - 1) / TENDON_WF * TENDON_WF, &row_tables);
         rows = &row_tables;
     }
 #endif
@@ -1023,10 +1023,10 @@ void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq, size_t 
 #define TENDON_DQ_CASE(n, md, f)                                                                   \
     case ((n) - 1) * 4 + ((f) ? (md) : 3):                                                         \
         v = (f) && (n) > 1 && rows                                                                 \
-                ? vmesh_loop_dq(m, dq, rows, stride, v, end, (n), (md), 1, unit, 1, op, on, ot)   \
-            : unit ? vmesh_loop_dq(m, dq, NULL, 0, v, end, (n), (f) ? (md) : mode, (f), 1, 0, op,  \
+                ? vmesh_loop_dq(m, dq, rows, v, end, (n), (md), 1, unit, 1, op, on, ot)           \
+            : unit ? vmesh_loop_dq(m, dq, NULL, v, end, (n), (f) ? (md) : mode, (f), 1, 0, op,     \
                                    on, ot)                                                         \
-                   : vmesh_loop_dq(m, dq, NULL, 0, v, end, (n), (f) ? (md) : mode, (f), 0, 0, op,  \
+                   : vmesh_loop_dq(m, dq, NULL, v, end, (n), (f) ? (md) : mode, (f), 0, 0, op,     \
                                    on, ot);                                                        \
         break;
 #define TENDON_DQ_CASES(n)                                                                         \
