@@ -1258,6 +1258,11 @@ static inline float *times_dest(const clip_track *c, tendon_pose *out, size_t i,
  */
 enum { TIMES_CHUNK = 64 };
 
+static inline size_t pad16(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
+
 static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f32, int kind,
                         const uint32_t *list, const uint32_t *slot, size_t n_tracks,
                         const double *times, size_t count, size_t slots, uint32_t *hints,
@@ -1315,17 +1320,22 @@ static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f
                       : c->path == TENDON_PATH_ROTATION  ? out->rotation
                                                          : out->scale;
         const size_t step = w * slots, at0 = w * slot[n];
+        /* the track's fields in locals: the scattered stores below may alias them for all the
+           compiler knows, which made it reload both on every time */
+        const float *const values = c->values;
+        const size_t stride = c->stride;
+        float *const dst0 = base + at0;
         size_t m = 0; /* elements gathered */
         if (kind == 2) {
             for (size_t i = 0; i < count; ++i) {
                 const keypos p = kp[i];
-                const float *va = c->values + p.k * c->stride;
+                const float *va = values + p.k * stride;
                 if (p.copy) {
-                    memcpy(base + at0 + i * step, va, 4 * sizeof(float));
+                    memcpy(dst0 + i * step, va, 4 * sizeof(float));
                     continue;
                 }
                 memcpy(a + 4 * m, va, 4 * sizeof(float));
-                memcpy(b + 4 * m, va + c->stride, 4 * sizeof(float));
+                memcpy(b + 4 * m, va + stride, 4 * sizeof(float));
                 if (f32)
                     uf[m] = (float)p.u;
                 else
@@ -1334,23 +1344,35 @@ static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f
             }
             if (m == 0)
                 continue;
+            /* padded to a multiple of 16 elements with copies of the first (each element is
+               computed on its own, and the padding is never read back): no kernel runs a scalar
+               tail, which on the 16-lane ISA cost as much as the vectors */
+            const size_t mp = pad16(m);
+            for (size_t e = m; e < mp; ++e) {
+                memcpy(a + 4 * e, a, 4 * sizeof(float));
+                memcpy(b + 4 * e, b, 4 * sizeof(float));
+                if (f32)
+                    uf[e] = uf[0];
+                else
+                    ud[e] = ud[0];
+            }
             if (f32)
-                kt->quat_slerp_f32(a, b, uf, m, o); /* u ∈ [0, 1]: its clamp changes nothing */
+                kt->quat_slerp_f32(a, b, uf, mp, o); /* u ∈ [0, 1]: its clamp changes nothing */
             else
-                kt->quat_slerp(a, b, ud, m, o);
+                kt->quat_slerp(a, b, ud, mp, o);
             for (size_t e = 0; e < m; ++e)
-                memcpy(base + at0 + at[e] * step, o + 4 * e, 4 * sizeof(float));
+                memcpy(dst0 + at[e] * step, o + 4 * e, 4 * sizeof(float));
             continue;
         }
         for (size_t i = 0; i < count; ++i) {
             const keypos p = kp[i];
-            const float *va = c->values + p.k * c->stride;
+            const float *va = values + p.k * stride;
             if (p.copy) {
-                memcpy(base + at0 + i * step, va, 3 * sizeof(float));
+                memcpy(dst0 + i * step, va, 3 * sizeof(float));
                 continue;
             }
             memcpy(a + 3 * m, va, 3 * sizeof(float));
-            memcpy(b + 3 * m, va + c->stride, 3 * sizeof(float));
+            memcpy(b + 3 * m, va + stride, 3 * sizeof(float));
             if (f32) {
                 const float u = (float)p.u;
                 uf[3 * m] = uf[3 * m + 1] = uf[3 * m + 2] = u;
@@ -1361,12 +1383,20 @@ static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f
         }
         if (m == 0)
             continue;
+        const size_t fp = pad16(3 * m); /* floats, padded as above (with zeros) */
+        for (size_t e = 3 * m; e < fp; ++e) {
+            a[e] = b[e] = 0.0f;
+            if (f32)
+                uf[e] = 0.0f;
+            else
+                ud[e] = 0.0;
+        }
         if (f32)
-            kt->clip_lerp_f32(a, b, uf, 3 * m, o);
+            kt->clip_lerp_f32(a, b, uf, fp, o);
         else
-            kt->clip_lerp(a, b, ud, 3 * m, o);
+            kt->clip_lerp(a, b, ud, fp, o);
         for (size_t e = 0; e < m; ++e)
-            memcpy(base + at0 + at[e] * step, o + 3 * e, 3 * sizeof(float));
+            memcpy(dst0 + at[e] * step, o + 3 * e, 3 * sizeof(float));
     }
     if (f32)
         f_cubic_flush(kt, &gf);

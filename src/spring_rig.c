@@ -1213,7 +1213,12 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
             for (int q = 0; q < 3; ++q) {
                 if (q > 0 && !rig->clip[q])
                     continue;
-                fill_chunk(pose[q], cn, q == 2 && additive ? gr->ident : gr->rest, C * n, m);
+                /* P (q = 0) is layered in place, and a layer made a delta from its reference is
+                   overwritten: both are filled every chunk. The others are only ever written
+                   by their clip, on the same tracks at every time: filled by the first chunk,
+                   whose m is the largest, their rest values stay for the rest of the grid */
+                if (q == 0 || i0 == 0 || (q == 2 && rig->has_reference))
+                    fill_chunk(pose[q], cn, q == 2 && additive ? gr->ident : gr->rest, C * n, m);
                 if (!rig->clip[q])
                     continue;
                 tendon_pose v = view(pose[q], cn, 0, m);
@@ -1260,6 +1265,19 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 weights_at(&src->layer_weight, times + i0, c, wt, env);
                 for (size_t i = 0; i < c; ++i) {
                     const double w = wt[i];
+                    if (w > 0.0 && w <= 1.0) {
+                        /* the common case, without the branches: w·m ∈ [0, 1] (+0 where the
+                           mask is 0, as the rule below gives), which the clamps, max0 and the
+                           float saturation leave as it is; mask01 is 1 without a mask */
+                        const double *m01 = gr->mask01;
+                        if (f32)
+                            for (size_t s = 0; s < n; ++s)
+                                wf[i * n + s] = (float)(w * m01[s]);
+                        else
+                            for (size_t s = 0; s < n; ++s)
+                                wd[i * n + s] = w * m01[s];
+                        continue;
+                    }
                     for (size_t s = 0; s < n; ++s) {
                         const double m = gr->mask01[s];
                         const double raw = gr->mask && m == 0.0 ? 0.0 : w * m;
