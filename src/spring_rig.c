@@ -100,6 +100,8 @@ typedef struct rig_grid {
     size_t restore_count;
     size_t chunk;          /* times evaluated together (a chunk of chunk·slots joints) */
     int32_t *forest;       /* [pinned + chunk·slots] a chunk's matrices' parents (−1: a root) */
+    uint32_t *by_depth;    /* [slots] the slots by their depth below the pinned matrices (a
+                              chunk's level order: each slot at every time, shallowest first) */
     /* [chunk·slots] each, a pose of chunk·slots joints (t r s): the rest pose, and the additive
        layer's start (the identity, or the reference), repeated once per time of a chunk */
     float *rest, *ident;
@@ -139,6 +141,7 @@ struct tendon_spring_rig {
     /* workspace layout: per grid its times, clip times, anchors and hints; the chunk buffers
        (three poses, the matrices, the weights) sized for the largest chunk of any grid */
     size_t ws_pose[3], ws_model, ws_weights, ws_q, chunk_joints, chunk_matrices, chunk_q;
+    size_t ws_order; /* [chunk_joints] uint32: a chunk's level order */
     size_t ws_bytes, ws_tree, ws_root, ws_march, march_bytes, ws_positions, ws_batch_out;
     size_t batch_out_floats;
     void **blocks;
@@ -820,8 +823,10 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
         gr->restore = rig_alloc(rig, (n ? n : 1) * sizeof *gr->restore);
         gr->pinned_model = rig_alloc(rig, 16 * (np ? np : 1) * sizeof(float));
         gr->forest = rig_alloc(rig, (np + cn ? np + cn : 1) * sizeof *gr->forest);
+        gr->by_depth = rig_alloc(rig, (n ? n : 1) * sizeof *gr->by_depth);
         gr->rest = rig_alloc(rig, 20 * (cn ? cn : 1) * sizeof(float));
-        if (!gr->joints || !gr->restore || !gr->pinned_model || !gr->forest || !gr->rest)
+        if (!gr->joints || !gr->restore || !gr->pinned_model || !gr->forest || !gr->rest ||
+            !gr->by_depth)
             return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
         gr->ident = gr->rest + 10 * cn;
         for (size_t j = 0; j < J; ++j) {
@@ -852,6 +857,20 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
                                      : slot_of[p] >= 0      ? (int32_t)(np + i * n + (size_t)slot_of[p])
                                                             : pin_of[p];
             }
+        }
+        { /* the slots by depth (a slot's parent slot has a lower index: joints increase) */
+            size_t *depth = rig_alloc(rig, (n ? n : 1) * sizeof *depth), e = 0, most = 0;
+            if (!depth)
+                return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+            for (size_t s = 0; s < n; ++s) {
+                const int32_t p = gr->forest[np + s];
+                depth[s] = p >= (int32_t)np ? depth[(size_t)p - np] + 1 : 0;
+                most = depth[s] > most ? depth[s] : most;
+            }
+            for (size_t d = 0; d <= most; ++d)
+                for (size_t s = 0; s < n; ++s)
+                    if (depth[s] == d)
+                        gr->by_depth[e++] = (uint32_t)s;
         }
         if (!(gr->mask01 = rig_alloc(rig, (n ? n : 1) * sizeof(double))))
             return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
@@ -930,6 +949,7 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
                                         sizeof(float));
     rig->ws_weights = off, off += round64(2 * cj * sizeof(double) + RIG_CHUNK_JOINTS * sizeof(double));
     rig->ws_q = off, off += round64(3 * (rig->chunk_q ? rig->chunk_q : 1) * sizeof(float));
+    rig->ws_order = off, off += round64(cj * sizeof(uint32_t));
     rig->ws_tree = off;
     if (rig->source.kind == TENDON_RIG_SOURCE_TREE)
         off += round64(10 * J * sizeof(float));
@@ -1320,7 +1340,19 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                                     qbuf + 3 * (i * nc + ch->in_grid));
             }
         }
-        k->model_matrices(model, gr->forest, NULL, np, np + m, model);
+        if (k->model_pass_level_order && c > 1) {
+            /* each slot at every time of the chunk, shallowest slots first: the products of
+               one level are independent, so they overlap where a parent → child link is long
+               (the table's choice, as the whole-skeleton passes); the same products */
+            uint32_t *order = (uint32_t *)(void *)(ws + rig->ws_order);
+            size_t e = 0;
+            for (size_t d = 0; d < n; ++d)
+                for (size_t i = 0; i < c; ++i)
+                    order[e++] = (uint32_t)(np + i * n + gr->by_depth[d]);
+            k->model_matrices_ordered(model, gr->forest, NULL, order, m, model);
+        } else {
+            k->model_matrices(model, gr->forest, NULL, np, np + m, model);
+        }
         /* the anchors, chain by chain over the chunk's times ([time][chain of the batch][3]) */
         for (size_t o = 0; o < nc; ++o) {
             const rig_anchor_op *op = &gr->ops[o];
