@@ -1237,6 +1237,8 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                    overwritten: both are filled every chunk. The others are only ever written
                    by their clip, on the same tracks at every time: filled by the first chunk,
                    whose m is the largest, their rest values stay for the rest of the grid */
+                if (q == 0 && !rig->clip[0] && rig->clip[1])
+                    continue; /* the blend reads the rest pose itself (below) and writes P whole */
                 if (q == 0 || i0 == 0 || (q == 2 && rig->has_reference))
                     fill_chunk(pose[q], cn, q == 2 && additive ? gr->ident : gr->rest, C * n, m);
                 if (!rig->clip[q])
@@ -1264,10 +1266,13 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                             wd[i * n + s] = x;
                     }
                 }
+                /* no base clip: P would be the rest pose, so the blend reads that directly */
+                const tendon_pose R = view(gr->rest, C * n, 0, m);
+                const tendon_pose *a = rig->clip[0] ? &P : &R;
                 if (f32)
-                    k->pose_blend_weighted_f32(&P, &Q, wf, m, &P);
+                    k->pose_blend_weighted_f32(a, &Q, wf, m, &P);
                 else
-                    k->pose_blend_weighted(&P, &Q, wd, m, &P);
+                    k->pose_blend_weighted(a, &Q, wd, m, &P);
             }
             if (rig->clip[2]) { /* P ← add or blend(P, L, w(t)·mask) */
                 tendon_pose Lp = view(pose[2], cn, 0, m);
