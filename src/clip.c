@@ -1263,29 +1263,69 @@ static inline size_t pad16(size_t n)
     return (n + 15) & ~(size_t)15;
 }
 
+/*
+ * One timeline's key intervals at a chunk's times, shared by every track on it (across kinds):
+ * kp per time, and for LINEAR tracks the times that interpolate (at, their key k, u — once per
+ * element for rotations, three times for vectors — rounded to float for the float32 tier,
+ * padded to 16 elements as the kernels are called) and those on a key (copies).
+ */
+typedef struct times_plan {
+    uint32_t timeline; /* UINT32_MAX: none yet */
+    keypos kp[TIMES_CHUNK];
+    size_t m, copies;
+    uint8_t at[TIMES_CHUNK], copy_at[TIMES_CHUNK];
+    size_t k[TIMES_CHUNK], copy_k[TIMES_CHUNK];
+    float uf[TIMES_CHUNK], uf3[3 * TIMES_CHUNK];
+    double ud[TIMES_CHUNK], ud3[3 * TIMES_CHUNK];
+} times_plan;
+
+static void times_plan_make(const tendon_clip *clip, uint32_t tl, const double *times,
+                            size_t count, uint32_t *hints, int f32, times_plan *tp)
+{
+    tp->timeline = tl;
+    tp->m = tp->copies = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const keypos p = tp->kp[i] = locate_tl(clip, tl, times[i], hints);
+        if (p.copy) {
+            tp->copy_at[tp->copies] = (uint8_t)i;
+            tp->copy_k[tp->copies++] = p.k;
+            continue;
+        }
+        const size_t e = tp->m++;
+        tp->at[e] = (uint8_t)i;
+        tp->k[e] = p.k;
+        if (f32) {
+            const float u = (float)p.u;
+            tp->uf[e] = tp->uf3[3 * e] = tp->uf3[3 * e + 1] = tp->uf3[3 * e + 2] = u;
+        } else {
+            tp->ud[e] = tp->ud3[3 * e] = tp->ud3[3 * e + 1] = tp->ud3[3 * e + 2] = p.u;
+        }
+    }
+    /* the padding (see times_chunk): rotations repeat element 0, vectors are zeros */
+    const size_t m = tp->m, mp = pad16(m), fp = pad16(3 * m);
+    for (size_t e = m; e < mp; ++e)
+        tp->uf[e] = m ? tp->uf[0] : 0.0f, tp->ud[e] = m ? tp->ud[0] : 0.0;
+    for (size_t e = 3 * m; e < fp; ++e)
+        tp->uf3[e] = 0.0f, tp->ud3[e] = 0.0;
+}
+
 static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f32, int kind,
                         const uint32_t *list, const uint32_t *slot, size_t n_tracks,
                         const double *times, size_t count, size_t slots, uint32_t *hints,
-                        tendon_pose *out, keypos *kp, uint32_t *kp_timeline)
+                        tendon_pose *out, times_plan *tp)
 {
     const clip_track *tracks = clip->tracks;
-    uint32_t last_tl = *kp_timeline; /* kp holds that timeline's intervals (across kinds) */
+    const keypos *kp = tp->kp;
     /* gathered values of one track (rotations: 4 floats an element, else 3 per element) */
     float a[4 * TIMES_CHUNK], b[4 * TIMES_CHUNK], o[4 * TIMES_CHUNK];
-    double ud[3 * TIMES_CHUNK];
-    float uf[3 * TIMES_CHUNK];
-    uint8_t at[TIMES_CHUNK];
     cubic_gather g;
     f_cubic_gather gf;
     g.nc = g.nt = 0;
     gf.nc = gf.nt = 0;
     for (size_t n = 0; n < n_tracks; ++n) {
         const clip_track *c = &tracks[list[n]];
-        if (c->timeline != last_tl) {
-            for (size_t i = 0; i < count; ++i)
-                kp[i] = locate_tl(clip, c->timeline, times[i], hints);
-            last_tl = *kp_timeline = c->timeline;
-        }
+        if (c->timeline != tp->timeline)
+            times_plan_make(clip, c->timeline, times, count, hints, f32, tp);
         const size_t w = c->width;
         if (kind == 0) { /* STEP copies, CUBICSPLINE through the Hermite kernels */
             for (size_t i = 0; i < count; ++i) {
@@ -1325,25 +1365,18 @@ static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f
         const float *const values = c->values;
         const size_t stride = c->stride;
         float *const dst0 = base + at0;
-        size_t m = 0; /* elements gathered */
+        const size_t m = tp->m; /* elements that interpolate */
+        for (size_t e = 0; e < tp->copies; ++e) /* times on a key: its value */
+            memcpy(dst0 + tp->copy_at[e] * step, values + tp->copy_k[e] * stride,
+                   w * sizeof(float));
+        if (m == 0)
+            continue;
         if (kind == 2) {
-            for (size_t i = 0; i < count; ++i) {
-                const keypos p = kp[i];
-                const float *va = values + p.k * stride;
-                if (p.copy) {
-                    memcpy(dst0 + i * step, va, 4 * sizeof(float));
-                    continue;
-                }
-                memcpy(a + 4 * m, va, 4 * sizeof(float));
-                memcpy(b + 4 * m, va + stride, 4 * sizeof(float));
-                if (f32)
-                    uf[m] = (float)p.u;
-                else
-                    ud[m] = p.u;
-                at[m++] = (uint8_t)i;
+            for (size_t e = 0; e < m; ++e) {
+                const float *va = values + tp->k[e] * stride;
+                memcpy(a + 4 * e, va, 4 * sizeof(float));
+                memcpy(b + 4 * e, va + stride, 4 * sizeof(float));
             }
-            if (m == 0)
-                continue;
             /* padded to a multiple of 16 elements with copies of the first (each element is
                computed on its own, and the padding is never read back): no kernel runs a scalar
                tail, which on the 16-lane ISA cost as much as the vectors */
@@ -1351,52 +1384,29 @@ static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f
             for (size_t e = m; e < mp; ++e) {
                 memcpy(a + 4 * e, a, 4 * sizeof(float));
                 memcpy(b + 4 * e, b, 4 * sizeof(float));
-                if (f32)
-                    uf[e] = uf[0];
-                else
-                    ud[e] = ud[0];
             }
             if (f32)
-                kt->quat_slerp_f32(a, b, uf, mp, o); /* u ∈ [0, 1]: its clamp changes nothing */
+                kt->quat_slerp_f32(a, b, tp->uf, mp, o); /* u ∈ [0, 1]: the clamp does nothing */
             else
-                kt->quat_slerp(a, b, ud, mp, o);
+                kt->quat_slerp(a, b, tp->ud, mp, o);
             for (size_t e = 0; e < m; ++e)
-                memcpy(dst0 + at[e] * step, o + 4 * e, 4 * sizeof(float));
+                memcpy(dst0 + tp->at[e] * step, o + 4 * e, 4 * sizeof(float));
             continue;
         }
-        for (size_t i = 0; i < count; ++i) {
-            const keypos p = kp[i];
-            const float *va = values + p.k * stride;
-            if (p.copy) {
-                memcpy(dst0 + i * step, va, 3 * sizeof(float));
-                continue;
-            }
-            memcpy(a + 3 * m, va, 3 * sizeof(float));
-            memcpy(b + 3 * m, va + stride, 3 * sizeof(float));
-            if (f32) {
-                const float u = (float)p.u;
-                uf[3 * m] = uf[3 * m + 1] = uf[3 * m + 2] = u;
-            } else {
-                ud[3 * m] = ud[3 * m + 1] = ud[3 * m + 2] = p.u;
-            }
-            at[m++] = (uint8_t)i;
+        for (size_t e = 0; e < m; ++e) {
+            const float *va = values + tp->k[e] * stride;
+            memcpy(a + 3 * e, va, 3 * sizeof(float));
+            memcpy(b + 3 * e, va + stride, 3 * sizeof(float));
         }
-        if (m == 0)
-            continue;
         const size_t fp = pad16(3 * m); /* floats, padded as above (with zeros) */
-        for (size_t e = 3 * m; e < fp; ++e) {
+        for (size_t e = 3 * m; e < fp; ++e)
             a[e] = b[e] = 0.0f;
-            if (f32)
-                uf[e] = 0.0f;
-            else
-                ud[e] = 0.0;
-        }
         if (f32)
-            kt->clip_lerp_f32(a, b, uf, fp, o);
+            kt->clip_lerp_f32(a, b, tp->uf3, fp, o);
         else
-            kt->clip_lerp(a, b, ud, fp, o);
+            kt->clip_lerp(a, b, tp->ud3, fp, o);
         for (size_t e = 0; e < m; ++e)
-            memcpy(dst0 + at[e] * step, o + 3 * e, 3 * sizeof(float));
+            memcpy(dst0 + tp->at[e] * step, o + 3 * e, 3 * sizeof(float));
     }
     if (f32)
         f_cubic_flush(kt, &gf);
@@ -1416,13 +1426,12 @@ void tendon_clip_sample_times_table(const tendon_kernels *kt, const tendon_clip 
         part.translation += 3 * i0 * slot_count;
         part.rotation += 4 * i0 * slot_count;
         part.scale += 3 * i0 * slot_count;
-        keypos kp[TIMES_CHUNK];
-        uint32_t kp_timeline = UINT32_MAX;
+        times_plan tp; /* the last timeline's intervals, across kinds */
+        tp.timeline = UINT32_MAX;
         for (int kind = 0; kind < 3; ++kind)
             if (count[kind])
                 times_chunk(kt, clip, f32, kind, tracks + first[kind], slots + first[kind],
-                            count[kind], times + i0, c, slot_count, hints, &part, kp,
-                            &kp_timeline);
+                            count[kind], times + i0, c, slot_count, hints, &part, &tp);
     }
 }
 
