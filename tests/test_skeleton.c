@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "skin_support.h"
+#include "common/kernels_internal.h" /* tendon_kernels_for_vendor: both vendors' tables */
 
 /* cglm comparisons: float32 against float32 with another rounding order (cglm normalises the
  * quaternion, we do not; products in the same order but a chain of them). 2e-5 of the matrix's
@@ -965,9 +966,23 @@ START_TEST(test_isa_local_matrices)
         random_pose(&r, &p);
         spice(&r, p.rotation, 4 * n);
         spice(&r, p.scale, 3 * n);
-        k->local_matrices(p.translation, p.rotation, p.scale, n, TBUF_F(o));
         ref->local_matrices(p.translation, p.rotation, p.scale, n, TBUF_F(o2));
-        assert_same_floats(TBUF_F(o), TBUF_F(o2), 16 * n, isa, "local_matrices", n);
+        /* the table of this CPU's vendor, both vendors' tables (Intel's AVX2 one stores each
+           matrix's 128-bit pieces on its own: local_matrices_pieces), and both forms */
+        for (int v = -1; v < 4; ++v) {
+            const tendon_kernels *kv =
+                v < 0 ? k : v < 2 ? tendon_kernels_for_vendor((tendon_isa)_i, v) : NULL;
+            const tendon_local_matrices_fn f =
+                kv ? kv->local_matrices : tendon_local_matrices_form((tendon_isa)_i, v - 2);
+            ck_assert_ptr_nonnull(f);
+            static const char *const what[5] = {
+                "local_matrices", "local_matrices (others' table)",
+                "local_matrices (Intel's table)", "local_matrices (whole matrices)",
+                "local_matrices_pieces"};
+            memset(TBUF_F(o), 0xA5, 64 * n); /* nothing left from the last form */
+            f(p.translation, p.rotation, p.scale, n, TBUF_F(o));
+            assert_same_floats(TBUF_F(o), TBUF_F(o2), 16 * n, isa, what[v + 1], n);
+        }
         tbuf_free(&t), tbuf_free(&q), tbuf_free(&s), tbuf_free(&o), tbuf_free(&o2);
     }
 }

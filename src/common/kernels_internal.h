@@ -33,6 +33,9 @@
                                              size_t joint_count, tendon_pose *out);               \
     TENDON_HIDDEN void tendon_local_matrices_##sfx(const float *translation, const float *rotation,\
                                                    const float *scale, size_t count, float *out);  \
+    TENDON_HIDDEN void tendon_local_matrices_pieces_##sfx(                                         \
+        const float *translation, const float *rotation, const float *scale, size_t count,        \
+        float *out);                                                                               \
     TENDON_HIDDEN void tendon_model_matrices_##sfx(const float *local, const int32_t *parents,     \
                                                    const float *root, size_t first, size_t end,    \
                                                    float *model);                                  \
@@ -113,6 +116,17 @@ TENDON_DECLARE_KERNELS(avx2)
 TENDON_DECLARE_KERNELS(avx512)
 TENDON_DECLARE_KERNELS(neon)
 TENDON_DECLARE_KERNELS(simd128)
+
+/* tendon_kernels_for(isa) as it is on an Intel CPU (intel nonzero: the *_INTEL tables of
+   dispatch.c) or on any other, whatever this CPU's vendor: the tests run both sets of per-vendor
+   choices on every machine. NULL where tendon_kernels_for would give NULL. */
+TENDON_HIDDEN const tendon_kernels *tendon_kernels_for_vendor(tendon_isa isa, int intel);
+/* The ISA's local_matrices (pieces 0) or local_matrices_pieces (1), whichever table takes it
+   (the scalar reference for the scalar ISA): the tests run both forms on every ISA. NULL where
+   tendon_kernels_for would give NULL. */
+typedef void (*tendon_local_matrices_fn)(const float *translation, const float *rotation,
+                                         const float *scale, size_t count, float *out);
+TENDON_HIDDEN tendon_local_matrices_fn tendon_local_matrices_form(tendon_isa isa, int pieces);
 
 /*
  * Partial-range forms of the scalar reference, used by the SIMD variants for their tails: the

@@ -343,4 +343,37 @@ static inline vf vfneg_where(vfmask m, vf v)
     return simde_mm256_xor_ps(v, simde_mm256_and_ps(m, simde_mm256_set1_ps(-0.0f)));
 }
 
+/*
+ * WF 4×4 matrices from their 16 element vectors (e[k] lane i: matrix i's element k) to out, 16
+ * floats a matrix, each 128-bit piece (four consecutive elements of one matrix) stored on its
+ * own (kernel local_matrices_pieces; docs/dispatch.md, "Per-vendor choices"): vftranspose's two
+ * in-lane stages per eight elements, then each 128-bit half stored where it goes (the low half
+ * as it is, the high one by vextractf128 to memory, a store) instead of vftranspose's last,
+ * cross-lane stage (eight vperm2f128, which an Intel core runs on one port).
+ */
+static inline void vfstore_mats_pieces(const vf e[16], float *out)
+{
+    for (int g = 0; g < 2; ++g) {
+        const vf *r = e + 8 * g;
+        simde__m256 t[8], u[8];
+        for (int i = 0; i < 4; ++i) {
+            t[2 * i] = simde_mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+            t[2 * i + 1] = simde_mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+        }
+        for (int i = 0; i < 2; ++i) {
+            u[4 * i + 0] = simde_mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+            u[4 * i + 1] = simde_mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+            u[4 * i + 2] = simde_mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+            u[4 * i + 3] = simde_mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+        }
+        /* u[4i+k], half h: elements 8g + 4i … 8g + 4i + 3 of matrix 4h + k */
+        for (int i = 0; i < 2; ++i)
+            for (int k = 0; k < 4; ++k) {
+                float *o = out + 16 * k + 8 * g + 4 * i;
+                simde_mm_storeu_ps(o, simde_mm256_castps256_ps128(u[4 * i + k]));
+                simde_mm_storeu_ps(o + 64, simde_mm256_extractf128_ps(u[4 * i + k], 1));
+            }
+    }
+}
+
 #endif

@@ -436,4 +436,36 @@ static inline vf vfneg_where(vfmask m, vf v)
     return simde_mm512_mask_xor_ps(v, m, v, simde_mm512_set1_ps(-0.0f));
 }
 
+/*
+ * WF 4×4 matrices from their 16 element vectors (e[k] lane i: matrix i's element k) to out, 16
+ * floats a matrix, each 128-bit piece (four consecutive elements of one matrix) stored on its
+ * own (kernel local_matrices_pieces; docs/dispatch.md, "Per-vendor choices"): vftranspose's two
+ * in-lane stages, then each 128-bit lane stored where it goes (lane 0 as it is, lanes 1-3 by
+ * vextractf32x4 to memory, a store) instead of vftranspose's two cross-lane stages (32
+ * vshuff32x4, which an Intel core runs on one port).
+ */
+static inline void vfstore_mats_pieces(const vf e[16], float *out)
+{
+    simde__m512 t[16], u[16];
+    for (int i = 0; i < 8; ++i) {
+        t[2 * i] = simde_mm512_unpacklo_ps(e[2 * i], e[2 * i + 1]);
+        t[2 * i + 1] = simde_mm512_unpackhi_ps(e[2 * i], e[2 * i + 1]);
+    }
+    for (int i = 0; i < 4; ++i) {
+        u[4 * i + 0] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+        u[4 * i + 1] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+        u[4 * i + 2] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+        u[4 * i + 3] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+    }
+    /* u[4i+k], 128-bit lane L: elements 4i … 4i + 3 of matrix 4L + k */
+    for (int i = 0; i < 4; ++i)
+        for (int k = 0; k < 4; ++k) {
+            float *o = out + 16 * k + 4 * i;
+            simde_mm_storeu_ps(o, simde_mm512_castps512_ps128(u[4 * i + k]));
+            simde_mm_storeu_ps(o + 64, simde_mm512_extractf32x4_ps(u[4 * i + k], 1));
+            simde_mm_storeu_ps(o + 128, simde_mm512_extractf32x4_ps(u[4 * i + k], 2));
+            simde_mm_storeu_ps(o + 192, simde_mm512_extractf32x4_ps(u[4 * i + k], 3));
+        }
+}
+
 #endif

@@ -69,8 +69,15 @@ TENDON_AINLINE void vmat4_mul(const float *a, const float *b, float *c)
         vfstore(c + g * TENDON_WF, r[g]);
 }
 
-void TENDON_FN(local_matrices)(const float *translation, const float *rotation,
-                               const float *scale, size_t count, float *out)
+/*
+ * T·R·S of WF joints a block, lane-wise. The 16 element vectors go to memory either by
+ * vftranspose and whole-matrix stores (local_matrices) or each matrix's four 128-bit pieces
+ * stored on their own (local_matrices_pieces, vfstore_mats_pieces: fewer cross-lane shuffles
+ * and more stores, which pays on Intel cores — docs/dispatch.md, "Per-vendor choices"). The
+ * same values either way.
+ */
+TENDON_AINLINE void vlocal_matrices(const float *translation, const float *rotation,
+                                    const float *scale, size_t count, float *out, int pieces)
 {
     const vf one = vfset1(1.0f), zero = vfset1(0.0f);
     size_t j = 0;
@@ -100,6 +107,10 @@ void TENDON_FN(local_matrices)(const float *translation, const float *rotation,
         e[13] = ty;
         e[14] = tz;
         e[15] = one;
+        if (pieces) {
+            vfstore_mats_pieces(e, out + 16 * j);
+            continue;
+        }
         for (int g = 0; g < TENDON_MG; ++g) {
             vftranspose(e + g * TENDON_WF); /* vector i: joint j+i's elements g·WF … */
             for (int i = 0; i < TENDON_WF; ++i)
@@ -107,6 +118,27 @@ void TENDON_FN(local_matrices)(const float *translation, const float *rotation,
         }
     }
     tendon_local_matrices_scalar_from(translation, rotation, scale, j, count, out);
+}
+
+void TENDON_FN(local_matrices)(const float *translation, const float *rotation,
+                               const float *scale, size_t count, float *out)
+{
+    vlocal_matrices(translation, rotation, scale, count, out, 0);
+}
+
+/* Joints up to which local_matrices_pieces stores pieces: their matrices (16 KiB) and inputs stay
+   in the first-level cache. Beyond it the four times as many stores go to the second level, and
+   the whole-matrix form is faster (measured on an Intel Xeon: at 512 joints pieces took 1.28×
+   the AVX2 time, at 256 0.82×). */
+#define TENDON_LOCAL_PIECES_MAX 256
+
+void TENDON_FN(local_matrices_pieces)(const float *translation, const float *rotation,
+                                      const float *scale, size_t count, float *out)
+{
+    if (count <= TENDON_LOCAL_PIECES_MAX)
+        vlocal_matrices(translation, rotation, scale, count, out, 1);
+    else
+        vlocal_matrices(translation, rotation, scale, count, out, 0);
 }
 
 /*
