@@ -241,11 +241,7 @@ int tendon_isa_supported(tendon_isa isa)
 
 const tendon_kernels *tendon_kernels_for(tendon_isa isa)
 {
-    switch (tendon_isa_compiled(isa)) {
-    case TENDON_ISA_EMULATED: return compiled_table(isa);
-    case TENDON_ISA_NATIVE: return tendon_isa_supported(isa) ? compiled_table(isa) : NULL;
-    default: return NULL;
-    }
+    return tendon_kernels_for_vendor(isa, on_intel());
 }
 
 tendon_local_matrices_fn tendon_local_matrices_form(tendon_isa isa, int pieces)

@@ -145,10 +145,13 @@ static inline vf vfsplat4_1(vf a) { return simde_mm256_shuffle_ps(a, a, 0x55); }
 static inline vf vfsplat4_2(vf a) { return simde_mm256_shuffle_ps(a, a, 0xAA); }
 static inline vf vfsplat4_3(vf a) { return simde_mm256_shuffle_ps(a, a, 0xFF); }
 
-/** r[i] lane j ↔ r[j] lane i: the WF×WF transpose, in place. */
-static inline void vftranspose(vf r[8])
+/* vftranspose's in-lane stages: u[4i+k], 128-bit lane L: elements 4i..4i+3 of vector 4L+k
+   (of r's lanes). The cross-lane stages or the stores follow (vftranspose,
+   vftranspose_rows3, vfstore_mats_pieces); outputs a caller does not read are dropped by
+   the compiler. */
+static inline void vftranspose_in_lanes(const vf r[8], simde__m256 u[8])
 {
-    simde__m256 t[8], u[8];
+    simde__m256 t[8];
     for (int i = 0; i < 4; ++i) {
         t[2 * i] = simde_mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
         t[2 * i + 1] = simde_mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
@@ -159,6 +162,13 @@ static inline void vftranspose(vf r[8])
         u[4 * i + 2] = simde_mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
         u[4 * i + 3] = simde_mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
     }
+}
+
+/** r[i] lane j ↔ r[j] lane i: the WF×WF transpose, in place. */
+static inline void vftranspose(vf r[8])
+{
+    simde__m256 u[8];
+    vftranspose_in_lanes(r, u);
     for (int k = 0; k < 4; ++k) {
         r[k] = simde_mm256_permute2f128_ps(u[k], u[4 + k], 0x20);
         r[4 + k] = simde_mm256_permute2f128_ps(u[k], u[4 + k], 0x31);
@@ -233,16 +243,8 @@ static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
  *  bottom row, which the matrix kernels never read): 20 shuffles instead of 24. */
 static inline void vftranspose_rows3(vf r[8])
 {
-    simde__m256 t[8], u[8];
-    for (int i = 0; i < 4; ++i) {
-        t[2 * i] = simde_mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-        t[2 * i + 1] = simde_mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-    }
-    for (int i = 0; i < 2; ++i) {
-        u[4 * i + 0] = simde_mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
-        u[4 * i + 1] = simde_mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
-        u[4 * i + 2] = simde_mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
-    }
+    simde__m256 u[8];
+    vftranspose_in_lanes(r, u);
     for (int k = 0; k < 3; ++k) {
         r[k] = simde_mm256_permute2f128_ps(u[k], u[4 + k], 0x20);
         r[4 + k] = simde_mm256_permute2f128_ps(u[k], u[4 + k], 0x31);
@@ -354,19 +356,8 @@ static inline vf vfneg_where(vfmask m, vf v)
 static inline void vfstore_mats_pieces(const vf e[16], float *out)
 {
     for (int g = 0; g < 2; ++g) {
-        const vf *r = e + 8 * g;
-        simde__m256 t[8], u[8];
-        for (int i = 0; i < 4; ++i) {
-            t[2 * i] = simde_mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-            t[2 * i + 1] = simde_mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-        }
-        for (int i = 0; i < 2; ++i) {
-            u[4 * i + 0] = simde_mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
-            u[4 * i + 1] = simde_mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
-            u[4 * i + 2] = simde_mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
-            u[4 * i + 3] = simde_mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
-        }
-        /* u[4i+k], half h: elements 8g + 4i … 8g + 4i + 3 of matrix 4h + k */
+        simde__m256 u[8];
+        vftranspose_in_lanes(e + 8 * g, u); /* u[4i+k], half h: elements 8g + 4i … of matrix 4h + k */
         for (int i = 0; i < 2; ++i)
             for (int k = 0; k < 4; ++k) {
                 float *o = out + 16 * k + 8 * g + 4 * i;

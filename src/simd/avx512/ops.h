@@ -211,21 +211,30 @@ static inline vf vfsplat4_1(vf a) { return simde_mm512_shuffle_ps(a, a, 0x55); }
 static inline vf vfsplat4_2(vf a) { return simde_mm512_shuffle_ps(a, a, 0xAA); }
 static inline vf vfsplat4_3(vf a) { return simde_mm512_shuffle_ps(a, a, 0xFF); }
 
-/** r[i] lane j ↔ r[j] lane i: the WF×WF (16×16) transpose, in place. */
-static inline void vftranspose(vf r[16])
+/* vftranspose's in-lane stages: u[4i+k], 128-bit lane L: elements 4i..4i+3 of vector 4L+k
+   (of r's lanes). The cross-lane stages or the stores follow (vftranspose,
+   vftranspose_rows3, vfstore_mats_pieces); outputs a caller does not read are dropped by
+   the compiler. */
+static inline void vftranspose_in_lanes(const vf r[16], simde__m512 u[16])
 {
-    simde__m512 t[16], u[16];
+    simde__m512 t[16];
     for (int i = 0; i < 8; ++i) {
         t[2 * i] = simde_mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
         t[2 * i + 1] = simde_mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
     }
-    /* u[4i+k], 128-bit lane L: rows 4i..4i+3 of column 4L+k */
     for (int i = 0; i < 4; ++i) {
         u[4 * i + 0] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
         u[4 * i + 1] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
         u[4 * i + 2] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
         u[4 * i + 3] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
     }
+}
+
+/** r[i] lane j ↔ r[j] lane i: the WF×WF (16×16) transpose, in place. */
+static inline void vftranspose(vf r[16])
+{
+    simde__m512 u[16];
+    vftranspose_in_lanes(r, u);
     for (int k = 0; k < 4; ++k) {
         const simde__m512 v0 = simde_mm512_shuffle_f32x4(u[k], u[4 + k], 0x88);
         const simde__m512 v1 = simde_mm512_shuffle_f32x4(u[k], u[4 + k], 0xDD);
@@ -311,16 +320,8 @@ static inline void vfstore4(float *p, vf x, vf y, vf z, vf w)
  *  bottom row, which the matrix kernels never read): 52 shuffles instead of 64. */
 static inline void vftranspose_rows3(vf r[16])
 {
-    simde__m512 t[16], u[16];
-    for (int i = 0; i < 8; ++i) {
-        t[2 * i] = simde_mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-        t[2 * i + 1] = simde_mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-    }
-    for (int i = 0; i < 4; ++i) {
-        u[4 * i + 0] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
-        u[4 * i + 1] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
-        u[4 * i + 2] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
-    }
+    simde__m512 u[16];
+    vftranspose_in_lanes(r, u);
     for (int k = 0; k < 3; ++k) {
         const simde__m512 v0 = simde_mm512_shuffle_f32x4(u[k], u[4 + k], 0x88);
         const simde__m512 v1 = simde_mm512_shuffle_f32x4(u[k], u[4 + k], 0xDD);
@@ -446,18 +447,8 @@ static inline vf vfneg_where(vfmask m, vf v)
  */
 static inline void vfstore_mats_pieces(const vf e[16], float *out)
 {
-    simde__m512 t[16], u[16];
-    for (int i = 0; i < 8; ++i) {
-        t[2 * i] = simde_mm512_unpacklo_ps(e[2 * i], e[2 * i + 1]);
-        t[2 * i + 1] = simde_mm512_unpackhi_ps(e[2 * i], e[2 * i + 1]);
-    }
-    for (int i = 0; i < 4; ++i) {
-        u[4 * i + 0] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
-        u[4 * i + 1] = simde_mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
-        u[4 * i + 2] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
-        u[4 * i + 3] = simde_mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
-    }
-    /* u[4i+k], 128-bit lane L: elements 4i … 4i + 3 of matrix 4L + k */
+    simde__m512 u[16];
+    vftranspose_in_lanes(e, u); /* u[4i+k], lane L: elements 4i … 4i + 3 of matrix 4L + k */
     for (int i = 0; i < 4; ++i)
         for (int k = 0; k < 4; ++k) {
             float *o = out + 16 * k + 4 * i;

@@ -107,10 +107,14 @@ TENDON_AINLINE void vlocal_matrices(const float *translation, const float *rotat
         e[13] = ty;
         e[14] = tz;
         e[15] = one;
+#if TENDON_WF >= 8 /* at four lanes a vector is a piece: the stores below already are */
         if (pieces) {
             vfstore_mats_pieces(e, out + 16 * j);
             continue;
         }
+#else
+        (void)pieces;
+#endif
         for (int g = 0; g < TENDON_MG; ++g) {
             vftranspose(e + g * TENDON_WF); /* vector i: joint j+i's elements g·WF … */
             for (int i = 0; i < TENDON_WF; ++i)

@@ -314,20 +314,4 @@ static inline vf vfneg_where(vfmask m, vf v)
     return simde_mm_xor_ps(v, simde_mm_and_ps(m, simde_mm_set1_ps(-0.0f)));
 }
 
-/*
- * WF 4×4 matrices from their 16 element vectors (e[k] lane i: matrix i's element k) to out, 16
- * floats a matrix, each 128-bit piece (four consecutive elements of one matrix) stored on its
- * own (kernel local_matrices_pieces; docs/dispatch.md, "Per-vendor choices"). Four lanes: a 4×4
- * transpose per four elements, as the kernel's generic path.
- */
-static inline void vfstore_mats_pieces(const vf e[16], float *out)
-{
-    for (int g = 0; g < 4; ++g) {
-        vf r[4] = {e[4 * g], e[4 * g + 1], e[4 * g + 2], e[4 * g + 3]};
-        vftranspose(r);
-        for (int i = 0; i < 4; ++i)
-            vfstore(out + 16 * i + 4 * g, r[i]);
-    }
-}
-
 #endif
