@@ -1235,10 +1235,10 @@ void tendon_clip_mark_joints(const tendon_clip *clip, uint8_t *driven)
 }
 
 /* Where track c's value at time i goes: slot `slot` of time i's block of `slots` joints. */
-static inline float *times_dest(const clip_track *c, tendon_pose *out, size_t i, size_t slots,
-                                uint32_t slot)
+static inline float *times_dest(const clip_track *c, tendon_pose *out, size_t i,
+                                size_t time_step, size_t slot_step, uint32_t slot)
 {
-    const size_t j = i * slots + slot;
+    const size_t j = i * time_step + slot * slot_step;
     switch (c->path) {
     case TENDON_PATH_TRANSLATION: return out->translation + 3 * j;
     case TENDON_PATH_ROTATION: return out->rotation + 4 * j;
@@ -1311,8 +1311,9 @@ static void times_plan_make(const tendon_clip *clip, uint32_t tl, const double *
 
 static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f32, int kind,
                         const uint32_t *list, const uint32_t *slot, size_t n_tracks,
-                        const double *times, size_t count, size_t slots, uint32_t *hints,
-                        tendon_pose *out, times_plan *tp)
+                        const double *times, size_t count, size_t time_step,
+                        size_t slot_step, int direct, uint32_t *hints, tendon_pose *out,
+                        times_plan *tp)
 {
     const clip_track *tracks = clip->tracks;
     const keypos *kp = tp->kp;
@@ -1329,7 +1330,7 @@ static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f
         const size_t w = c->width;
         if (kind == 0) { /* STEP copies, CUBICSPLINE through the Hermite kernels */
             for (size_t i = 0; i < count; ++i) {
-                float *dst = times_dest(c, out, i, slots, slot[n]);
+                float *dst = times_dest(c, out, i, time_step, slot_step, slot[n]);
                 const keypos p = kp[i];
                 if (p.copy || c->interp == TENDON_INTERP_STEP) {
                     memcpy(dst, key_value(c, p.k), w * sizeof(float));
@@ -1359,7 +1360,7 @@ static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f
         float *base = c->path == TENDON_PATH_TRANSLATION ? out->translation
                       : c->path == TENDON_PATH_ROTATION  ? out->rotation
                                                          : out->scale;
-        const size_t step = w * slots, at0 = w * slot[n];
+        const size_t step = w * time_step, at0 = w * slot_step * slot[n];
         /* the track's fields in locals: the scattered stores below may alias them for all the
            compiler knows, which made it reload both on every time */
         const float *const values = c->values;
@@ -1385,10 +1386,15 @@ static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f
                 memcpy(a + 4 * e, a, 4 * sizeof(float));
                 memcpy(b + 4 * e, b, 4 * sizeof(float));
             }
+            /* every time interpolates and the times are consecutive: straight into place (the
+               padding lands in the slot's room past its times) */
+            float *const to = direct && m == count ? dst0 : o;
             if (f32)
-                kt->quat_slerp_f32(a, b, tp->uf, mp, o); /* u ∈ [0, 1]: the clamp does nothing */
+                kt->quat_slerp_f32(a, b, tp->uf, mp, to); /* u ∈ [0, 1]: the clamp does nothing */
             else
-                kt->quat_slerp(a, b, tp->ud, mp, o);
+                kt->quat_slerp(a, b, tp->ud, mp, to);
+            if (to == dst0)
+                continue;
             for (size_t e = 0; e < m; ++e)
                 memcpy(dst0 + tp->at[e] * step, o + 4 * e, 4 * sizeof(float));
             continue;
@@ -1401,10 +1407,13 @@ static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f
         const size_t fp = pad16(3 * m); /* floats, padded as above (with zeros) */
         for (size_t e = 3 * m; e < fp; ++e)
             a[e] = b[e] = 0.0f;
+        float *const to = direct && m == count ? dst0 : o;
         if (f32)
-            kt->clip_lerp_f32(a, b, tp->uf3, fp, o);
+            kt->clip_lerp_f32(a, b, tp->uf3, fp, to);
         else
-            kt->clip_lerp(a, b, tp->ud3, fp, o);
+            kt->clip_lerp(a, b, tp->ud3, fp, to);
+        if (to == dst0)
+            continue;
         for (size_t e = 0; e < m; ++e)
             memcpy(dst0 + tp->at[e] * step, o + 3 * e, 3 * sizeof(float));
     }
@@ -1417,21 +1426,25 @@ static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f
 void tendon_clip_sample_times_table(const tendon_kernels *kt, const tendon_clip *clip, int f32,
                                     const uint32_t *tracks, const uint32_t *slots,
                                     const size_t first[3], const size_t count[3],
-                                    const double *times, size_t time_count, size_t slot_count,
-                                    uint32_t *hints, tendon_pose *out)
+                                    const double *times, size_t time_count, size_t time_step,
+                                    size_t slot_step, uint32_t *hints, tendon_pose *out)
 {
+    /* time-major runs of a slot with room for their times padded to 16: the kernels may write
+       there directly */
+    const int direct = time_step == 1 && slot_step >= pad16(time_count);
     for (size_t i0 = 0; i0 < time_count; i0 += TIMES_CHUNK) {
         const size_t c = time_count - i0 < TIMES_CHUNK ? time_count - i0 : TIMES_CHUNK;
         tendon_pose part = *out; /* time i0's block onward */
-        part.translation += 3 * i0 * slot_count;
-        part.rotation += 4 * i0 * slot_count;
-        part.scale += 3 * i0 * slot_count;
+        part.translation += 3 * i0 * time_step;
+        part.rotation += 4 * i0 * time_step;
+        part.scale += 3 * i0 * time_step;
         times_plan tp; /* the last timeline's intervals, across kinds */
         tp.timeline = UINT32_MAX;
         for (int kind = 0; kind < 3; ++kind)
             if (count[kind])
                 times_chunk(kt, clip, f32, kind, tracks + first[kind], slots + first[kind],
-                            count[kind], times + i0, c, slot_count, hints, &part, &tp);
+                            count[kind], times + i0, c, time_step, slot_step, direct, hints,
+                            &part, &tp);
     }
 }
 
@@ -1518,7 +1531,7 @@ static tendon_status sample_times_checked(const char *fn, const tendon_kernels *
             size_t first[3] = {0, 0, 0}, count[3] = {0, 0, 0};
             count[kind] = n;
             tendon_clip_sample_times_table(kt, clip, f32, tracks, slots, first, count, times,
-                                           time_count, joint_count, NULL, out);
+                                           time_count, joint_count, 1, NULL, out);
         }
     }
     return TENDON_OK;

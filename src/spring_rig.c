@@ -8,8 +8,9 @@
  * groups chains with equal plans onto one grid (one evaluation) and chains with equal links
  * into one batch (one chain_sample_batch call), and per grid lists the joints the anchors need
  * (the anchor joints and their ancestors, in joint order: "slots"), the clip tracks that drive
- * them, and the forest of those joints repeated once per substep time (so one model-matrix
- * call covers every time).
+ * them, and each slot's parent. A chunk of times is laid out slot by slot, each slot's times
+ * consecutive (a time per vector lane), so one kernel call makes a slot's local and model
+ * matrices at every time of the chunk.
  *
  * Per sample nothing is allocated: everything lives in the caller's workspace, whose layout the
  * rig computed at creation.
@@ -98,11 +99,13 @@ typedef struct rig_grid {
     float *pinned_model;   /* [16·pinned] */
     uint32_t *restore;     /* [restore_count] slots no track drives: back to rest after layering */
     size_t restore_count;
-    size_t chunk;          /* times evaluated together (a chunk of chunk·slots joints) */
-    int32_t *forest;       /* [pinned + chunk·slots] a chunk's matrices' parents (−1: a root) */
-    uint32_t *by_depth;    /* [slots] the slots by their depth below the pinned matrices (a
-                              chunk's level order: each slot at every time, shallowest first) */
-    /* [chunk·slots] each, a pose of chunk·slots joints (t r s): the rest pose, and the additive
+    size_t chunk;          /* times evaluated together */
+    size_t run;            /* a slot's run of times in a chunk's buffers: chunk rounded up to 16
+                              (slot s's time i is joint s·run + i; the rest is padding) */
+    int32_t *parent_slot;  /* [slots] the parent's slot, or −1 */
+    int32_t *parent_pin;   /* [slots] the pinned parent's index, or −1 (−1 both: a root) */
+    uint8_t *j0_local;     /* [slots] 1: an animated anchor joint (its L(J0)·offset is needed) */
+    /* [run·slots] each, a pose of run·slots joints (t r s): the rest pose, and the additive
        layer's start (the identity, or the reference), repeated once per time of a chunk */
     float *rest, *ident;
     float *mask;            /* [slots] or NULL */
@@ -141,7 +144,8 @@ struct tendon_spring_rig {
     /* workspace layout: per grid its times, clip times, anchors and hints; the chunk buffers
        (three poses, the matrices, the weights) sized for the largest chunk of any grid */
     size_t ws_pose[3], ws_model, ws_weights, ws_q, chunk_joints, chunk_matrices, chunk_q;
-    size_t ws_order; /* [chunk_joints] uint32: a chunk's level order */
+    size_t ws_local; /* [16·run] the local matrices of an animated anchor joint, as planes */
+    size_t max_run;
     size_t ws_bytes, ws_tree, ws_root, ws_march, march_bytes, ws_positions, ws_batch_out;
     size_t batch_out_floats;
     void **blocks;
@@ -243,6 +247,19 @@ static inline void xform_point(const float *m, const float p[3], float out[3])
     const float x = ((m[0] * p[0] + m[4] * p[1]) + m[8] * p[2]) + m[12];
     const float y = ((m[1] * p[0] + m[5] * p[1]) + m[9] * p[2]) + m[13];
     const float z = ((m[2] * p[0] + m[6] * p[1]) + m[10] * p[2]) + m[14];
+    out[0] = x, out[1] = y, out[2] = z;
+}
+
+/* xform_point with M the matrix at lane i of planes (element e at m[e·stride + i]; rows 0-2). */
+static inline void xform_point_planes(const float *m, size_t stride, size_t i, const float p[3],
+                                      float out[3])
+{
+    const float *c0 = m + i, *c1 = m + 4 * stride + i, *c2 = m + 8 * stride + i,
+                *c3 = m + 12 * stride + i;
+    const float x = ((c0[0] * p[0] + c1[0] * p[1]) + c2[0] * p[2]) + c3[0];
+    const float y = ((c0[stride] * p[0] + c1[stride] * p[1]) + c2[stride] * p[2]) + c3[stride];
+    const float z = ((c0[2 * stride] * p[0] + c1[2 * stride] * p[1]) + c2[2 * stride] * p[2]) +
+                    c3[2 * stride];
     out[0] = x, out[1] = y, out[2] = z;
 }
 
@@ -812,7 +829,10 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             chunk -= chunk % 16;
         chunk = chunk < 1 ? 1 : chunk > T ? T : chunk;
         gr->chunk = chunk;
-        const size_t cn = chunk * n;
+        gr->run = (chunk + 15) / 16 * 16;
+        if (gr->run > rig->max_run)
+            rig->max_run = gr->run;
+        const size_t cn = gr->run * n;
         if (cn > rig->chunk_joints)
             rig->chunk_joints = cn;
         if (np + cn > rig->chunk_matrices)
@@ -822,18 +842,18 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
         gr->joints = rig_alloc(rig, (n ? n : 1) * sizeof *gr->joints);
         gr->restore = rig_alloc(rig, (n ? n : 1) * sizeof *gr->restore);
         gr->pinned_model = rig_alloc(rig, 16 * (np ? np : 1) * sizeof(float));
-        gr->forest = rig_alloc(rig, (np + cn ? np + cn : 1) * sizeof *gr->forest);
-        gr->by_depth = rig_alloc(rig, (n ? n : 1) * sizeof *gr->by_depth);
+        gr->parent_slot = rig_alloc(rig, (n ? n : 1) * sizeof *gr->parent_slot);
+        gr->parent_pin = rig_alloc(rig, (n ? n : 1) * sizeof *gr->parent_pin);
+        gr->j0_local = rig_alloc(rig, n ? n : 1);
         gr->rest = rig_alloc(rig, 20 * (cn ? cn : 1) * sizeof(float));
-        if (!gr->joints || !gr->restore || !gr->pinned_model || !gr->forest || !gr->rest ||
-            !gr->by_depth)
+        if (!gr->joints || !gr->restore || !gr->pinned_model || !gr->parent_slot ||
+            !gr->parent_pin || !gr->j0_local || !gr->rest)
             return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
         gr->ident = gr->rest + 10 * cn;
         for (size_t j = 0; j < J; ++j) {
             if (pin_of[j] >= 0) {
                 memcpy(gr->pinned_model + 16 * (size_t)pin_of[j], rig->rest_model + 16 * j,
                        16 * sizeof(float));
-                gr->forest[pin_of[j]] = -1;
             }
             if (slot_of[j] < 0)
                 continue;
@@ -843,8 +863,12 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
                 gr->restore[gr->restore_count++] = (uint32_t)s;
             static const float t0[3] = {0, 0, 0}, r0[4] = {0, 0, 0, 1}, s1[3] = {1, 1, 1};
             const tendon_pose *ref = rig->has_reference ? &rig->reference : NULL;
-            for (size_t i = 0; i < chunk; ++i) {
-                const size_t b = i * n + s;
+            const int32_t p = rig->parents[j];
+            gr->parent_slot[s] = p >= 0 ? slot_of[p] : -1;
+            gr->parent_pin[s] = p >= 0 && slot_of[p] < 0 ? pin_of[p] : -1;
+            gr->j0_local[s] = 0;
+            for (size_t i = 0; i < gr->run; ++i) { /* the padding too: defined values */
+                const size_t b = s * gr->run + i;
                 memcpy(gr->rest + 3 * b, rest->translation + 3 * j, 3 * sizeof(float));
                 memcpy(gr->rest + 3 * cn + 4 * b, rest->rotation + 4 * j, 4 * sizeof(float));
                 memcpy(gr->rest + 7 * cn + 3 * b, rest->scale + 3 * j, 3 * sizeof(float));
@@ -852,25 +876,7 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
                 memcpy(gr->ident + 3 * cn + 4 * b, ref ? ref->rotation + 4 * j : r0,
                        4 * sizeof(float));
                 memcpy(gr->ident + 7 * cn + 3 * b, ref ? ref->scale + 3 * j : s1, 3 * sizeof(float));
-                const int32_t p = rig->parents[j];
-                gr->forest[np + b] = p < 0                 ? -1
-                                     : slot_of[p] >= 0      ? (int32_t)(np + i * n + (size_t)slot_of[p])
-                                                            : pin_of[p];
             }
-        }
-        { /* the slots by depth (a slot's parent slot has a lower index: joints increase) */
-            size_t *depth = rig_alloc(rig, (n ? n : 1) * sizeof *depth), e = 0, most = 0;
-            if (!depth)
-                return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
-            for (size_t s = 0; s < n; ++s) {
-                const int32_t p = gr->forest[np + s];
-                depth[s] = p >= (int32_t)np ? depth[(size_t)p - np] + 1 : 0;
-                most = depth[s] > most ? depth[s] : most;
-            }
-            for (size_t d = 0; d <= most; ++d)
-                for (size_t s = 0; s < n; ++s)
-                    if (depth[s] == d)
-                        gr->by_depth[e++] = (uint32_t)s;
         }
         if (!(gr->mask01 = rig_alloc(rig, (n ? n : 1) * sizeof(double))))
             return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
@@ -903,6 +909,8 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             const int32_t p = rig->parents[j0];
             ch->j0_animated = rig->animated[j0];
             ch->j0_slot = ch->j0_animated ? (uint32_t)slot_of[j0] : 0;
+            if (ch->j0_animated)
+                gr->j0_local[ch->j0_slot] = 1;
             if (p < 0)
                 ch->parent_kind = PARENT_NONE;
             else if (slot_of[p] >= 0)
@@ -949,7 +957,7 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
                                         sizeof(float));
     rig->ws_weights = off, off += round64(2 * cj * sizeof(double) + RIG_CHUNK_JOINTS * sizeof(double));
     rig->ws_q = off, off += round64(3 * (rig->chunk_q ? rig->chunk_q : 1) * sizeof(float));
-    rig->ws_order = off, off += round64(cj * sizeof(uint32_t));
+    rig->ws_local = off, off += round64(16 * (rig->max_run ? rig->max_run : 1) * sizeof(float));
     rig->ws_tree = off;
     if (rig->source.kind == TENDON_RIG_SOURCE_TREE)
         off += round64(10 * J * sizeof(float));
@@ -1177,7 +1185,10 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                                    const tendon_spring_rig *rig, const rig_grid *gr, double time_sec,
                                    unsigned char *ws, const tendon_fpenv *env)
 {
-    const size_t T = gr->times, n = gr->slots, C = gr->chunk, cn = rig->chunk_joints;
+    /* a chunk's buffers slot by slot, each slot's run of R times consecutive (a time per lane):
+       the kernels run over every run whole (m = n·R joints, the padding past a chunk's c
+       times computed and never read) */
+    const size_t T = gr->times, n = gr->slots, C = gr->chunk, R = gr->run, cn = rig->chunk_joints;
     const size_t np = gr->pinned, nc = gr->chain_count;
     const int f32 = rig->tier == TENDON_TIER_F32;
     double *times = (double *)(void *)(ws + gr->ws_times);
@@ -1207,7 +1218,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
         }
     const int additive = src->layer_mode == TENDON_RIG_LAYER_ADDITIVE;
     for (size_t i0 = 0; i0 < T; i0 += C) {
-        const size_t c = T - i0 < C ? T - i0 : C, m = c * n; /* this chunk's times, joints */
+        const size_t c = T - i0 < C ? T - i0 : C, m = n * R; /* this chunk's times, joints */
         tendon_pose P = view(pose[0], cn, 0, m);
         if (src->kind == TENDON_RIG_SOURCE_TREE) {
             float *full = (float *)(void *)(ws + rig->ws_tree);
@@ -1221,7 +1232,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 if (st != TENDON_OK)
                     return st;
                 for (size_t s = 0; s < n; ++s) {
-                    const size_t j = gr->joints[s], b = i * n + s;
+                    const size_t j = gr->joints[s], b = s * R + i;
                     memcpy(P.translation + 3 * b, fp.translation + 3 * j, 3 * sizeof(float));
                     memcpy(P.rotation + 4 * b, fp.rotation + 4 * j, 4 * sizeof(float));
                     memcpy(P.scale + 3 * b, fp.scale + 3 * j, 3 * sizeof(float));
@@ -1240,15 +1251,15 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 if (q == 0 && !rig->clip[0] && rig->clip[1])
                     continue; /* the blend reads the rest pose itself (below) and writes P whole */
                 if (q == 0 || i0 == 0 || (q == 2 && rig->has_reference))
-                    fill_chunk(pose[q], cn, q == 2 && additive ? gr->ident : gr->rest, C * n, m);
+                    fill_chunk(pose[q], cn, q == 2 && additive ? gr->ident : gr->rest, m, m);
                 if (!rig->clip[q])
                     continue;
                 tendon_pose v = view(pose[q], cn, 0, m);
                 uint32_t *hints = (uint32_t *)(void *)(ws + gr->ws_hints[q]);
                 tendon_clip_sample_times_table(k, rig->clip[q], f32, gr->clips[q].tracks,
                                                gr->clips[q].slots, gr->clips[q].first,
-                                               gr->clips[q].count, ctimes + q * T + i0, c, n,
-                                               hints, &v);
+                                               gr->clips[q].count, ctimes + q * T + i0, c, 1,
+                                               R, hints, &v);
             }
             if (rig->clip[1]) { /* P ← blend(P, Q, w(t)), every time's own weight */
                 tendon_pose Q = view(pose[1], cn, 0, m);
@@ -1259,16 +1270,16 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                     if (f32) { /* tendon_blend_weight_f32 without a mask */
                         const float x = tendon_weight_to_f32(tendon_ref_clamp01(w));
                         for (size_t s = 0; s < n; ++s)
-                            wf[i * n + s] = x;
+                            wf[s * R + i] = x;
                     } else {
                         const double x = tendon_blend_joint_weight(w, NULL, 0);
                         for (size_t s = 0; s < n; ++s)
-                            wd[i * n + s] = x;
+                            wd[s * R + i] = x;
                     }
                 }
                 /* no base clip: P would be the rest pose, so the blend reads that directly */
-                const tendon_pose R = view(gr->rest, C * n, 0, m);
-                const tendon_pose *a = rig->clip[0] ? &P : &R;
+                const tendon_pose rp = view(gr->rest, m, 0, m);
+                const tendon_pose *a = rig->clip[0] ? &P : &rp;
                 if (f32)
                     k->pose_blend_weighted_f32(a, &Q, wf, m, &P);
                 else
@@ -1277,7 +1288,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
             if (rig->clip[2]) { /* P ← add or blend(P, L, w(t)·mask) */
                 tendon_pose Lp = view(pose[2], cn, 0, m);
                 if (rig->has_reference) {
-                    tendon_pose ref = view(gr->ident, C * n, 0, m);
+                    tendon_pose ref = view(gr->ident, m, 0, m);
                     const tendon_status st =
                         (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(&ref, &Lp, &Lp);
                     if (st != TENDON_OK)
@@ -1297,21 +1308,21 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                         const double *m01 = gr->mask01;
                         if (f32)
                             for (size_t s = 0; s < n; ++s)
-                                wf[i * n + s] = (float)(w * m01[s]);
+                                wf[s * R + i] = (float)(w * m01[s]);
                         else
                             for (size_t s = 0; s < n; ++s)
-                                wd[i * n + s] = w * m01[s];
+                                wd[s * R + i] = w * m01[s];
                         continue;
                     }
                     for (size_t s = 0; s < n; ++s) {
                         const double m = gr->mask01[s];
                         const double raw = gr->mask && m == 0.0 ? 0.0 : w * m;
                         if (!f32)
-                            wd[i * n + s] = gr->mask ? raw : w;
+                            wd[s * R + i] = gr->mask ? raw : w;
                         else if (additive)
-                            wf[i * n + s] = tendon_weight_to_f32(tendon_ref_max0(raw));
+                            wf[s * R + i] = tendon_weight_to_f32(tendon_ref_max0(raw));
                         else
-                            wf[i * n + s] = tendon_weight_to_f32(tendon_ref_clamp01(raw));
+                            wf[s * R + i] = tendon_weight_to_f32(tendon_ref_clamp01(raw));
                     }
                 }
                 if (additive)
@@ -1325,38 +1336,34 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
         /* joints no track drives hold their rest transform exactly */
         for (size_t r = 0; r < gr->restore_count; ++r)
             for (size_t i = 0; i < c; ++i) {
-                const size_t b = i * n + gr->restore[r];
+                const size_t b = gr->restore[r] * R + i;
                 memcpy(P.translation + 3 * b, gr->rest + 3 * b, 3 * sizeof(float));
-                memcpy(P.rotation + 4 * b, gr->rest + 3 * (C * n) + 4 * b, 4 * sizeof(float));
-                memcpy(P.scale + 3 * b, gr->rest + 7 * (C * n) + 3 * b, 3 * sizeof(float));
+                memcpy(P.rotation + 4 * b, gr->rest + 3 * m + 4 * b, 4 * sizeof(float));
+                memcpy(P.scale + 3 * b, gr->rest + 7 * m + 3 * b, 3 * sizeof(float));
             }
-        float *local = model + 16 * np;
-        k->local_matrices(P.translation, P.rotation, P.scale, m, local);
-        /* an animated anchor joint's L(J0)·offset, before the model pass overwrites L */
-        for (size_t b = 0; b < rig->batch_count; ++b) {
-            const rig_batch *bt = &rig->batches[b];
-            if (&rig->grids[bt->grid] != gr)
+        /* each slot's local and model matrices at every time of the chunk, a time per lane
+           (rows 0-2 as planes: slot s's element e at time i is planes[16·R·s + R·e + i]),
+           parents before children (a parent's slot is lower: joints increase); an animated
+           anchor joint's L(J0)·offset from its local matrices, before the next slot's */
+        float *planes = model + 16 * np, *lplanes = (float *)(void *)(ws + rig->ws_local);
+        for (size_t sl = 0; sl < n; ++sl) {
+            const size_t b = sl * R;
+            const float *par = gr->parent_slot[sl] >= 0
+                                   ? planes + 16 * R * (size_t)gr->parent_slot[sl]
+                               : gr->parent_pin[sl] >= 0 ? model + 16 * (size_t)gr->parent_pin[sl]
+                                                          : NULL;
+            k->local_model_lanes(P.translation + 3 * b, P.rotation + 4 * b, P.scale + 3 * b, R,
+                                 par, gr->parent_slot[sl] >= 0 ? R : 0,
+                                 gr->j0_local[sl] ? lplanes : NULL, planes + 16 * R * sl, R);
+            if (!gr->j0_local[sl])
                 continue;
-            for (size_t q = 0; q < bt->chain_count; ++q) {
-                const rig_chain *ch = &rig->chains[bt->chains[q]];
-                if (ch->j0_animated)
+            for (size_t q = 0; q < rig->chain_count; ++q) {
+                const rig_chain *ch = &rig->chains[q];
+                if (&rig->grids[ch->grid] == gr && ch->j0_animated && ch->j0_slot == sl)
                     for (size_t i = 0; i < c; ++i)
-                        xform_point(local + 16 * (i * n + ch->j0_slot), ch->offset,
-                                    qbuf + 3 * (i * nc + ch->in_grid));
+                        xform_point_planes(lplanes, R, i, ch->offset,
+                                           qbuf + 3 * (i * nc + ch->in_grid));
             }
-        }
-        if (k->model_pass_level_order && c > 1) {
-            /* each slot at every time of the chunk, shallowest slots first: the products of
-               one level are independent, so they overlap where a parent → child link is long
-               (the table's choice, as the whole-skeleton passes); the same products */
-            uint32_t *order = (uint32_t *)(void *)(ws + rig->ws_order);
-            size_t e = 0;
-            for (size_t d = 0; d < n; ++d)
-                for (size_t i = 0; i < c; ++i)
-                    order[e++] = (uint32_t)(np + i * n + gr->by_depth[d]);
-            k->model_matrices_ordered(model, gr->forest, NULL, order, m, model);
-        } else {
-            k->model_matrices(model, gr->forest, NULL, np, np + m, model);
         }
         /* the anchors, chain by chain over the chunk's times ([time][chain of the batch][3]) */
         for (size_t o = 0; o < nc; ++o) {
@@ -1366,9 +1373,9 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
             const size_t qstep = op->qslot >= 0 ? 3 * nc : 0;
             switch (op->parent_kind) {
             case PARENT_DYNAMIC: {
-                const float *mm = model + 16 * (np + op->parent_index);
+                const float *mm = planes + 16 * R * op->parent_index;
                 for (size_t i = 0; i < c; ++i)
-                    xform_point(mm + 16 * i * n, qv + i * qstep, dst + i * op->dst_stride);
+                    xform_point_planes(mm, R, i, qv + i * qstep, dst + i * op->dst_stride);
                 break;
             }
             case PARENT_PINNED: {

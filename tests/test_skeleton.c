@@ -988,6 +988,88 @@ START_TEST(test_isa_local_matrices)
 }
 END_TEST
 
+/*
+ * local_model_lanes (the spring rig's matrices, a time per lane) against the test's own
+ * composition: the scalar table's local matrices and the written pairwise product, lane by
+ * lane — bit for bit on every ISA, at every count (tails), unaligned, for the three kinds of
+ * parent; a parent's row 3 (poisoned with NaN) is never read, the outputs' row 3 never written.
+ */
+START_TEST(test_isa_local_model_lanes)
+{
+    ISA_TABLE_OR_RETURN(k);
+    const tendon_kernels *ref = tendon_kernels_for(TENDON_ISA_SCALAR);
+    const char *isa = tendon_isa_name((tendon_isa)_i);
+    test_rng r;
+    rng_seed(&r, 0x1A7E + (uint64_t)_i);
+    for (int c = 0; c < SWEEP_COUNT; ++c) {
+        const size_t n = sweep_count(c), stride = n + 3, ps = n + 5;
+        tbuf t = tbuf_make(12 * n, 4), q = tbuf_make(16 * n, 8), sc = tbuf_make(12 * n, 12);
+        tbuf lm = tbuf_make(64 * n, 0), par = tbuf_make(64 * ps, 4);
+        tbuf mo = tbuf_make(64 * stride, 8), lo = tbuf_make(64 * stride, 12);
+        tendon_pose p = {TBUF_F(t), TBUF_F(q), TBUF_F(sc), n};
+        random_pose(&r, &p);
+        spice(&r, p.rotation, 4 * n);
+        spice(&r, p.scale, 3 * n);
+        ref->local_matrices(p.translation, p.rotation, p.scale, n, TBUF_F(lm));
+        float one_parent[16];
+        for (int e = 0; e < 16; ++e)
+            one_parent[e] = (float)rng_range(&r, -2, 2);
+        for (size_t e = 0; e < 16 * ps; ++e)
+            TBUF_F(par)[e] = (e / ps) % 4 == 3 ? NAN : (float)rng_range(&r, -3, 3);
+        spice(&r, TBUF_F(par), 16 * ps);
+        for (size_t e = 0; e < 16 * ps; ++e) /* row 3 stays poison */
+            if ((e / ps) % 4 == 3)
+                TBUF_F(par)[e] = NAN;
+        for (int kind = 0; kind < 3; ++kind) { /* no parent, one matrix, planes */
+            memset(TBUF_F(mo), 0xA5, 64 * stride);
+            memset(TBUF_F(lo), 0xA5, 64 * stride);
+            const float *pp = kind == 0 ? NULL : kind == 1 ? one_parent : TBUF_F(par);
+            k->local_model_lanes(p.translation, p.rotation, p.scale, n, pp, kind == 2 ? ps : 0,
+                                 kind == 1 ? NULL : TBUF_F(lo), TBUF_F(mo), stride);
+            for (size_t i = 0; i < n; ++i) {
+                const float *l = TBUF_F(lm) + 16 * i;
+                float a[16];
+                for (int e = 0; e < 16; ++e)
+                    a[e] = kind == 1 ? one_parent[e] : kind == 2 ? TBUF_F(par)[e * ps + i] : 0.0f;
+                for (int e = 0; e < 16; ++e) {
+                    const int row = e % 4, col = e / 4;
+                    float want;
+                    uint32_t got_bits, want_bits;
+                    if (row == 3) { /* never written: the poison is still there */
+                        memcpy(&got_bits, &TBUF_F(mo)[e * stride + i], 4);
+                        ck_assert_msg(got_bits == 0xA5A5A5A5u,
+                                      "%s local_model_lanes wrote row 3 (element %d, lane %zu)",
+                                      isa, e, i);
+                        continue;
+                    }
+                    want = kind == 0 ? l[e]
+                                     : (a[row] * l[4 * col] + a[4 + row] * l[4 * col + 1]) +
+                                           (a[8 + row] * l[4 * col + 2] +
+                                            a[12 + row] * l[4 * col + 3]);
+                    memcpy(&got_bits, &TBUF_F(mo)[e * stride + i], 4);
+                    memcpy(&want_bits, &want, 4);
+                    ck_assert_msg(got_bits == want_bits,
+                                  "%s local_model_lanes, %zu lanes, parent kind %d: model "
+                                  "element %d of lane %zu is %a, want %a",
+                                  isa, n, kind, e, i, (double)TBUF_F(mo)[e * stride + i],
+                                  (double)want);
+                    if (kind != 1) {
+                        memcpy(&got_bits, &TBUF_F(lo)[e * stride + i], 4);
+                        memcpy(&want_bits, &l[e], 4);
+                        ck_assert_msg(got_bits == want_bits,
+                                      "%s local_model_lanes, %zu lanes: local element %d of "
+                                      "lane %zu differs",
+                                      isa, n, e, i);
+                    }
+                }
+            }
+        }
+        tbuf_free(&t), tbuf_free(&q), tbuf_free(&sc), tbuf_free(&lm), tbuf_free(&par);
+        tbuf_free(&mo), tbuf_free(&lo);
+    }
+}
+END_TEST
+
 START_TEST(test_isa_model_and_palette)
 {
     ISA_TABLE_OR_RETURN(k);
@@ -1281,6 +1363,7 @@ static Suite *skeleton_suite(void)
     TCase *isa = tcase_create("every_isa");
     tcase_set_timeout(isa, 60);
     tcase_add_loop_test(isa, test_isa_local_matrices, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, test_isa_local_model_lanes, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_model_and_palette, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_non_finite, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_model_matrices_on, 0, TENDON_ISA_COUNT);

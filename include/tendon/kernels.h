@@ -187,6 +187,19 @@ typedef struct tendon_kernels {
        first-level data cache; beyond it the table's loads miss and palette is the faster
        (measured, docs/skinning.md). The bits are the same either way. */
     size_t palette_splat_max;
+    /** The spring rig's matrices, one time per lane (docs/springs.md, "The spring rig"): for
+       i < count, L_i = T·R·S of element i of translation (3 floats an element), rotation (4)
+       and scale (3) — local_matrices' values — and M_i = A_i × L_i (model_matrices' pairwise
+       product), **rows 0–2 only**, written as planes: element e (column-major, e % 4 < 3) of
+       time i at model[e·stride + i], and L_i's at local[e·stride + i] unless local is NULL
+       (row 3, which is 0 0 0 1, is never written). A_i: none when parent is NULL (M_i = L_i);
+       the one 4×4 matrix parent[16] when parent_stride is 0; else the planes
+       parent[e·parent_stride + i] (a product's rows 0–2 read only the parent's rows 0–2). The
+       same bits as local_matrices then model_matrices, time by time. The outputs must not
+       overlap the inputs or each other. */
+    void (*local_model_lanes)(const float *translation, const float *rotation, const float *scale,
+                              size_t count, const float *parent, size_t parent_stride,
+                              float *local, float *model, size_t stride);
 } tendon_kernels;
 
 #ifdef __cplusplus

@@ -107,7 +107,10 @@
         tendon_pose *out);                                                                         \
     TENDON_HIDDEN void tendon_pose_add_weighted_f32_##sfx(                                         \
         const tendon_pose *base, const tendon_pose *delta, const float *weights,                   \
-        size_t joint_count, tendon_pose *out);
+        size_t joint_count, tendon_pose *out);                                                     \
+    TENDON_HIDDEN void tendon_local_model_lanes_##sfx(                                             \
+        const float *translation, const float *rotation, const float *scale, size_t count,        \
+        const float *parent, size_t parent_stride, float *local, float *model, size_t stride);
 
 TENDON_DECLARE_KERNELS(scalar)
 TENDON_DECLARE_KERNELS(sse2)
@@ -212,6 +215,11 @@ TENDON_HIDDEN void tendon_local_matrices_scalar_from(const float *translation,
                                                      const float *rotation, const float *scale,
                                                      size_t first, size_t end, float *out);
 TENDON_HIDDEN void tendon_skin_scalar_from(const tendon_skin_job *job, size_t first, size_t end);
+TENDON_HIDDEN void tendon_local_model_lanes_scalar_from(const float *translation,
+                                                       const float *rotation, const float *scale,
+                                                       size_t first, size_t end,
+                                                       const float *parent, size_t parent_stride,
+                                                       float *local, float *model, size_t stride);
 /* (the mesh kernels' scalar instances, tendon_skin_mesh_scalar and tendon_skin_mesh_dq_scalar,
    already take a range) */
 /* The dual-quaternion conversion of palette matrices [first, end), unchecked (the SIMD tails). */
@@ -239,9 +247,12 @@ TENDON_HIDDEN tendon_status tendon_blend_tree_evaluate_env(tendon_blend_tree *tr
  * the joints with a slot (slot_of_joint[joint] ≥ 0; [clip joint_count]) into tracks/slots
  * (room for every track), three kinds (0 STEP + CUBICSPLINE, 1 LINEAR non-rotation, 2 LINEAR
  * rotation) from first[k], count[k] each; tendon_clip_sample_times_table samples them at every
- * time into out (time i's slot s is joint i·slot_count + s), f32: the float32 tier. hints:
- * NULL or [timeline_count] key intervals (the cursor's; the result does not depend on them).
- * Unchecked: times not NaN, out big enough.
+ * time into out (time i's slot s is joint i·time_step + s·slot_step: slot by slot for a time,
+ * time_step = slot count, slot_step 1; or time by time for a slot, time_step 1 — and then,
+ * when slot_step ≥ time_count rounded up to 16, the elements from time_count to that
+ * rounding may be overwritten too), f32: the float32 tier. hints: NULL or [timeline_count]
+ * key intervals (the cursor's; the result does not depend on them). Unchecked: times not NaN,
+ * out big enough.
  */
 /* Set driven[joint] = 1 for every joint a translation, rotation or scale track drives. */
 TENDON_HIDDEN void tendon_clip_mark_joints(const tendon_clip *clip, uint8_t *driven);
@@ -253,8 +264,8 @@ TENDON_HIDDEN void tendon_clip_sample_times_table(const tendon_kernels *kt,
                                                   const uint32_t *tracks, const uint32_t *slots,
                                                   const size_t first[3], const size_t count[3],
                                                   const double *times, size_t time_count,
-                                                  size_t slot_count, uint32_t *hints,
-                                                  tendon_pose *out);
+                                                  size_t time_step, size_t slot_step,
+                                                  uint32_t *hints, tendon_pose *out);
 TENDON_HIDDEN void tendon_clip_sample_table(const tendon_kernels *kt, const tendon_clip *clip,
                                             double time_sec, tendon_pose *pose, float *packed);
 /* The same with a cursor (tendon_clip_sample_cursor, unchecked): for the benchmarks. */

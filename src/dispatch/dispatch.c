@@ -51,6 +51,7 @@
         .pose_blend_weighted_f32 = tendon_pose_blend_weighted_f32_##sfx,                           \
         .pose_add_weighted_f32 = tendon_pose_add_weighted_f32_##sfx,                               \
         .palette_splat_max = splat_max,                                                            \
+        .local_model_lanes = tendon_local_model_lanes_##sfx,                                       \
     }
 
 /*

@@ -21,6 +21,58 @@ void tendon_local_matrices_scalar(const float *translation, const float *rotatio
     tendon_local_matrices_scalar_from(translation, rotation, scale, 0, count, out);
 }
 
+void tendon_local_model_lanes_scalar_from(const float *translation, const float *rotation,
+                                          const float *scale, size_t first, size_t end,
+                                          const float *parent, size_t parent_stride, float *local,
+                                          float *model, size_t stride)
+{
+    /* blocks of up to 16 times, the products lane by lane over a block (loops a compiler may
+       vectorise: each lane's arithmetic is tendon_ref_mat4_mul's, in its order) */
+    for (size_t i0 = first; i0 < end; i0 += 16) {
+        const size_t nb = end - i0 < 16 ? end - i0 : 16;
+        float l[16][16], a[16][16]; /* [element][lane] */
+        for (size_t i = 0; i < nb; ++i) {
+            float m[16];
+            tendon_ref_local_matrix(translation + 3 * (i0 + i), rotation + 4 * (i0 + i),
+                                    scale + 3 * (i0 + i), m);
+            for (int e = 0; e < 16; ++e)
+                l[e][i] = m[e];
+        }
+        for (int e = 0; e < 16; ++e) { /* rows 0-2 of the parent: all rows 0-2 of a product read */
+            if ((e & 3) == 3)
+                continue;
+            for (size_t i = 0; i < nb; ++i) {
+                a[e][i] = !parent          ? 0.0f
+                          : parent_stride ? parent[(size_t)e * parent_stride + i0 + i]
+                                          : parent[e];
+                if (local)
+                    local[(size_t)e * stride + i0 + i] = l[e][i];
+            }
+        }
+        for (int c = 0; c < 4; ++c)
+            for (int r = 0; r < 3; ++r) {
+                float *out = model + (size_t)(4 * c + r) * stride + i0;
+                if (!parent) {
+                    for (size_t i = 0; i < nb; ++i)
+                        out[i] = l[4 * c + r][i];
+                    continue;
+                }
+                for (size_t i = 0; i < nb; ++i)
+                    out[i] = (a[r][i] * l[4 * c][i] + a[4 + r][i] * l[4 * c + 1][i]) +
+                             (a[8 + r][i] * l[4 * c + 2][i] + a[12 + r][i] * l[4 * c + 3][i]);
+            }
+    }
+}
+
+void tendon_local_model_lanes_scalar(const float *translation, const float *rotation,
+                                     const float *scale, size_t count, const float *parent,
+                                     size_t parent_stride, float *local, float *model,
+                                     size_t stride)
+{
+    tendon_local_model_lanes_scalar_from(translation, rotation, scale, 0, count, parent,
+                                         parent_stride, local, model, stride);
+}
+
 void tendon_model_matrices_scalar(const float *local, const int32_t *parents, const float *root,
                                   size_t first, size_t end, float *model)
 {

@@ -675,6 +675,39 @@ static int dg_local_matrices(const tendon_kernels *k, dg_sink *s)
     return 0;
 }
 
+/* The spring rig's matrices a time per lane over every span: no parent, one parent matrix, and
+ * parent planes (rows 0-2 of random matrices); the model planes, then the local planes. */
+static int dg_local_model_lanes(const tendon_kernels *k, dg_sink *s)
+{
+    dg_poses w;
+    float *parent = dg_matrices(0x1a7e0000bu, DG_N); /* as planes: element e at [e·DG_N + i] */
+    float *model = malloc(16 * DG_N * sizeof *model), *local = malloc(16 * DG_N * sizeof *local);
+    if (!parent || !model || !local || dg_make_poses(0x1a7e0000cu, &w) != 0) {
+        free(parent), free(model), free(local);
+        return -1;
+    }
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        for (int kind = 0; kind < 3; ++kind) {
+            memset(model, 0, 16 * DG_N * sizeof *model);
+            memset(local, 0, 16 * DG_N * sizeof *local);
+            const float *pp = kind == 0 ? NULL : kind == 1 ? parent + 16 * o : parent + o;
+            k->local_model_lanes(w.a.translation + 3 * o, w.a.rotation + 4 * o,
+                                 w.a.scale + 3 * o, n, pp, kind == 2 ? DG_N : 0, local + o,
+                                 model + o, DG_N);
+            for (int e = 0; e < 16; ++e)
+                if (e % 4 != 3)
+                    dg_hash_floats(s, model + (size_t)e * DG_N + o, n);
+            if (kind == 0)
+                for (int e = 0; e < 16; ++e)
+                    if (e % 4 != 3)
+                        dg_hash_floats(s, local + (size_t)e * DG_N + o, n);
+        }
+    }
+    free(parent), free(model), free(local), free(w.block);
+    return 0;
+}
+
 /* Model matrices over every span: no root, a plain root, a root with specials; then in place
  * and a partial update from the middle. */
 static int dg_model_matrices(const tendon_kernels *k, dg_sink *s)
@@ -1959,6 +1992,7 @@ static const struct dg_kernel {
     {"pose_add_weighted", dg_pose_add_weighted},
     {"pose_blend_weighted_f32", dg_pose_blend_weighted_f32},
     {"pose_add_weighted_f32", dg_pose_add_weighted_f32},
+    {"local_model_lanes", dg_local_model_lanes},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 

@@ -69,6 +69,37 @@ TENDON_AINLINE void vmat4_mul(const float *a, const float *b, float *c)
         vfstore(c + g * TENDON_WF, r[g]);
 }
 
+/* T·R·S of the WF joints from joint j, lane-wise: element e of each matrix in e[e]. */
+TENDON_AINLINE void vlocal_elements(const float *translation, const float *rotation,
+                                    const float *scale, size_t j, vf e[16])
+{
+    const vf one = vfset1(1.0f), zero = vfset1(0.0f);
+    vf tx, ty, tz, x, y, z, w, sx, sy, sz;
+    vfload3(translation + 3 * j, &tx, &ty, &tz);
+    vfload4(rotation + 4 * j, &x, &y, &z, &w);
+    vfload3(scale + 3 * j, &sx, &sy, &sz);
+    const vf x2 = vfadd(x, x), y2 = vfadd(y, y), z2 = vfadd(z, z);
+    const vf xx = vfmul(x, x2), yy = vfmul(y, y2), zz = vfmul(z, z2);
+    const vf xy = vfmul(x, y2), xz = vfmul(x, z2), yz = vfmul(y, z2);
+    const vf wx = vfmul(w, x2), wy = vfmul(w, y2), wz = vfmul(w, z2);
+    e[0] = vfmul(vfsub(one, vfadd(yy, zz)), sx);
+    e[1] = vfmul(vfadd(xy, wz), sx);
+    e[2] = vfmul(vfsub(xz, wy), sx);
+    e[3] = zero;
+    e[4] = vfmul(vfsub(xy, wz), sy);
+    e[5] = vfmul(vfsub(one, vfadd(xx, zz)), sy);
+    e[6] = vfmul(vfadd(yz, wx), sy);
+    e[7] = zero;
+    e[8] = vfmul(vfadd(xz, wy), sz);
+    e[9] = vfmul(vfsub(yz, wx), sz);
+    e[10] = vfmul(vfsub(one, vfadd(xx, yy)), sz);
+    e[11] = zero;
+    e[12] = tx;
+    e[13] = ty;
+    e[14] = tz;
+    e[15] = one;
+}
+
 /*
  * T·R·S of WF joints a block, lane-wise. The 16 element vectors go to memory either by
  * vftranspose and whole-matrix stores (local_matrices) or each matrix's four 128-bit pieces
@@ -79,34 +110,10 @@ TENDON_AINLINE void vmat4_mul(const float *a, const float *b, float *c)
 TENDON_AINLINE void vlocal_matrices(const float *translation, const float *rotation,
                                     const float *scale, size_t count, float *out, int pieces)
 {
-    const vf one = vfset1(1.0f), zero = vfset1(0.0f);
     size_t j = 0;
     for (; j + TENDON_WF <= count; j += TENDON_WF) {
-        vf tx, ty, tz, x, y, z, w, sx, sy, sz;
-        vfload3(translation + 3 * j, &tx, &ty, &tz);
-        vfload4(rotation + 4 * j, &x, &y, &z, &w);
-        vfload3(scale + 3 * j, &sx, &sy, &sz);
-        const vf x2 = vfadd(x, x), y2 = vfadd(y, y), z2 = vfadd(z, z);
-        const vf xx = vfmul(x, x2), yy = vfmul(y, y2), zz = vfmul(z, z2);
-        const vf xy = vfmul(x, y2), xz = vfmul(x, z2), yz = vfmul(y, z2);
-        const vf wx = vfmul(w, x2), wy = vfmul(w, y2), wz = vfmul(w, z2);
         vf e[16];
-        e[0] = vfmul(vfsub(one, vfadd(yy, zz)), sx);
-        e[1] = vfmul(vfadd(xy, wz), sx);
-        e[2] = vfmul(vfsub(xz, wy), sx);
-        e[3] = zero;
-        e[4] = vfmul(vfsub(xy, wz), sy);
-        e[5] = vfmul(vfsub(one, vfadd(xx, zz)), sy);
-        e[6] = vfmul(vfadd(yz, wx), sy);
-        e[7] = zero;
-        e[8] = vfmul(vfadd(xz, wy), sz);
-        e[9] = vfmul(vfsub(yz, wx), sz);
-        e[10] = vfmul(vfsub(one, vfadd(xx, yy)), sz);
-        e[11] = zero;
-        e[12] = tx;
-        e[13] = ty;
-        e[14] = tz;
-        e[15] = one;
+        vlocal_elements(translation, rotation, scale, j, e);
 #if TENDON_WF >= 8 /* at four lanes a vector is a piece: the stores below already are */
         if (pieces) {
             vfstore_mats_pieces(e, out + 16 * j);
@@ -143,6 +150,59 @@ void TENDON_FN(local_matrices_pieces)(const float *translation, const float *rot
         vlocal_matrices(translation, rotation, scale, count, out, 1);
     else
         vlocal_matrices(translation, rotation, scale, count, out, 0);
+}
+
+/*
+ * One joint at many times, a time per lane (the spring rig's chunks): the local matrices'
+ * element vectors stay in registers and multiply the parent's rows lane by lane — no
+ * transpose, no splat (every lane has its own parent matrix, or all share one, broadcast).
+ * parent_planes is a constant once inlined.
+ */
+TENDON_AINLINE void vlocal_model_lanes(const float *translation, const float *rotation,
+                                       const float *scale, size_t count, const float *parent,
+                                       size_t parent_stride, float *local, float *model,
+                                       size_t stride, int parent_planes, size_t *done)
+{
+    size_t i = 0;
+    for (; i + TENDON_WF <= count; i += TENDON_WF) {
+        vf e[16];
+        vlocal_elements(translation, rotation, scale, i, e);
+        for (int x = 0; x < 16; ++x)
+            if ((x & 3) != 3) {
+                if (local)
+                    vfstore(local + (size_t)x * stride + i, e[x]);
+                if (!parent)
+                    vfstore(model + (size_t)x * stride + i, e[x]);
+            }
+        if (!parent)
+            continue;
+        for (int r = 0; r < 3; ++r) { /* row r of every product: the parent's row r */
+            vf a[4];
+            for (int c = 0; c < 4; ++c)
+                a[c] = parent_planes ? vfload(parent + (size_t)(4 * c + r) * parent_stride + i)
+                                     : vfset1(parent[4 * c + r]);
+            for (int c = 0; c < 4; ++c)
+                vfstore(model + (size_t)(4 * c + r) * stride + i,
+                        vfadd(vfadd(vfmul(a[0], e[4 * c]), vfmul(a[1], e[4 * c + 1])),
+                              vfadd(vfmul(a[2], e[4 * c + 2]), vfmul(a[3], e[4 * c + 3]))));
+        }
+    }
+    *done = i;
+}
+
+void TENDON_FN(local_model_lanes)(const float *translation, const float *rotation,
+                                  const float *scale, size_t count, const float *parent,
+                                  size_t parent_stride, float *local, float *model, size_t stride)
+{
+    size_t i;
+    if (parent && parent_stride)
+        vlocal_model_lanes(translation, rotation, scale, count, parent, parent_stride, local,
+                           model, stride, 1, &i);
+    else
+        vlocal_model_lanes(translation, rotation, scale, count, parent, 0, local, model, stride,
+                           0, &i);
+    tendon_local_model_lanes_scalar_from(translation, rotation, scale, i, count, parent,
+                                         parent_stride, local, model, stride);
 }
 
 /*
