@@ -66,7 +66,9 @@ typedef struct rig_batch {
     size_t first_chain_of; /* a chain of the batch: its links are the batch's */
     size_t chain_count;
     size_t *chains;        /* [chain_count] rig chain indices */
-    size_t anchors_at;     /* float offset of the batch's anchors in its grid's anchor block */
+    size_t anchors_at;     /* float offset of the batch's anchors in its grid's anchor block:
+                              per chain of the batch, x, y and z planes of the grid's
+                              anchor_run floats each (time i at [i]) */
 } rig_batch;
 
 typedef struct rig_subset {
@@ -78,8 +80,9 @@ typedef struct rig_subset {
 typedef struct rig_anchor_op {
     int parent_kind;
     uint32_t parent_index;
-    int32_t qslot;          /* J0 animated: its L(J0)·offset's index in the chunk's q buffer */
-    size_t dst, dst_stride; /* anchors[dst + time·dst_stride .. + 2] */
+    int32_t qslot; /* J0 animated: its L(J0)·offset's planes in the chunk's q buffer (x y z,
+                      the grid's run each, from 3·run·qslot) */
+    size_t dst;    /* anchors[dst + k·anchor_run + time]: coordinate k at a time */
     float q[3], fixed[3];
 } rig_anchor_op;
 
@@ -115,6 +118,8 @@ typedef struct rig_grid {
     rig_anchor_op *ops;     /* [chain_count] */
     /* workspace byte offsets (the chunk buffers are the rig's, shared by the grids) */
     size_t ws_times, ws_ctimes, ws_anchors, ws_hints[3];
+    size_t anchor_run; /* an anchor plane: the times rounded up to 16, and 16 more (a chunk's
+                          vector stores reach at most that far) */
 } rig_grid;
 
 struct tendon_spring_rig {
@@ -186,6 +191,10 @@ static unsigned char *align64(void *p)
 
 static size_t round64(size_t v) { return (v + 63) & ~(size_t)63; }
 
+/* A grid's anchor planes (rig_grid.anchor_run): a chunk writes its times' vectors whole, up to
+   16 past its last time (a chunk starts below the times' end). */
+static size_t rig_anchor_run(size_t times) { return (times + 15) / 16 * 16 + 16; }
+
 /* ⌊x⌋ for finite x, exactly, without libm. */
 static double det_floor(double x)
 {
@@ -247,19 +256,6 @@ static inline void xform_point(const float *m, const float p[3], float out[3])
     const float x = ((m[0] * p[0] + m[4] * p[1]) + m[8] * p[2]) + m[12];
     const float y = ((m[1] * p[0] + m[5] * p[1]) + m[9] * p[2]) + m[13];
     const float z = ((m[2] * p[0] + m[6] * p[1]) + m[10] * p[2]) + m[14];
-    out[0] = x, out[1] = y, out[2] = z;
-}
-
-/* xform_point with M the matrix at lane i of planes (element e at m[e·stride + i]; rows 0-2). */
-static inline void xform_point_planes(const float *m, size_t stride, size_t i, const float p[3],
-                                      float out[3])
-{
-    const float *c0 = m + i, *c1 = m + 4 * stride + i, *c2 = m + 8 * stride + i,
-                *c3 = m + 12 * stride + i;
-    const float x = ((c0[0] * p[0] + c1[0] * p[1]) + c2[0] * p[2]) + c3[0];
-    const float y = ((c0[stride] * p[0] + c1[stride] * p[1]) + c2[stride] * p[2]) + c3[stride];
-    const float z = ((c0[2 * stride] * p[0] + c1[2 * stride] * p[1]) + c2[2 * stride] * p[2]) +
-                    c3[2 * stride];
     out[0] = x, out[1] = y, out[2] = z;
 }
 
@@ -713,6 +709,7 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             memset(&rig->grids[g], 0, sizeof rig->grids[g]);
             rig->grids[g].plan = plans[c];
             rig->grids[g].times = plans[c].steps + 2;
+            rig->grids[g].anchor_run = rig_anchor_run(rig->grids[g].times);
             ++rig->grid_count;
         }
         ch->grid = g;
@@ -750,7 +747,7 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
                 bt->chains[k++] = c;
         const rig_grid *gr = &rig->grids[bt->grid];
         bt->anchors_at = anchors_used[bt->grid];
-        anchors_used[bt->grid] += 3 * gr->times * bt->chain_count;
+        anchors_used[bt->grid] += 3 * rig_anchor_run(gr->times) * bt->chain_count;
         const rig_chain *ch = &rig->chains[bt->first_chain_of];
         tendon_spring_grid check;
         char where[160];
@@ -837,8 +834,8 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             rig->chunk_joints = cn;
         if (np + cn > rig->chunk_matrices)
             rig->chunk_matrices = np + cn;
-        if (chunk * gr->chain_count > rig->chunk_q)
-            rig->chunk_q = chunk * gr->chain_count;
+        if (gr->run * gr->chain_count > rig->chunk_q)
+            rig->chunk_q = gr->run * gr->chain_count;
         gr->joints = rig_alloc(rig, (n ? n : 1) * sizeof *gr->joints);
         gr->restore = rig_alloc(rig, (n ? n : 1) * sizeof *gr->restore);
         gr->pinned_model = rig_alloc(rig, 16 * (np ? np : 1) * sizeof(float));
@@ -935,8 +932,7 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             op->parent_kind = ch->parent_kind;
             op->parent_index = ch->parent_index;
             op->qslot = ch->j0_animated ? (int32_t)ch->in_grid : -1;
-            op->dst = bt->anchors_at + 3 * ch->in_batch;
-            op->dst_stride = 3 * bt->chain_count;
+            op->dst = bt->anchors_at + 3 * gr->anchor_run * ch->in_batch;
             memcpy(op->q, ch->q, sizeof op->q);
             memcpy(op->fixed, ch->fixed, sizeof op->fixed);
         }
@@ -1265,17 +1261,20 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 tendon_pose Q = view(pose[1], cn, 0, m);
                 double *wt = wd + m; /* the times' weights, after the joints' (room: C ≤ cn) */
                 weights_at(&src->blend_weight, times + i0, c, wt, env);
-                for (size_t i = 0; i < c; ++i) { /* no mask: every joint's weight is the time's */
-                    const double w = wt[i];
-                    if (f32) { /* tendon_blend_weight_f32 without a mask */
-                        const float x = tendon_weight_to_f32(tendon_ref_clamp01(w));
-                        for (size_t s = 0; s < n; ++s)
-                            wf[s * R + i] = x;
-                    } else {
-                        const double x = tendon_blend_joint_weight(w, NULL, 0);
-                        for (size_t s = 0; s < n; ++s)
-                            wd[s * R + i] = x;
-                    }
+                /* no mask: every joint's weight is the time's, so each slot's run is a copy of
+                   the times' (c ≤ RIG_CHUNK_JOINTS: a chunk has a slot at least) */
+                if (f32) { /* tendon_blend_weight_f32 without a mask */
+                    float x[RIG_CHUNK_JOINTS];
+                    for (size_t i = 0; i < c; ++i)
+                        x[i] = tendon_weight_to_f32(tendon_ref_clamp01(wt[i]));
+                    for (size_t s = 0; s < n; ++s)
+                        memcpy(wf + s * R, x, c * sizeof *x);
+                } else {
+                    double x[RIG_CHUNK_JOINTS];
+                    for (size_t i = 0; i < c; ++i)
+                        x[i] = tendon_blend_joint_weight(wt[i], NULL, 0);
+                    for (size_t s = 0; s < n; ++s)
+                        memcpy(wd + s * R, x, c * sizeof *x);
                 }
                 /* no base clip: P would be the rest pose, so the blend reads that directly */
                 const tendon_pose rp = view(gr->rest, m, 0, m);
@@ -1299,21 +1298,25 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                    clamps — below at 0 for an additive layer — and rounds once) */
                 double *wt = wd + m;
                 weights_at(&src->layer_weight, times + i0, c, wt, env);
-                for (size_t i = 0; i < c; ++i) {
-                    const double w = wt[i];
-                    if (w > 0.0 && w <= 1.0) {
-                        /* the common case, without the branches: w·m ∈ [0, 1] (+0 where the
-                           mask is 0, as the rule below gives), which the clamps, max0 and the
-                           float saturation leave as it is; mask01 is 1 without a mask */
-                        const double *m01 = gr->mask01;
+                int common = 1; /* every time's weight in (0, 1] (NaN is not) */
+                for (size_t i = 0; i < c; ++i)
+                    common &= wt[i] > 0.0 && wt[i] <= 1.0;
+                if (common) {
+                    /* the common case, without the branches, slot by slot: w·m ∈ [0, 1] (+0
+                       where the mask is 0, as the rule below gives), which the clamps, max0
+                       and the float saturation leave as it is; mask01 is 1 without a mask */
+                    for (size_t s = 0; s < n; ++s) {
+                        const double ms = gr->mask01[s];
                         if (f32)
-                            for (size_t s = 0; s < n; ++s)
-                                wf[s * R + i] = (float)(w * m01[s]);
+                            for (size_t i = 0; i < c; ++i)
+                                wf[s * R + i] = (float)(wt[i] * ms);
                         else
-                            for (size_t s = 0; s < n; ++s)
-                                wd[s * R + i] = w * m01[s];
-                        continue;
+                            for (size_t i = 0; i < c; ++i)
+                                wd[s * R + i] = wt[i] * ms;
                     }
+                }
+                for (size_t i = 0; i < c && !common; ++i) {
+                    const double w = wt[i];
                     for (size_t s = 0; s < n; ++s) {
                         const double m = gr->mask01[s];
                         const double raw = gr->mask && m == 0.0 ? 0.0 : w * m;
@@ -1346,13 +1349,14 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
            parents before children (a parent's slot is lower: joints increase); an animated
            anchor joint's L(J0)·offset from its local matrices, before the next slot's */
         float *planes = model + 16 * np, *lplanes = (float *)(void *)(ws + rig->ws_local);
+        const size_t cv = (c + 15) / 16 * 16; /* the chunk's times in whole vectors (≤ R) */
         for (size_t sl = 0; sl < n; ++sl) {
             const size_t b = sl * R;
             const float *par = gr->parent_slot[sl] >= 0
                                    ? planes + 16 * R * (size_t)gr->parent_slot[sl]
                                : gr->parent_pin[sl] >= 0 ? model + 16 * (size_t)gr->parent_pin[sl]
                                                           : NULL;
-            k->local_model_lanes(P.translation + 3 * b, P.rotation + 4 * b, P.scale + 3 * b, R,
+            k->local_model_lanes(P.translation + 3 * b, P.rotation + 4 * b, P.scale + 3 * b, cv,
                                  par, gr->parent_slot[sl] >= 0 ? R : 0,
                                  gr->j0_local[sl] ? lplanes : NULL, planes + 16 * R * sl, R);
             if (!gr->j0_local[sl])
@@ -1360,37 +1364,34 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
             for (size_t q = 0; q < rig->chain_count; ++q) {
                 const rig_chain *ch = &rig->chains[q];
                 if (&rig->grids[ch->grid] == gr && ch->j0_animated && ch->j0_slot == sl)
-                    for (size_t i = 0; i < c; ++i)
-                        xform_point_planes(lplanes, R, i, ch->offset,
-                                           qbuf + 3 * (i * nc + ch->in_grid));
+                    k->transform_points_lanes(lplanes, R, ch->offset, 0, cv, qbuf + 3 * R * ch->in_grid,
+                                              R);
             }
         }
-        /* the anchors, chain by chain over the chunk's times ([time][chain of the batch][3]) */
+        /* the anchors, chain by chain over the chunk's times, into their planes (x y z, each
+           anchor_run floats: time i0 + i at [i0 + i]; whole vectors, up to cv − c lanes past
+           the chunk's times, which the next chunk overwrites or nothing reads) */
+        const size_t AR = gr->anchor_run;
         for (size_t o = 0; o < nc; ++o) {
             const rig_anchor_op *op = &gr->ops[o];
-            float *dst = anchors + op->dst + i0 * op->dst_stride;
-            const float *qv = op->qslot >= 0 ? qbuf + 3 * (size_t)op->qslot : op->q;
-            const size_t qstep = op->qslot >= 0 ? 3 * nc : 0;
+            float *dst = anchors + op->dst + i0;
+            const float *qv = op->qslot >= 0 ? qbuf + 3 * R * (size_t)op->qslot : op->q;
+            const size_t qs = op->qslot >= 0 ? R : 0;
             switch (op->parent_kind) {
-            case PARENT_DYNAMIC: {
-                const float *mm = planes + 16 * R * op->parent_index;
-                for (size_t i = 0; i < c; ++i)
-                    xform_point_planes(mm, R, i, qv + i * qstep, dst + i * op->dst_stride);
+            case PARENT_DYNAMIC:
+                k->transform_points_lanes(planes + 16 * R * op->parent_index, R, qv, qs, cv, dst,
+                                          AR);
                 break;
-            }
-            case PARENT_PINNED: {
-                const float *mm = model + 16 * (size_t)op->parent_index;
-                for (size_t i = 0; i < c; ++i)
-                    xform_point(mm, qv + i * qstep, dst + i * op->dst_stride);
+            case PARENT_PINNED:
+                k->transform_points_lanes(model + 16 * (size_t)op->parent_index, 0, qv, qs, cv,
+                                          dst, AR);
                 break;
-            }
-            case PARENT_NONE:
-                for (size_t i = 0; i < c; ++i)
-                    memcpy(dst + i * op->dst_stride, qv + i * qstep, 3 * sizeof(float));
-                break;
-            default:
-                for (size_t i = 0; i < c; ++i)
-                    memcpy(dst + i * op->dst_stride, op->fixed, 3 * sizeof(float));
+            default: /* none (the anchor is L(J0)·offset) or constant (fixed) */
+                for (int e = 0; e < 3; ++e)
+                    for (size_t i = 0; i < c; ++i)
+                        dst[e * AR + i] = op->parent_kind == PARENT_NONE
+                                              ? (qs ? qv[e * qs + i] : qv[e])
+                                              : op->fixed[e];
             }
         }
         if (rig->root) { /* placed in the world: the root transform once per time, in order */
@@ -1405,8 +1406,12 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 if (ti + 1 == T)
                     memcpy(root, r, sizeof r);
                 for (size_t o = 0; o < nc; ++o) {
-                    float *dst = anchors + gr->ops[o].dst + ti * gr->ops[o].dst_stride;
-                    xform_point(r, dst, dst);
+                    float *dst = anchors + gr->ops[o].dst + ti, p[3];
+                    for (int e = 0; e < 3; ++e)
+                        p[e] = dst[e * gr->anchor_run];
+                    xform_point(r, p, p);
+                    for (int e = 0; e < 3; ++e)
+                        dst[e * gr->anchor_run] = p[e];
                 }
             }
         }
@@ -1461,9 +1466,9 @@ tendon_status tendon_spring_rig_evaluate(const tendon_spring_rig *rig, double ti
 /* ---- the march ------------------------------------------------------------------------------ */
 
 typedef struct feed {
-    const float *anchors; /* [times][chains][3] */
+    const float *anchors; /* per chain, x y z planes of `run` floats (time i at [i]) */
     const double *times;
-    size_t chains, calls, count;
+    size_t chains, calls, count, run;
     int bad;
 } feed;
 
@@ -1474,7 +1479,9 @@ static void feed_root(void *user, double time_sec, float *out)
         f->bad = 1;
         return;
     }
-    memcpy(out, f->anchors + 3 * f->chains * f->calls, 3 * f->chains * sizeof(float));
+    const float *a = f->anchors + f->calls;
+    for (size_t e = 0; e < 3 * f->chains; ++e) /* chain e / 3's coordinate e % 3 */
+        out[e] = a[e * f->run];
     ++f->calls;
 }
 
@@ -1553,7 +1560,7 @@ tendon_status tendon_spring_rig_march_on(const tendon_kernels *given, const tend
         const rig_chain *first = &rig->chains[bt->first_chain_of];
         feed f = {(const float *)(const void *)(ws + gr->ws_anchors) + bt->anchors_at,
                   (const double *)(const void *)(ws + gr->ws_times), bt->chain_count, 0,
-                  gr->times, 0};
+                  gr->times, gr->anchor_run, 0};
         /* a single chain straight into its place; a batch chain-major into the batch scratch,
            then each chain's links into theirs */
         const size_t per = 3 * first->n;
@@ -1639,8 +1646,10 @@ tendon_status tendon_spring_rig_evaluated_anchors(const tendon_spring_rig *rig,
                            ch->name, gr->times, 3 * gr->times);
     const unsigned char *ws = (const unsigned char *)h;
     const float *anchors = (const float *)(const void *)(ws + gr->ws_anchors) + bt->anchors_at;
+    const float *a = anchors + 3 * gr->anchor_run * ch->in_batch;
     for (size_t i = 0; i < gr->times; ++i)
-        memcpy(out + 3 * i, anchors + 3 * (i * bt->chain_count + ch->in_batch), 3 * sizeof(float));
+        for (int e = 0; e < 3; ++e)
+            out[3 * i + e] = a[e * gr->anchor_run + i];
     if (out_times)
         memcpy(out_times, ws + gr->ws_times, gr->times * sizeof(double));
     return TENDON_OK;

@@ -1070,6 +1070,70 @@ START_TEST(test_isa_local_model_lanes)
 }
 END_TEST
 
+/*
+ * transform_points_lanes against the written formula, lane by lane: matrices as planes (row 3
+ * poisoned: never read) or one matrix, points as planes or one point, out of place and in
+ * place (out = p), every count, bit for bit on every ISA.
+ */
+START_TEST(test_isa_transform_points_lanes)
+{
+    ISA_TABLE_OR_RETURN(k);
+    const char *isa = tendon_isa_name((tendon_isa)_i);
+    test_rng r;
+    rng_seed(&r, 0x7A9E + (uint64_t)_i);
+    for (int c = 0; c < SWEEP_COUNT; ++c) {
+        const size_t n = sweep_count(c), ms = n + 1, ps = n + 7, os = n + 2;
+        tbuf m = tbuf_make(64 * ms, 4), pt = tbuf_make(12 * ps, 8), o = tbuf_make(12 * ps, 0);
+        for (size_t e = 0; e < 16 * ms; ++e)
+            TBUF_F(m)[e] = (float)rng_range(&r, -3, 3);
+        spice(&r, TBUF_F(m), 16 * ms);
+        for (size_t e = 0; e < 16 * ms; ++e)
+            if ((e / ms) % 4 == 3)
+                TBUF_F(m)[e] = NAN;
+        float one_m[16], one_p[3];
+        for (int e = 0; e < 16; ++e)
+            one_m[e] = (float)rng_range(&r, -2, 2);
+        for (int e = 0; e < 3; ++e)
+            one_p[e] = (float)rng_range(&r, -2, 2);
+        for (int form = 0; form < 5; ++form) { /* planes × planes, one × planes, planes × one,
+                                                  one × one, planes × planes in place */
+            const int mp = form != 1 && form != 3, pp = form != 2 && form != 3;
+            float *pts = TBUF_F(pt), *out = form == 4 ? pts : TBUF_F(o);
+            const size_t ostride = form == 4 ? ps : os;
+            for (size_t e = 0; e < 3 * ps; ++e)
+                pts[e] = (float)rng_range(&r, -4, 4);
+            spice(&r, pts, 3 * ps);
+            float want[3][SWEEP_LONG + 68];
+            for (size_t i = 0; i < n; ++i)
+                for (int kk = 0; kk < 3; ++kk) {
+#define M_(e) (mp ? TBUF_F(m)[(size_t)(e) * ms + i] : one_m[e])
+#define P_(e) (pp ? pts[(size_t)(e) * ps + i] : one_p[e])
+                    want[kk][i] = ((M_(kk) * P_(0) + M_(4 + kk) * P_(1)) + M_(8 + kk) * P_(2)) +
+                                  M_(12 + kk);
+#undef M_
+#undef P_
+                }
+            if (form != 4)
+                memset(TBUF_F(o), 0xA5, 12 * ps);
+            k->transform_points_lanes(mp ? TBUF_F(m) : one_m, mp ? ms : 0, pp ? pts : one_p,
+                                      pp ? ps : 0, n, out, ostride);
+            for (size_t i = 0; i < n; ++i)
+                for (int kk = 0; kk < 3; ++kk) {
+                    uint32_t g, w;
+                    memcpy(&g, &out[(size_t)kk * ostride + i], 4);
+                    memcpy(&w, &want[kk][i], 4);
+                    ck_assert_msg(g == w,
+                                  "%s transform_points_lanes form %d, %zu lanes: coordinate %d "
+                                  "of lane %zu is %a, want %a",
+                                  isa, form, n, kk, i, (double)out[(size_t)kk * ostride + i],
+                                  (double)want[kk][i]);
+                }
+        }
+        tbuf_free(&m), tbuf_free(&pt), tbuf_free(&o);
+    }
+}
+END_TEST
+
 START_TEST(test_isa_model_and_palette)
 {
     ISA_TABLE_OR_RETURN(k);
@@ -1364,6 +1428,7 @@ static Suite *skeleton_suite(void)
     tcase_set_timeout(isa, 60);
     tcase_add_loop_test(isa, test_isa_local_matrices, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_local_model_lanes, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, test_isa_transform_points_lanes, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_model_and_palette, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_non_finite, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_model_matrices_on, 0, TENDON_ISA_COUNT);

@@ -200,6 +200,14 @@ typedef struct tendon_kernels {
     void (*local_model_lanes)(const float *translation, const float *rotation, const float *scale,
                               size_t count, const float *parent, size_t parent_stride,
                               float *local, float *model, size_t stride);
+    /** Points through matrices, one per lane (the spring rig's anchors): for i < count and
+       k < 3, out[k·out_stride + i] = row k of M_i·(p_i, 1), each ((m[k]·x + m[4+k]·y) +
+       m[8+k]·z) + m[12+k] in that order. M_i: the planes m[e·m_stride + i] (rows 0–2,
+       local_model_lanes' layout), or the one 4×4 matrix m[16] when m_stride is 0. p_i: the
+       planes p[k·p_stride + i], or the one point p[3] when p_stride is 0. out may be exactly p
+       (a lane's point is read before its result is written); no other overlap. */
+    void (*transform_points_lanes)(const float *m, size_t m_stride, const float *p,
+                                   size_t p_stride, size_t count, float *out, size_t out_stride);
 } tendon_kernels;
 
 #ifdef __cplusplus

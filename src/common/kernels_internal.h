@@ -110,7 +110,10 @@
         size_t joint_count, tendon_pose *out);                                                     \
     TENDON_HIDDEN void tendon_local_model_lanes_##sfx(                                             \
         const float *translation, const float *rotation, const float *scale, size_t count,        \
-        const float *parent, size_t parent_stride, float *local, float *model, size_t stride);
+        const float *parent, size_t parent_stride, float *local, float *model, size_t stride);  \
+    TENDON_HIDDEN void tendon_transform_points_lanes_##sfx(                                        \
+        const float *m, size_t m_stride, const float *p, size_t p_stride, size_t count,           \
+        float *out, size_t out_stride);
 
 TENDON_DECLARE_KERNELS(scalar)
 TENDON_DECLARE_KERNELS(sse2)
@@ -220,6 +223,10 @@ TENDON_HIDDEN void tendon_local_model_lanes_scalar_from(const float *translation
                                                        size_t first, size_t end,
                                                        const float *parent, size_t parent_stride,
                                                        float *local, float *model, size_t stride);
+TENDON_HIDDEN void tendon_transform_points_lanes_scalar_from(const float *m, size_t m_stride,
+                                                            const float *p, size_t p_stride,
+                                                            size_t first, size_t end, float *out,
+                                                            size_t out_stride);
 /* (the mesh kernels' scalar instances, tendon_skin_mesh_scalar and tendon_skin_mesh_dq_scalar,
    already take a range) */
 /* The dual-quaternion conversion of palette matrices [first, end), unchecked (the SIMD tails). */

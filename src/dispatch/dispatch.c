@@ -52,6 +52,7 @@
         .pose_add_weighted_f32 = tendon_pose_add_weighted_f32_##sfx,                               \
         .palette_splat_max = splat_max,                                                            \
         .local_model_lanes = tendon_local_model_lanes_##sfx,                                       \
+        .transform_points_lanes = tendon_transform_points_lanes_##sfx,                             \
     }
 
 /*

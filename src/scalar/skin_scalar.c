@@ -21,47 +21,104 @@ void tendon_local_matrices_scalar(const float *translation, const float *rotatio
     tendon_local_matrices_scalar_from(translation, rotation, scale, 0, count, out);
 }
 
+/*
+ * local_model_lanes over lanes [i0, i0 + nb), nb ≤ 16: each lane's local matrix, then the
+ * products lane by lane (tendon_ref_mat4_mul's element order and grouping). Called with nb a
+ * constant 16 for whole blocks, so a compiler may vectorise the lane loops as it does the 4×4
+ * product's; the last partial block takes a variable nb.
+ */
+static inline void local_model_block(const float *translation, const float *rotation,
+                                     const float *scale, size_t i0, size_t nb,
+                                     const float *parent, size_t parent_stride, float *local,
+                                     float *model, size_t stride)
+{
+    float l[16][16], a[16][16]; /* [element][lane] */
+    for (size_t i = 0; i < nb; ++i) {
+        float m[16];
+        tendon_ref_local_matrix(translation + 3 * (i0 + i), rotation + 4 * (i0 + i),
+                                scale + 3 * (i0 + i), m);
+        for (int e = 0; e < 16; ++e)
+            l[e][i] = m[e];
+    }
+    for (int e = 0; e < 16; ++e) { /* rows 0-2 of the parent: all rows 0-2 of a product read */
+        if ((e & 3) == 3)
+            continue;
+        for (size_t i = 0; i < nb; ++i)
+            a[e][i] = !parent          ? 0.0f
+                      : parent_stride ? parent[(size_t)e * parent_stride + i0 + i]
+                                      : parent[e];
+        if (local)
+            for (size_t i = 0; i < nb; ++i)
+                local[(size_t)e * stride + i0 + i] = l[e][i];
+    }
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 3; ++r) {
+            float *out = model + (size_t)(4 * c + r) * stride + i0;
+            if (!parent) {
+                for (size_t i = 0; i < nb; ++i)
+                    out[i] = l[4 * c + r][i];
+                continue;
+            }
+            for (size_t i = 0; i < nb; ++i)
+                out[i] = (a[r][i] * l[4 * c][i] + a[4 + r][i] * l[4 * c + 1][i]) +
+                         (a[8 + r][i] * l[4 * c + 2][i] + a[12 + r][i] * l[4 * c + 3][i]);
+        }
+}
+
 void tendon_local_model_lanes_scalar_from(const float *translation, const float *rotation,
                                           const float *scale, size_t first, size_t end,
                                           const float *parent, size_t parent_stride, float *local,
                                           float *model, size_t stride)
 {
-    /* blocks of up to 16 times, the products lane by lane over a block (loops a compiler may
-       vectorise: each lane's arithmetic is tendon_ref_mat4_mul's, in its order) */
-    for (size_t i0 = first; i0 < end; i0 += 16) {
-        const size_t nb = end - i0 < 16 ? end - i0 : 16;
-        float l[16][16], a[16][16]; /* [element][lane] */
+    size_t i0 = first;
+    for (; i0 + 16 <= end; i0 += 16)
+        local_model_block(translation, rotation, scale, i0, 16, parent, parent_stride, local,
+                          model, stride);
+    if (i0 < end)
+        local_model_block(translation, rotation, scale, i0, end - i0, parent, parent_stride,
+                          local, model, stride);
+}
+
+/* transform_points_lanes over lanes [i0, i0 + nb), nb ≤ 16 (a constant 16 for whole blocks, as
+   above): every point of the block read before any result is written (out may be p), each
+   lane's arithmetic in the written order. */
+static inline void transform_block(const float *m, size_t m_stride, const float *p,
+                                   size_t p_stride, size_t i0, size_t nb, float *out,
+                                   size_t out_stride)
+{
+    float q[3][16], r[3][16];
+    for (int k = 0; k < 3; ++k)
+        for (size_t i = 0; i < nb; ++i)
+            q[k][i] = p_stride ? p[(size_t)k * p_stride + i0 + i] : p[k];
+    for (int k = 0; k < 3; ++k)
         for (size_t i = 0; i < nb; ++i) {
-            float m[16];
-            tendon_ref_local_matrix(translation + 3 * (i0 + i), rotation + 4 * (i0 + i),
-                                    scale + 3 * (i0 + i), m);
-            for (int e = 0; e < 16; ++e)
-                l[e][i] = m[e];
+#define TENDON_M(e) (m_stride ? m[(size_t)(e) * m_stride + i0 + i] : m[e])
+            r[k][i] = ((TENDON_M(k) * q[0][i] + TENDON_M(4 + k) * q[1][i]) +
+                       TENDON_M(8 + k) * q[2][i]) +
+                      TENDON_M(12 + k);
+#undef TENDON_M
         }
-        for (int e = 0; e < 16; ++e) { /* rows 0-2 of the parent: all rows 0-2 of a product read */
-            if ((e & 3) == 3)
-                continue;
-            for (size_t i = 0; i < nb; ++i) {
-                a[e][i] = !parent          ? 0.0f
-                          : parent_stride ? parent[(size_t)e * parent_stride + i0 + i]
-                                          : parent[e];
-                if (local)
-                    local[(size_t)e * stride + i0 + i] = l[e][i];
-            }
-        }
-        for (int c = 0; c < 4; ++c)
-            for (int r = 0; r < 3; ++r) {
-                float *out = model + (size_t)(4 * c + r) * stride + i0;
-                if (!parent) {
-                    for (size_t i = 0; i < nb; ++i)
-                        out[i] = l[4 * c + r][i];
-                    continue;
-                }
-                for (size_t i = 0; i < nb; ++i)
-                    out[i] = (a[r][i] * l[4 * c][i] + a[4 + r][i] * l[4 * c + 1][i]) +
-                             (a[8 + r][i] * l[4 * c + 2][i] + a[12 + r][i] * l[4 * c + 3][i]);
-            }
-    }
+    for (int k = 0; k < 3; ++k)
+        for (size_t i = 0; i < nb; ++i)
+            out[(size_t)k * out_stride + i0 + i] = r[k][i];
+}
+
+void tendon_transform_points_lanes_scalar_from(const float *m, size_t m_stride, const float *p,
+                                              size_t p_stride, size_t first, size_t end,
+                                              float *out, size_t out_stride)
+{
+    size_t i0 = first;
+    for (; i0 + 16 <= end; i0 += 16)
+        transform_block(m, m_stride, p, p_stride, i0, 16, out, out_stride);
+    if (i0 < end)
+        transform_block(m, m_stride, p, p_stride, i0, end - i0, out, out_stride);
+}
+
+void tendon_transform_points_lanes_scalar(const float *m, size_t m_stride, const float *p,
+                                          size_t p_stride, size_t count, float *out,
+                                          size_t out_stride)
+{
+    tendon_transform_points_lanes_scalar_from(m, m_stride, p, p_stride, 0, count, out, out_stride);
 }
 
 void tendon_local_model_lanes_scalar(const float *translation, const float *rotation,

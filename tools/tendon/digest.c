@@ -708,6 +708,35 @@ static int dg_local_model_lanes(const tendon_kernels *k, dg_sink *s)
     return 0;
 }
 
+/* Points through matrices a lane each over every span: matrix planes or one matrix, point planes
+ * or one point, out of place, then in place (out = the point planes). */
+static int dg_transform_points_lanes(const tendon_kernels *k, dg_sink *s)
+{
+    float *m = dg_matrices(0x7a9e0000du, DG_N); /* as planes: element e at [e·DG_N + i] */
+    float *p = dg_matrices(0x7a9e0000eu, DG_N / 4), *out = malloc(3 * DG_N * sizeof *out);
+    if (!m || !p || !out) {
+        free(m), free(p), free(out);
+        return -1;
+    }
+    for (int i = 0; i < SPAN_COUNT; ++i) {
+        const size_t n = SPANS[i].count, o = SPANS[i].offset;
+        for (int form = 0; form < 4; ++form) {
+            const int mp = form & 1, pp = form & 2;
+            memset(out, 0, 3 * DG_N * sizeof *out);
+            k->transform_points_lanes(mp ? m + o : m + 16 * o, mp ? DG_N : 0,
+                                      pp ? p + o : p + 3 * o, pp ? DG_N : 0, n, out + o, DG_N);
+            for (int c = 0; c < 3; ++c)
+                dg_hash_floats(s, out + (size_t)c * DG_N + o, n);
+        }
+        memcpy(out, p, 3 * DG_N * sizeof *out);
+        k->transform_points_lanes(m + o, DG_N, out + o, DG_N, n, out + o, DG_N);
+        for (int c = 0; c < 3; ++c)
+            dg_hash_floats(s, out + (size_t)c * DG_N + o, n);
+    }
+    free(m), free(p), free(out);
+    return 0;
+}
+
 /* Model matrices over every span: no root, a plain root, a root with specials; then in place
  * and a partial update from the middle. */
 static int dg_model_matrices(const tendon_kernels *k, dg_sink *s)
@@ -1993,6 +2022,7 @@ static const struct dg_kernel {
     {"pose_blend_weighted_f32", dg_pose_blend_weighted_f32},
     {"pose_add_weighted_f32", dg_pose_add_weighted_f32},
     {"local_model_lanes", dg_local_model_lanes},
+    {"transform_points_lanes", dg_transform_points_lanes},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 

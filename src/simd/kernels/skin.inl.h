@@ -205,6 +205,47 @@ void TENDON_FN(local_model_lanes)(const float *translation, const float *rotatio
                                          parent_stride, local, model, stride);
 }
 
+/* transform_points_lanes; mp, pp: whether the matrices and the points are planes (constants once
+   inlined). */
+TENDON_AINLINE size_t vtransform_points_lanes(const float *m, size_t m_stride, const float *p,
+                                              size_t p_stride, size_t count, float *out,
+                                              size_t out_stride, int mp, int pp)
+{
+    size_t i = 0;
+    for (; i + TENDON_WF <= count; i += TENDON_WF) {
+        vf q[3], r[3];
+        for (int k = 0; k < 3; ++k)
+            q[k] = pp ? vfload(p + (size_t)k * p_stride + i) : vfset1(p[k]);
+        for (int k = 0; k < 3; ++k) {
+#define TENDON_M(e) (mp ? vfload(m + (size_t)(e) * m_stride + i) : vfset1(m[e]))
+            r[k] = vfadd(vfadd(vfadd(vfmul(TENDON_M(k), q[0]), vfmul(TENDON_M(4 + k), q[1])),
+                               vfmul(TENDON_M(8 + k), q[2])),
+                         TENDON_M(12 + k));
+#undef TENDON_M
+        }
+        for (int k = 0; k < 3; ++k)
+            vfstore(out + (size_t)k * out_stride + i, r[k]);
+    }
+    return i;
+}
+
+void TENDON_FN(transform_points_lanes)(const float *m, size_t m_stride, const float *p,
+                                       size_t p_stride, size_t count, float *out,
+                                       size_t out_stride)
+{
+    size_t i;
+    if (m_stride && p_stride)
+        i = vtransform_points_lanes(m, m_stride, p, p_stride, count, out, out_stride, 1, 1);
+    else if (m_stride)
+        i = vtransform_points_lanes(m, m_stride, p, 0, count, out, out_stride, 1, 0);
+    else if (p_stride)
+        i = vtransform_points_lanes(m, 0, p, p_stride, count, out, out_stride, 0, 1);
+    else
+        i = vtransform_points_lanes(m, 0, p, 0, count, out, out_stride, 0, 0);
+    tendon_transform_points_lanes_scalar_from(m, m_stride, p, p_stride, i, count, out,
+                                              out_stride);
+}
+
 /*
  * The parent chain is a dependency through memory: each product waits for its parent's. When a
  * joint's parent is the joint computed just before it (a limb is a chain), the last product
