@@ -172,6 +172,25 @@ void tendon_bench_run_local_matrices(const tendon_bench_fixture *fx, const tendo
                       d->palette);
 }
 
+/* One joint's local and model matrices at `count` times, a time per lane, the parent's matrices
+ * as planes (the spring rig's chunks: docs/springs.md); the fixture's local matrices stand in
+ * for the parent planes. */
+void tendon_bench_run_local_model_lanes(const tendon_bench_fixture *fx, const tendon_kernels *k)
+{
+    rig_data *d = fx->data;
+    k->local_model_lanes(d->pose.translation, d->pose.rotation, d->pose.scale, fx->count,
+                         d->local, fx->count, NULL, d->palette, fx->count);
+}
+
+/* `count` points through as many matrices, both as planes (the rig's anchors). */
+void tendon_bench_run_transform_points_lanes(const tendon_bench_fixture *fx,
+                                             const tendon_kernels *k)
+{
+    rig_data *d = fx->data;
+    k->transform_points_lanes(d->model, fx->count, d->local, fx->count, fx->count, d->palette,
+                              fx->count);
+}
+
 /* The model pass over a whole skeleton in the order the library walks on k (level order where
  * k->model_pass_level_order says it pays, else joint order). */
 static void model_pass(const rig_data *d, const tendon_kernels *k, size_t n, const float *local,

@@ -20,6 +20,10 @@ void tendon_bench_run_model_matrices_dfs(const tendon_bench_fixture *fx,
 void tendon_bench_run_palette(const tendon_bench_fixture *fx, const tendon_kernels *k);
 void tendon_bench_run_pose_palette(const tendon_bench_fixture *fx, const tendon_kernels *k);
 void tendon_bench_run_palette_splat(const tendon_bench_fixture *fx, const tendon_kernels *k);
+/* local_model_lanes, transform_points_lanes (the spring rig's, a time per lane): item = lane */
+void tendon_bench_run_local_model_lanes(const tendon_bench_fixture *fx, const tendon_kernels *k);
+void tendon_bench_run_transform_points_lanes(const tendon_bench_fixture *fx,
+                                             const tendon_kernels *k);
 /* skin_positions, skin_normals (positions + normals): item = vertex */
 int tendon_bench_skin_setup(tendon_bench_fixture *fx, uint64_t seed);
 void tendon_bench_skin_teardown(tendon_bench_fixture *fx);
