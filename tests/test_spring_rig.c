@@ -420,6 +420,139 @@ START_TEST(rig_equals_single_time_every_isa)
 }
 END_TEST
 
+/*
+ * A deep skeleton: 40 joints in a line, every one animated, a chain hanging from joint 36 — 37
+ * dynamic joints on the grid, so a chunk holds fewer than 16 times (256 / 37 = 6) and each
+ * slot's run of times is padded to a whole vector: the chunks' vector stores overlap the next
+ * chunk's times (written again by it) and the last one reaches past the grid's times. The
+ * anchors and the links against the single-time path on every ISA, both tiers, with and
+ * without a root transform.
+ */
+enum { DEEP = 40, DEEP_J0 = 36 };
+
+typedef struct deep_reference {
+    const tendon_spring_rig *rig;
+    tendon_pose pose, scratch;
+    float model[16 * DEEP];
+} deep_reference;
+
+static tendon_status deep_reference_cb(void *user, double t, float *out)
+{
+    deep_reference *r = user;
+    return tendon_spring_rig_anchor(r->rig, 0, t, &r->pose, &r->scratch, r->model, out);
+}
+
+START_TEST(deep_rig_small_chunks_every_isa)
+{
+    const tendon_kernels *k = isa_table_or_skip(_i);
+    if (!k)
+        return;
+    int32_t parents[DEEP];
+    tendon_pose rest;
+    ck_assert(tendon_pose_create(DEEP, &rest) == TENDON_OK);
+    for (int j = 0; j < DEEP; ++j) {
+        parents[j] = j - 1;
+        rest.translation[3 * j + 1] = j ? 0.05f : 0.0f;
+        rest.translation[3 * j] = j ? 0.01f * (float)(j % 3) : 0.0f;
+    }
+    const tendon_skeleton_desc sd = {DEEP, parents, NULL, &rest};
+    tendon_skeleton *sk = NULL;
+    ck_assert_msg(tendon_skeleton_create(&sd, &sk) == TENDON_OK, "%s", tendon_error_message());
+    enum { K = 13 };
+    static float times[K];
+    for (int k2 = 0; k2 < K; ++k2)
+        times[k2] = (float)k2 / 12.0f;
+    float *values = malloc((size_t)DEEP * 4 * K * sizeof(float) + 3 * K * sizeof(float));
+    tendon_track_desc tr[DEEP + 1];
+    for (int j = 0; j < DEEP; ++j) {
+        float *v = values + (size_t)j * 4 * K;
+        for (int k2 = 0; k2 < K; ++k2) {
+            const double a = 0.08 * sin(2.0 * 3.14159265358979 * k2 / 12.0 + 0.3 * j);
+            const int ax = j % 3;
+            v[4 * k2] = ax == 0 ? (float)sin(a / 2) : 0.0f;
+            v[4 * k2 + 1] = ax == 1 ? (float)sin(a / 2) : 0.0f;
+            v[4 * k2 + 2] = ax == 2 ? (float)sin(a / 2) : 0.0f;
+            v[4 * k2 + 3] = (float)cos(a / 2);
+        }
+        tr[j] = (tendon_track_desc){(uint32_t)j, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, K,
+                                    times, v};
+    }
+    float *tv = values + (size_t)DEEP * 4 * K;
+    for (int k2 = 0; k2 < K; ++k2)
+        tv[3 * k2] = 0.02f * (float)k2, tv[3 * k2 + 1] = 1.0f, tv[3 * k2 + 2] = 0.0f;
+    tr[DEEP] = (tendon_track_desc){1, TENDON_PATH_TRANSLATION, TENDON_INTERP_LINEAR, 3, K, times,
+                                   tv};
+    const tendon_clip_desc cd = {DEEP, DEEP + 1, tr};
+    tendon_clip *clip = NULL;
+    ck_assert(tendon_clip_create(&cd, &clip) == TENDON_OK);
+    static const uint32_t CHAIN[4] = {DEEP_J0, DEEP_J0 + 1, DEEP_J0 + 2, DEEP_J0 + 3};
+    deep_reference ref;
+    memset(&ref, 0, sizeof ref);
+    ck_assert(tendon_pose_create(DEEP, &ref.pose) == TENDON_OK);
+    ck_assert(tendon_pose_create(DEEP, &ref.scratch) == TENDON_OK);
+    for (int variant = 0; variant < 4; ++variant) {
+        const int tier = variant & 1, rooted = variant >> 1;
+        tendon_spring_rig_chain chain = {"deep", NULL, CHAIN, 4, {0.01f, -0.02f, 0.0f}, &HAIR, 1,
+                                         NULL};
+        tendon_spring_rig_desc d;
+        memset(&d, 0, sizeof d);
+        d.skeleton = sk;
+        d.chains = &chain;
+        d.chain_count = 1;
+        d.tier = (tendon_tier)tier;
+        if (rooted)
+            d.root = root_transform;
+        d.source.kind = TENDON_RIG_SOURCE_CLIPS;
+        d.source.blend = (tendon_rig_clip){clip, 0.05, 1};
+        d.source.blend_weight = (tendon_rig_weight){speed, NULL, 0};
+        tendon_spring_rig *rig = NULL;
+        ck_assert_msg(tendon_spring_rig_create(&d, &rig) == TENDON_OK, "%s",
+                      tendon_error_message());
+        ref.rig = rig;
+        size_t bytes;
+        ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
+        void *ws = malloc(bytes);
+        float got[9], want[9], anchors[3 * 400], one[3];
+        double at[400];
+        static const double ts[2] = {0.4, 7.9};
+        for (int ti = 0; ti < 2; ++ti) {
+            ck_assert_msg(tendon_spring_rig_evaluate_on(k, rig, ts[ti], ws, bytes) == TENDON_OK,
+                          "%s", tendon_error_message());
+            ck_assert(tendon_spring_rig_march_on(k, rig, ts[ti], ws, bytes, got, 9, NULL) ==
+                      TENDON_OK);
+            const size_t nt = tendon_spring_rig_grid_times(rig, 0);
+            ck_assert(nt > 40 && nt <= 400);
+            ck_assert(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, anchors, 3 * 400, at,
+                                                          400) == TENDON_OK);
+            for (size_t i = 0; i < nt; ++i) {
+                ck_assert(deep_reference_cb(&ref, at[i], one) == TENDON_OK);
+                ck_assert_msg(first_float_diff(one, anchors + 3 * i, 3) < 0,
+                              "%s variant %d time %zu of %zu: batched %08x %08x %08x, single "
+                              "%08x %08x %08x",
+                              tendon_isa_name(k->isa), variant, i, nt,
+                              float_bits(anchors[3 * i]), float_bits(anchors[3 * i + 1]),
+                              float_bits(anchors[3 * i + 2]), float_bits(one[0]),
+                              float_bits(one[1]), float_bits(one[2]));
+            }
+            tendon_spring_link lk[3];
+            ck_assert(tendon_spring_rig_chain_links(rig, 0, lk, 3) == TENDON_OK);
+            ck_assert(tendon_spring_chain_sample_status_on(
+                          k, lk, 3, TENDON_SPRING_LOOKBACK_SEED, deep_reference_cb, &ref, ts[ti],
+                          TENDON_SPRING_MAX_WORK, NULL, 0, want, 9) == TENDON_OK);
+            ck_assert_msg(first_float_diff(got, want, 9) < 0, "%s variant %d: links differ",
+                          tendon_isa_name(k->isa), variant);
+        }
+        free(ws);
+        tendon_spring_rig_destroy(rig);
+    }
+    tendon_pose_destroy(&ref.pose), tendon_pose_destroy(&ref.scratch);
+    tendon_clip_destroy(clip);
+    free(values);
+    tendon_skeleton_destroy(sk);
+    tendon_pose_destroy(&rest);
+}
+END_TEST
+
 /* Grids and batches: chains with equal plans share an evaluation; equal links share a march. */
 START_TEST(grids_and_batches)
 {
@@ -976,6 +1109,7 @@ int main(void)
     TCase *tc = tcase_create("rig");
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, rig_equals_single_time_every_isa, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(tc, deep_rig_small_chunks_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_test(tc, grids_and_batches);
     tcase_add_test(tc, positions_to_rotations_by_hand);
     tcase_add_test(tc, rig_writes_the_chains_rotations);
