@@ -817,17 +817,18 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
         gr->pinned = np;
         const size_t T = gr->times;
         /* a chunk: about RIG_CHUNK_JOINTS joints (its buffers stay in the first cache levels
-           across the stages), at least one time, at most all of them */
+           across the stages), at most all the times; a multiple of 16 times — a slot's run of
+           times is whole vectors of the widest ISA (16 floats), and the clip kernels' calls
+           are per track, over the times — so at least 16 where the grid has them: with more
+           than 16 slots a chunk holds 16 times of every slot (more joints than the budget, but
+           no padding to compute) */
         size_t chunk = n ? RIG_CHUNK_JOINTS / n : T;
-        /* chunk·slots a multiple of 16 where that fits (no vector tails but the last chunk's:
-           16 floats is the widest vector), and a multiple of 16 times (the clip kernels' calls
-           are per track, over the times) */
-        if (n && chunk >= 16)
-            chunk -= chunk % 16;
+        if (n)
+            chunk = chunk < 16 ? 16 : chunk - chunk % 16;
         chunk = chunk < 1 ? 1 : chunk > T ? T : chunk;
         gr->chunk = chunk;
-        gr->run = (chunk + 15) / 16 * 16;
-        if (gr->run > rig->max_run)
+        gr->run = (chunk + 15) / 16 * 16; /* chunk itself but where T < 16 */
+        if (n && gr->run > rig->max_run) /* the local planes: only where there are slots */
             rig->max_run = gr->run;
         const size_t cn = gr->run * n;
         if (cn > rig->chunk_joints)

@@ -422,11 +422,9 @@ END_TEST
 
 /*
  * A deep skeleton: 40 joints in a line, every one animated, a chain hanging from joint 36 — 37
- * dynamic joints on the grid, so a chunk holds fewer than 16 times (256 / 37 = 6) and each
- * slot's run of times is padded to a whole vector: the chunks' vector stores overlap the next
- * chunk's times (written again by it) and the last one reaches past the grid's times. The
- * anchors and the links against the single-time path on every ISA, both tiers, with and
- * without a root transform.
+ * dynamic joints on the grid, more than a 256-joint chunk holds at 16 times, so a chunk is 16
+ * times of every slot (592 joints) and the last one is partial. The anchors and the links
+ * against the single-time path on every ISA, both tiers, with and without a root transform.
  */
 enum { DEEP = 40, DEEP_J0 = 36 };
 

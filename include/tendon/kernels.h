@@ -205,7 +205,8 @@ typedef struct tendon_kernels {
        m[8+k]·z) + m[12+k] in that order. M_i: the planes m[e·m_stride + i] (rows 0–2,
        local_model_lanes' layout), or the one 4×4 matrix m[16] when m_stride is 0. p_i: the
        planes p[k·p_stride + i], or the one point p[3] when p_stride is 0. out may be exactly p
-       (a lane's point is read before its result is written); no other overlap. */
+       when the points are planes with out_stride = p_stride (a lane's point is read before its
+       result is written); no other overlap (one point must not overlap out). */
     void (*transform_points_lanes)(const float *m, size_t m_stride, const float *p,
                                    size_t p_stride, size_t count, float *out, size_t out_stride);
 } tendon_kernels;

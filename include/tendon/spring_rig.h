@@ -15,7 +15,8 @@
  *      time (tendon_kernels.pose_blend_weighted / pose_add_weighted), then only those joints'
  *      local and model matrices (one kernel call over many times); joints no track drives have
  *      the rest pose's matrices, computed once. Work goes in chunks of times of ~256 joints, so
- *      each chunk's stages run in the first cache levels. Each chain's anchor is
+ *      each chunk's stages run in the first cache levels (16 times at least: with more than 16
+ *      such joints on a grid, a chunk and the workspace grow with them). Each chain's anchor is
  *         anchor = M(parent of J0) · (L(J0) · (offset, 1))
  *      (float32, each product in the written order ((m0·x + m4·y) + m8·z) + m12: L(J0) the
  *      anchor joint's local matrix, M its parent's model matrix; a root J0: L(J0)·offset),

@@ -80,8 +80,8 @@ void tendon_local_model_lanes_scalar_from(const float *translation, const float 
 }
 
 /* transform_points_lanes over lanes [i0, i0 + nb), nb ≤ 16 (a constant 16 for whole blocks, as
-   above): every point of the block read before any result is written (out may be p), each
-   lane's arithmetic in the written order. */
+   above): every point of the block read before any result is written (out may be p when both
+   are planes with the same stride), each lane's arithmetic in the written order. */
 static inline void transform_block(const float *m, size_t m_stride, const float *p,
                                    size_t p_stride, size_t i0, size_t nb, float *out,
                                    size_t out_stride)
