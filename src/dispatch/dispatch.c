@@ -251,27 +251,27 @@ tendon_local_matrices_fn tendon_local_matrices_form(tendon_isa isa, int pieces)
     if (!tendon_kernels_for(isa))
         return NULL;
     switch (isa) {
+#define FORM(sfx, id)                                                                              \
+    case id: return pieces ? tendon_local_matrices_pieces_##sfx : tendon_local_matrices_##sfx;
 #ifdef TENDON_HAVE_SSE2
-    case TENDON_ISA_SSE2: return pieces ? tendon_local_matrices_pieces_sse2 : tendon_local_matrices_sse2;
+        FORM(sse2, TENDON_ISA_SSE2)
 #endif
 #ifdef TENDON_HAVE_SSE41
-    case TENDON_ISA_SSE41:
-        return pieces ? tendon_local_matrices_pieces_sse41 : tendon_local_matrices_sse41;
+        FORM(sse41, TENDON_ISA_SSE41)
 #endif
 #ifdef TENDON_HAVE_AVX2
-    case TENDON_ISA_AVX2: return pieces ? tendon_local_matrices_pieces_avx2 : tendon_local_matrices_avx2;
+        FORM(avx2, TENDON_ISA_AVX2)
 #endif
 #ifdef TENDON_HAVE_AVX512
-    case TENDON_ISA_AVX512:
-        return pieces ? tendon_local_matrices_pieces_avx512 : tendon_local_matrices_avx512;
+        FORM(avx512, TENDON_ISA_AVX512)
 #endif
 #ifdef TENDON_HAVE_NEON
-    case TENDON_ISA_NEON: return pieces ? tendon_local_matrices_pieces_neon : tendon_local_matrices_neon;
+        FORM(neon, TENDON_ISA_NEON)
 #endif
 #ifdef TENDON_HAVE_SIMD128
-    case TENDON_ISA_SIMD128:
-        return pieces ? tendon_local_matrices_pieces_simd128 : tendon_local_matrices_simd128;
+        FORM(simd128, TENDON_ISA_SIMD128)
 #endif
+#undef FORM
     default: return tendon_local_matrices_scalar;
     }
 }

@@ -43,10 +43,9 @@ static inline void local_model_block(const float *translation, const float *rota
     for (int e = 0; e < 16; ++e) { /* rows 0-2 of the parent: all rows 0-2 of a product read */
         if ((e & 3) == 3)
             continue;
-        for (size_t i = 0; i < nb; ++i)
-            a[e][i] = !parent          ? 0.0f
-                      : parent_stride ? parent[(size_t)e * parent_stride + i0 + i]
-                                      : parent[e];
+        if (parent)
+            for (size_t i = 0; i < nb; ++i)
+                a[e][i] = parent_stride ? parent[(size_t)e * parent_stride + i0 + i] : parent[e];
         if (local)
             for (size_t i = 0; i < nb; ++i)
                 local[(size_t)e * stride + i0 + i] = l[e][i];
