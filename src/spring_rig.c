@@ -114,6 +114,17 @@ typedef struct rig_grid {
     float *mask;            /* [slots] or NULL */
     double *mask01;         /* [slots]: clamp(mask, 0, 1) in double (1 without a mask) */
     rig_subset clips[3];    /* base, blend, layer */
+    /* Idle layer slots (an additive layer whose mask is 0 there and whose clip drives none of
+       the slot's tracks): the layer weight is +0 at every time and the delta D a constant, so
+       add(P, D, +0) is P's translation + D.t·0, scale · (1 + (D.s − 1)·0) and rotation ⊗ Q0,
+       Q0 = the rounded slerp(identity, D.r, 0) — a product instead of a slerp (the add
+       kernels' scalar formulas, their constant parts computed here). idle[s]: 1 + the idle
+       slot's index into idle_q and idle_c, or 0 for a slot the layer kernel runs on. */
+    uint32_t *idle;
+    size_t idle_count;
+    float *idle_q;  /* [4·run] per idle slot: Q0 at every lane of a run */
+    float *idle_c;  /* [TENDON_ADD_ZERO_FLOATS] per idle slot: the translation addend D.t·0
+                       and the scale factor 1 + (D.s − 1)·0, repeated over 16 joints */
     size_t chain_count;     /* chains on this grid */
     rig_anchor_op *ops;     /* [chain_count] */
     /* workspace byte offsets (the chunk buffers are the rig's, shared by the grids) */
@@ -678,6 +689,71 @@ static tendon_status check_source(const char *fn, tendon_spring_rig *rig,
     return TENDON_OK;
 }
 
+/*
+ * A grid's idle layer slots (rig_grid.idle): an additive layer under a mask that is 0 at the
+ * slot — its weight is then +0 at every time, whatever the weight function returns (the masked
+ * kernels' rule: 0 where the clamped mask is 0) — and whose clip drives none of the slot's
+ * tracks, so its delta D is the same at every time: the layer's start (the identity, or the
+ * reference made a delta from itself, by the tier's own tendon_pose_delta). The layer kernel's
+ * scalar formulas at w = +0 then need D only through three constants per slot, computed here
+ * in the same operations: the translation's D.t·w, the scale's 1 + (D.s − 1)·w, and the
+ * rotation's rounded slerp(identity, D.r, w). Per time what is left is a sum, a product and
+ * one quaternion product (tendon_kernels.quat_multiply: the add kernel's own product), the
+ * same bits as the add kernel on every ISA.
+ */
+static tendon_status idle_slots(const char *fn, tendon_spring_rig *rig, rig_grid *gr)
+{
+    const size_t n = gr->slots, R = gr->run, cn = R * n;
+    gr->idle_count = 0;
+    if (!n || !rig->clip[2] || !gr->mask || rig->source.kind == TENDON_RIG_SOURCE_TREE ||
+        rig->source.layer_mode != TENDON_RIG_LAYER_ADDITIVE)
+        return TENDON_OK;
+    if (!(gr->idle = rig_alloc(rig, n * sizeof *gr->idle)))
+        return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+    const rig_subset *sub = &gr->clips[2];
+    for (size_t s = 0; s < n; ++s)
+        gr->idle[s] = gr->mask01[s] == 0.0;
+    for (int k = 0; k < 3; ++k)
+        for (size_t t = sub->first[k]; t < sub->first[k] + sub->count[k]; ++t)
+            gr->idle[sub->slots[t]] = 0;
+    for (size_t s = 0; s < n; ++s)
+        if (gr->idle[s])
+            gr->idle[s] = (uint32_t)++gr->idle_count;
+    if (!gr->idle_count)
+        return TENDON_OK;
+    gr->idle_q = rig_alloc(rig, 4 * R * gr->idle_count * sizeof(float));
+    gr->idle_c = rig_alloc(rig, TENDON_ADD_ZERO_FLOATS * gr->idle_count * sizeof(float));
+    if (!gr->idle_q || !gr->idle_c)
+        return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+    const int f32 = rig->tier == TENDON_TIER_F32;
+    for (size_t s = 0; s < n; ++s) {
+        if (!gr->idle[s])
+            continue;
+        const size_t x = gr->idle[s] - 1, b = s * R;
+        /* D: the slot's layer pose (its start, gr->ident), a delta from the reference if any */
+        float t[3], r[4], sc[3];
+        memcpy(t, gr->ident + 3 * b, sizeof t);
+        memcpy(r, gr->ident + 3 * cn + 4 * b, sizeof r);
+        memcpy(sc, gr->ident + 7 * cn + 3 * b, sizeof sc);
+        if (rig->has_reference) { /* as the evaluation: delta(reference, layer) into layer */
+            float rt[3], rr[4], rs[3];
+            memcpy(rt, t, sizeof t), memcpy(rr, r, sizeof r), memcpy(rs, sc, sizeof sc);
+            const tendon_pose ref = {.translation = rt, .rotation = rr, .scale = rs,
+                                     .joint_count = 1};
+            tendon_pose d = {.translation = t, .rotation = r, .scale = sc, .joint_count = 1};
+            const tendon_status st =
+                (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(&ref, &d, &d);
+            if (st != TENDON_OK)
+                return st;
+        }
+        float q0[4];
+        tendon_add_zero_weight_make(f32, t, r, sc, gr->idle_c + TENDON_ADD_ZERO_FLOATS * x, q0);
+        for (size_t i = 0; i < R; ++i)
+            memcpy(gr->idle_q + 4 * (R * x + i), q0, sizeof q0);
+    }
+    return TENDON_OK;
+}
+
 /* Group chains onto grids and batches; list each grid's joints; lay out the workspace. */
 static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
 {
@@ -897,6 +973,11 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             sub->slots = sub->tracks + tracks;
             tendon_clip_subset(rig->clip[k], slot_of, sub->tracks, sub->slots, sub->first,
                                sub->count);
+        }
+        {
+            const tendon_status st = idle_slots(fn, rig, gr);
+            if (st != TENDON_OK)
+                return st;
         }
         /* each chain's anchor: anchor = M(parent of J0) · (L(J0) · (offset, 1)) */
         for (size_t c = 0; c < C; ++c) {
@@ -1178,6 +1259,89 @@ static void fill_chunk(float *dst, size_t dst_cap, const float *src, size_t src_
     memcpy(dst + 7 * dst_cap, src + 7 * src_cap, 3 * used * sizeof(float));
 }
 
+/* From slot s0: whether it is an idle layer slot (then *s1 = s0 + 1), else the end of the run
+   of slots that are not (*s1). */
+static int idle_run(const rig_grid *gr, size_t s0, size_t *s1)
+{
+    if (gr->idle_count && gr->idle[s0]) {
+        *s1 = s0 + 1;
+        return 1;
+    }
+    size_t e = s0 + 1;
+    while (e < gr->slots && !(gr->idle_count && gr->idle[e]))
+        ++e;
+    *s1 = e;
+    return 0;
+}
+
+void tendon_add_zero_weight_make(int f32, const float d_translation[3],
+                                 const float d_rotation[4], const float d_scale[3],
+                                 float c[TENDON_ADD_ZERO_FLOATS], float q0[4])
+{
+    /* The translation's d.t·(+0) is ±0 or NaN, the scale's 1 + (d.s − 1)·(+0) is 1 or NaN: a
+       float either way, and adding ±0 or NaN, or multiplying by 1 or NaN, is exact in float —
+       so the exact tier's (float)((double)x + c) and (float)((double)x·c) are x + (float)c
+       and x·(float)c, and both tiers apply one float pattern (16 joints of x y z: 48 floats
+       of each) */
+    float ct[3], cs[3];
+    if (f32) { /* blend_f32_scalar.c's add_joint at w = +0.0f */
+        const float w = 0.0f;
+        for (int e = 0; e < 3; ++e) {
+            ct[e] = d_translation[e] * w;
+            cs[e] = 1.0f + (d_scale[e] - 1.0f) * w;
+        }
+        tendon_reff_slerp_from_identity(d_rotation, w, q0);
+    } else { /* blend_scalar.c's add_joint at w = +0.0 */
+        const double w = 0.0, id[4] = {0.0, 0.0, 0.0, 1.0};
+        double qd[4], sq[4];
+        for (int e = 0; e < 3; ++e) {
+            ct[e] = (float)((double)d_translation[e] * w);
+            cs[e] = (float)(1.0 + ((double)d_scale[e] - 1.0) * w);
+        }
+        tendon_ref_load4(d_rotation, qd);
+        tendon_ref_slerp(id, qd, w, sq);
+        for (int e = 0; e < 4; ++e)
+            q0[e] = (float)sq[e]; /* the add kernels round the scaled delta before the product */
+    }
+    for (int i = 0; i < 48; ++i)
+        c[i] = ct[i % 3], c[48 + i] = cs[i % 3];
+}
+
+void tendon_add_zero_weight_apply(const tendon_kernels *k, int f32,
+                                  const float c[TENDON_ADD_ZERO_FLOATS], const float *q0,
+                                  size_t count, tendon_pose *pose)
+{
+    float *t = pose->translation, *sc = pose->scale;
+    const size_t n = 3 * count, whole = n - n % 48;
+    for (size_t i0 = 0; i0 < whole; i0 += 48) /* whole patterns: the compiler vectorises */
+        for (int i = 0; i < 48; ++i) {
+            t[i0 + i] = t[i0 + i] + c[i];
+            sc[i0 + i] = sc[i0 + i] * c[48 + i];
+        }
+    for (size_t i = whole; i < n; ++i) {
+        t[i] = t[i] + c[i - whole];
+        sc[i] = sc[i] * c[48 + i - whole];
+    }
+    /* q0 with one component ±1 and the others ±0 (the usual case: an identity delta): every
+       product is exact and every sum has one term that is not ±0, so float arithmetic gives
+       the exact tier's bits too, without the conversions to double */
+    int axis = 0;
+    for (int e = 0; e < 4; ++e)
+        axis += q0[e] == 1.0f || q0[e] == -1.0f ? 1 : q0[e] == 0.0f ? 0 : 8;
+    (f32 || axis == 1 ? k->quat_multiply_f32 : k->quat_multiply)(pose->rotation, q0, count,
+                                                                 pose->rotation);
+}
+
+/* An idle layer slot's additive layer over its run (rig_grid.idle). */
+static void idle_add(const tendon_kernels *k, const rig_grid *gr, int f32, float *pose0,
+                     size_t cn, size_t s)
+{
+    const size_t R = gr->run, x = gr->idle[s] - 1;
+    tendon_pose v = view(pose0, cn, s * R, R);
+    tendon_add_zero_weight_apply(k, f32, gr->idle_c + TENDON_ADD_ZERO_FLOATS * x,
+                                 gr->idle_q + 4 * R * x, R, &v);
+}
+
 static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                                    const tendon_spring_rig *rig, const rig_grid *gr, double time_sec,
                                    unsigned char *ws, const tendon_fpenv *env)
@@ -1287,10 +1451,15 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
             }
             if (rig->clip[2]) { /* P ← add or blend(P, L, w(t)·mask) */
                 tendon_pose Lp = view(pose[2], cn, 0, m);
-                if (rig->has_reference) {
-                    tendon_pose ref = view(gr->ident, m, 0, m);
+                /* the layer kernel runs on runs of slots [s0, s1) that are not idle (all of
+                   them but for an additive layer's idle slots: rig_grid.idle) */
+                for (size_t s0 = 0, s1; s0 < n; s0 = s1) {
+                    if (idle_run(gr, s0, &s1) || !rig->has_reference)
+                        continue;
+                    tendon_pose ref = view(gr->ident, m, s0 * R, (s1 - s0) * R);
+                    tendon_pose lv = view(pose[2], cn, s0 * R, (s1 - s0) * R);
                     const tendon_status st =
-                        (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(&ref, &Lp, &Lp);
+                        (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(&ref, &lv, &lv);
                     if (st != TENDON_OK)
                         return st;
                 }
@@ -1329,12 +1498,21 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                             wf[s * R + i] = tendon_weight_to_f32(tendon_ref_clamp01(raw));
                     }
                 }
-                if (additive)
-                    (f32 ? (void)k->pose_add_weighted_f32(&P, &Lp, wf, m, &P)
-                         : (void)k->pose_add_weighted(&P, &Lp, wd, m, &P));
-                else
-                    (f32 ? (void)k->pose_blend_weighted_f32(&P, &Lp, wf, m, &P)
-                         : (void)k->pose_blend_weighted(&P, &Lp, wd, m, &P));
+                for (size_t s0 = 0, s1; s0 < n; s0 = s1) {
+                    if (idle_run(gr, s0, &s1)) {
+                        idle_add(k, gr, f32, pose[0], cn, s0);
+                        continue;
+                    }
+                    const size_t j0 = s0 * R, jn = (s1 - s0) * R;
+                    tendon_pose pv = view(pose[0], cn, j0, jn), lv = view(pose[2], cn, j0, jn);
+                    if (additive)
+                        (f32 ? (void)k->pose_add_weighted_f32(&pv, &lv, wf + j0, jn, &pv)
+                             : (void)k->pose_add_weighted(&pv, &lv, wd + j0, jn, &pv));
+                    else
+                        (f32 ? (void)k->pose_blend_weighted_f32(&pv, &lv, wf + j0, jn, &pv)
+                             : (void)k->pose_blend_weighted(&pv, &lv, wd + j0, jn, &pv));
+                }
+                (void)Lp;
             }
         }
         /* joints no track drives hold their rest transform exactly */

@@ -224,7 +224,7 @@ static void chains_of(tendon_spring_rig_chain chains[3])
     chains[2] = (tendon_spring_rig_chain){"tail", NULL, TAIL_CHAIN, 3, {0, 0, 0}, &TAIL, 1, NULL};
 }
 
-enum { SRC_CLIP, SRC_LAYERED, SRC_OVERRIDE, SRC_REFERENCE, SRC_TREE, SRC_COUNT };
+enum { SRC_CLIP, SRC_LAYERED, SRC_OVERRIDE, SRC_REFERENCE, SRC_REF_MASKED, SRC_TREE, SRC_COUNT };
 
 typedef struct scene {
     character ch;
@@ -271,6 +271,17 @@ static void make_desc(scene *sc, int kind, int tier, int lookback, int rooted, i
         s->layer_mode = TENDON_RIG_LAYER_ADDITIVE;
         s->layer_reference = &sc->ch.rest;
         s->layer_weight = (tendon_rig_weight){NULL, NULL, 0.8};
+        break;
+    case SRC_REF_MASKED: /* a delta from a reference under the mask: the hips' mask is 0 and
+                            the full clip does not drive them (an idle layer slot, the rig's
+                            product path), the spine's is not 0 and it does not drive it either */
+        s->blend = (tendon_rig_clip){sc->ch.wave, 0.3, 1};
+        s->blend_weight = (tendon_rig_weight){speed, NULL, 0};
+        s->layer = (tendon_rig_clip){sc->ch.full, 0.1, 1};
+        s->layer_mode = TENDON_RIG_LAYER_ADDITIVE;
+        s->layer_reference = &sc->ch.rest;
+        s->layer_weight = (tendon_rig_weight){aim_weight, NULL, 0};
+        s->layer_mask = sc->ch.mask;
         break;
     case SRC_TREE:
         s->tree = sc->tree;
@@ -555,6 +566,102 @@ START_TEST(deep_rig_small_chunks_every_isa)
 END_TEST
 
 /* Grids and batches: chains with equal plans share an evaluation; equal links share a march. */
+/*
+ * The rig's idle layer slots (an additive layer whose mask is 0 at a joint the layer's clip does
+ * not drive) skip the add kernel: tendon_add_zero_weight_make/_apply give the kernel's bits at
+ * weight +0 with a constant delta from a sum, a product and one quaternion product. Against the
+ * kernel itself on this ISA, both tiers, every tail, over bases and deltas chosen to make the
+ * two differ if any operation were left out: signed zeros (+0 + −0, the product's zero terms
+ * turning −0 into +0), a negative w (the slerp's flip of the identity), a delta at dot 0 (the
+ * acos path), NaN and ±∞ in the delta's translation, rotation and scale (∞·0), huge, tiny and
+ * denormal bases.
+ */
+START_TEST(add_at_zero_weight_every_isa)
+{
+    const tendon_kernels *k = isa_table_or_skip(_i);
+    if (!k)
+        return;
+    enum { N = 67 };
+    const float nan = NAN, inf = INFINITY;
+    static const float D[][10] = { /* t x y z, r x y z w, s x y z */
+        {0, 0, 0, 0, 0, 0, 1, 1, 1, 1},
+        {-0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, 1, 1, 1, 1},
+        {-0.0f, 0, 2.5f, -0.0f, -0.0f, -0.0f, -1, 1, -0.0f, 3},
+        {0.25f, -1, 0, 0.6f, 0, 0, 0.8f, 0.5f, 1, 2},
+        {0, 0, 0, 0.1f, 0.2f, 0.3f, -0.9f, 1, 1, 1},
+        {0, 0, 0, 2, 0, 0, 0, 1, 1, 1},             /* dot 0: acos */
+        {1e30f, -3, 0, 0, 0, 0.70710677f, 0.70710677f, 1e-30f, 1, 1},
+        {INFINITY, 0, -INFINITY, 0, 0, 0, 1, INFINITY, 1, -INFINITY},
+        {NAN, 0, 0, 0, 0, 0, 1, 1, NAN, 1},
+        {0, 0, 0, NAN, 0, 0, 1, 1, 1, 1},
+        {0, 0, 0, 0, 0, 0, INFINITY, 1, 1, 1},
+    };
+    tendon_pose base, want, got, delta;
+    ck_assert(tendon_pose_create(N, &base) == TENDON_OK);
+    ck_assert(tendon_pose_create(N, &want) == TENDON_OK);
+    ck_assert(tendon_pose_create(N, &got) == TENDON_OK);
+    ck_assert(tendon_pose_create(N, &delta) == TENDON_OK);
+    test_rng rng;
+    rng_seed(&rng, 0x1d1e5107ull);
+    static const float odd[] = {0.0f, -0.0f, 1e-40f, -1e-40f, 3e38f, -3e38f, 1.0f, -1.0f};
+    for (size_t j = 0; j < N; ++j) {
+        for (int e = 0; e < 3; ++e) {
+            base.translation[3 * j + e] = j % 3 ? (float)rng_range(&rng, -2, 2) : odd[(j + e) % 8];
+            base.scale[3 * j + e] = j % 4 ? (float)rng_range(&rng, 0.5, 2) : odd[(j + 2 * e) % 8];
+        }
+        rng_unit_quat(&rng, base.rotation + 4 * j);
+        if (j % 5 == 0) /* zero components of either sign, w of either sign */
+            for (int e = 0; e < 4; ++e)
+                base.rotation[4 * j + e] =
+                    e == (int)(j / 5) % 4 ? (j % 2 ? -1.0f : 1.0f) : (j % 3 ? -0.0f : 0.0f);
+    }
+    base.translation[3 * 7] = nan, base.rotation[4 * 11 + 2] = nan, base.scale[3 * 13 + 1] = inf;
+    base.rotation[4 * 17] = inf, base.rotation[4 * 19 + 1] = 1e-40f; /* a denormal */
+    base.rotation[4 * 23] = -3e38f, base.rotation[4 * 23 + 3] = 3e38f; /* sums that overflow */
+    for (int tier = 0; tier < 2; ++tier)
+        for (size_t di = 0; di < sizeof D / sizeof D[0]; ++di) {
+            for (size_t j = 0; j < N; ++j) {
+                memcpy(delta.translation + 3 * j, D[di], 3 * sizeof(float));
+                memcpy(delta.rotation + 4 * j, D[di] + 3, 4 * sizeof(float));
+                memcpy(delta.scale + 3 * j, D[di] + 7, 3 * sizeof(float));
+            }
+            float c[TENDON_ADD_ZERO_FLOATS], q0[4], q0s[4 * N];
+            tendon_add_zero_weight_make(tier, D[di], D[di] + 3, D[di] + 7, c, q0);
+            for (size_t j = 0; j < N; ++j)
+                memcpy(q0s + 4 * j, q0, sizeof q0);
+            for (size_t count = 0; count <= N; count += count < 20 ? 1 : 23) {
+                ck_assert(tendon_pose_copy(&base, &want) == TENDON_OK);
+                ck_assert(tendon_pose_copy(&base, &got) == TENDON_OK);
+                want.joint_count = got.joint_count = delta.joint_count = count;
+                if (tier) {
+                    float w[N];
+                    for (size_t j = 0; j < N; ++j)
+                        w[j] = 0.0f;
+                    k->pose_add_weighted_f32(&want, &delta, w, count, &want);
+                } else {
+                    double w[N];
+                    for (size_t j = 0; j < N; ++j)
+                        w[j] = 0.0;
+                    k->pose_add_weighted(&want, &delta, w, count, &want);
+                }
+                tendon_add_zero_weight_apply(k, tier, c, q0s, count, &got);
+                const long dt = first_float_diff(want.translation, got.translation, 3 * count);
+                const long dr = first_float_diff(want.rotation, got.rotation, 4 * count);
+                const long ds = first_float_diff(want.scale, got.scale, 3 * count);
+                ck_assert_msg(dt < 0 && dr < 0 && ds < 0,
+                              "%s tier %d delta %zu count %zu: translation %ld, rotation %ld "
+                              "(%08x vs %08x), scale %ld differ from the add kernel",
+                              tendon_isa_name(k->isa), tier, di, count, dt, dr,
+                              dr >= 0 ? float_bits(want.rotation[dr]) : 0u,
+                              dr >= 0 ? float_bits(got.rotation[dr]) : 0u, ds);
+                want.joint_count = got.joint_count = delta.joint_count = N;
+            }
+        }
+    tendon_pose_destroy(&base), tendon_pose_destroy(&want);
+    tendon_pose_destroy(&got), tendon_pose_destroy(&delta);
+}
+END_TEST
+
 START_TEST(grids_and_batches)
 {
     scene sc;
@@ -1111,6 +1218,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, rig_equals_single_time_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, deep_rig_small_chunks_every_isa, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(tc, add_at_zero_weight_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_test(tc, grids_and_batches);
     tcase_add_test(tc, positions_to_rotations_by_hand);
     tcase_add_test(tc, rig_writes_the_chains_rotations);
