@@ -112,7 +112,8 @@ typedef struct rig_grid {
        layer's start (the identity, or the reference), repeated once per time of a chunk */
     float *rest, *ident;
     float *mask;            /* [slots] or NULL */
-    double *mask01;         /* [slots]: clamp(mask, 0, 1) in double (1 without a mask) */
+    double *mask01;         /* [slots]: clamp(mask, 0, 1) in double, a −0 made +0 (the masked
+                               kernels weigh a zero mask +0, never −0); 1 without a mask */
     rig_subset clips[3];    /* base, blend, layer */
     /* Idle layer slots (an additive layer whose mask is 0 there and whose clip drives none of
        the slot's tracks): the layer weight is +0 at every time and the delta D a constant, so
@@ -991,7 +992,7 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
                 gr->mask[s] = rig->mask[gr->joints[s]];
         }
         for (size_t s = 0; s < n; ++s)
-            gr->mask01[s] = gr->mask ? tendon_ref_clamp01((double)gr->mask[s]) : 1.0;
+            gr->mask01[s] = gr->mask ? tendon_ref_clamp01((double)gr->mask[s]) + 0.0 : 1.0;
         for (int k = 0; k < 3; ++k) {
             if (!rig->clip[k])
                 continue;
@@ -1501,7 +1502,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                     common &= wt[i] > 0.0 && wt[i] <= 1.0;
                 if (common) {
                     /* the common case, without the branches, slot by slot: w·m ∈ [0, 1] (+0
-                       where the mask is 0, as the rule below gives), which the clamps, max0
+                       where the mask is 0, as the rule below gives: mask01 holds no −0), which the clamps, max0
                        and the float saturation leave as it is; mask01 is 1 without a mask */
                     for (size_t s = 0; s < n; ++s) {
                         const double ms = gr->mask01[s];

@@ -565,12 +565,11 @@ START_TEST(deep_rig_small_chunks_every_isa)
 }
 END_TEST
 
-/* Grids and batches: chains with equal plans share an evaluation; equal links share a march. */
 /*
  * The rig's idle layer slots (an additive layer whose mask is 0 at a joint the layer's clip does
  * not drive) skip the add kernel: tendon_add_zero_weight_make/_apply give the kernel's bits at
  * weight +0 with a constant delta from a sum, a product and one quaternion product. Against the
- * kernel itself on this ISA, both tiers, every tail, over bases and deltas chosen to make the
+ * kernel itself on this ISA, both tiers, counts 0-20, 43 and 66, over bases and deltas chosen to make the
  * two differ if any operation were left out: signed zeros (+0 + −0, the product's zero terms
  * turning −0 into +0), a negative w (the slerp's flip of the identity), a delta at dot 0 (the
  * acos path), NaN and ±∞ in the delta's translation, rotation and scale (∞·0), huge, tiny and
@@ -617,7 +616,7 @@ START_TEST(add_at_zero_weight_every_isa)
     }
     base.translation[3 * 7] = nan, base.rotation[4 * 11 + 2] = nan, base.scale[3 * 13 + 1] = inf;
     base.rotation[4 * 17] = inf, base.rotation[4 * 19 + 1] = 1e-40f; /* a denormal */
-    base.rotation[4 * 23] = -3e38f, base.rotation[4 * 23 + 3] = 3e38f; /* sums that overflow */
+    base.rotation[4 * 23] = -3e38f, base.rotation[4 * 23 + 3] = 3e38f; /* huge components */
     for (int tier = 0; tier < 2; ++tier)
         for (size_t di = 0; di < sizeof D / sizeof D[0]; ++di) {
             for (size_t j = 0; j < N; ++j) {
@@ -662,6 +661,96 @@ START_TEST(add_at_zero_weight_every_isa)
 }
 END_TEST
 
+/*
+ * A layer mask of −0 at a joint the layer's clip drives: the masked kernels weigh it +0 (0
+ * where the clamped mask is 0), so the rig must too — its weights once took w·(−0) = −0 there,
+ * and a −0 weight leaves −0 where +0 should be (the review's case: a → b → c, zero rest
+ * translations of either sign, a constant layer weight, one chain hung from b). Anchors at every
+ * time of the grid against the single-time path, on every ISA, both tiers.
+ */
+START_TEST(negative_zero_mask_every_isa)
+{
+    const tendon_kernels *k = isa_table_or_skip(_i);
+    if (!k)
+        return;
+    enum { J = 3 };
+    static const int32_t parents[J] = {-1, 0, 1};
+    static const char *const names[J] = {"a", "b", "c"};
+    static const float key_times[2] = {0.0f, 1.0f};
+    static const float base_keys[8] = {0, 0, 0, 1, 0, 0, 0, 1};
+    static const float layer_keys[8] = {0.1f, 0.1f, 0.1f, 0.98488578f,
+                                        0.1f, 0.1f, 0.1f, 0.98488578f};
+    static const tendon_spring_settings ST = {2.0, 0.5, TENDON_SPRING_NO_LIMIT};
+    static const uint32_t CHAIN[2] = {1, 2};
+    const float mask[J] = {-0.0f, 1.0f, 1.0f};
+    for (int pattern = 0; pattern < 8; ++pattern)
+        for (int tier = 0; tier < 2; ++tier) {
+            tendon_pose rest;
+            ck_assert(tendon_pose_create(J, &rest) == TENDON_OK);
+            for (int e = 0; e < 3; ++e) {
+                rest.translation[e] = pattern >> e & 1 ? -0.0f : 0.0f;
+                rest.translation[3 + e] = -0.0f;
+            }
+            rest.translation[7] = -0.1f;
+            tendon_skeleton *sk;
+            const tendon_skeleton_desc sd = {J, parents, names, &rest};
+            ck_assert(tendon_skeleton_create(&sd, &sk) == TENDON_OK);
+            const tendon_track_desc tb = {0, TENDON_PATH_ROTATION, TENDON_INTERP_STEP, 4, 2,
+                                          key_times, base_keys};
+            const tendon_track_desc tl = {0, TENDON_PATH_ROTATION, TENDON_INTERP_STEP, 4, 2,
+                                          key_times, layer_keys};
+            const tendon_clip_desc cb = {J, 1, &tb}, cl = {J, 1, &tl};
+            tendon_clip *base, *layer;
+            ck_assert(tendon_clip_create(&cb, &base) == TENDON_OK);
+            ck_assert(tendon_clip_create(&cl, &layer) == TENDON_OK);
+            tendon_spring_rig_chain chain = {"c", NULL, CHAIN, 2, {-0.0f, -0.0f, -0.0f}, &ST, 1,
+                                             NULL};
+            tendon_spring_rig_desc d;
+            memset(&d, 0, sizeof d);
+            d.skeleton = sk, d.chains = &chain, d.chain_count = 1, d.tier = (tendon_tier)tier;
+            d.source.kind = TENDON_RIG_SOURCE_CLIPS;
+            d.source.base = (tendon_rig_clip){base, 0.0, 1};
+            d.source.layer = (tendon_rig_clip){layer, 0.0, 1};
+            d.source.layer_mode = TENDON_RIG_LAYER_ADDITIVE;
+            d.source.layer_weight = (tendon_rig_weight){NULL, NULL, 0.5};
+            d.source.layer_mask = mask;
+            tendon_spring_rig *rig;
+            ck_assert_msg(tendon_spring_rig_create(&d, &rig) == TENDON_OK, "%s",
+                          tendon_error_message());
+            size_t bytes;
+            ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
+            void *ws = malloc(bytes);
+            ck_assert(tendon_spring_rig_evaluate_on(k, rig, 0.5, ws, bytes) == TENDON_OK);
+            float anchors[3 * 512], one[3], model[16 * J];
+            double at[512];
+            ck_assert(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, anchors, 3 * 512, at,
+                                                          512) == TENDON_OK);
+            const size_t nt = tendon_spring_rig_grid_times(rig, 0);
+            ck_assert(nt > 3 && nt <= 512);
+            tendon_pose p, scratch;
+            ck_assert(tendon_pose_create(J, &p) == TENDON_OK);
+            ck_assert(tendon_pose_create(J, &scratch) == TENDON_OK);
+            for (size_t i = 0; i < nt; ++i) {
+                ck_assert(tendon_spring_rig_anchor(rig, 0, at[i], &p, &scratch, model, one) ==
+                          TENDON_OK);
+                ck_assert_msg(first_float_diff(one, anchors + 3 * i, 3) < 0,
+                              "%s tier %d pattern %d time %zu: batched %08x %08x %08x, single "
+                              "%08x %08x %08x",
+                              tendon_isa_name(k->isa), tier, pattern, i,
+                              float_bits(anchors[3 * i]), float_bits(anchors[3 * i + 1]),
+                              float_bits(anchors[3 * i + 2]), float_bits(one[0]),
+                              float_bits(one[1]), float_bits(one[2]));
+            }
+            free(ws);
+            tendon_pose_destroy(&p), tendon_pose_destroy(&scratch), tendon_pose_destroy(&rest);
+            tendon_spring_rig_destroy(rig);
+            tendon_clip_destroy(base), tendon_clip_destroy(layer);
+            tendon_skeleton_destroy(sk);
+        }
+}
+END_TEST
+
+/* Grids and batches: chains with equal plans share an evaluation; equal links share a march. */
 START_TEST(grids_and_batches)
 {
     scene sc;
@@ -1219,6 +1308,7 @@ int main(void)
     tcase_add_loop_test(tc, rig_equals_single_time_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, deep_rig_small_chunks_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, add_at_zero_weight_every_isa, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(tc, negative_zero_mask_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_test(tc, grids_and_batches);
     tcase_add_test(tc, positions_to_rotations_by_hand);
     tcase_add_test(tc, rig_writes_the_chains_rotations);

@@ -250,6 +250,27 @@ TENDON_HIDDEN tendon_status tendon_blend_tree_evaluate_env(tendon_blend_tree *tr
                                                            const tendon_fpenv *env);
 
 /*
+ * The additive layer at weight +0 with one constant delta d (src/spring_rig.c: the spring
+ * rig's idle layer slots, docs/springs.md). _make computes, in the add kernels' scalar order
+ * (blend_scalar.c, or blend_f32_scalar.c for f32: the float32 tier), what does not depend on
+ * the base pose: c[0..47] the translation's d.t·w and c[48..95] the scale's 1 + (d.s − 1)·w,
+ * each repeated over 16 joints' x y z (both are ±0, 1 or NaN: floats, exact in either tier's
+ * arithmetic), and q0 the rounded slerp(identity, d.r, w). _apply then layers `pose` in place
+ * (count joints; q0: [4·count], the constant at every joint): the translation + c, the
+ * scale · c, the rotation ⊗ q0 by k's quat_multiply_f32 (the float32 tier, or the exact tier
+ * when q0 has one component ±1 and the others ±0: then every product is exact and every sum
+ * has one term, so float and double agree) or quat_multiply — the same bits as
+ * k->pose_add_weighted(_f32)(pose, d at every joint, weights +0, count, pose).
+ */
+#define TENDON_ADD_ZERO_FLOATS 96
+TENDON_HIDDEN void tendon_add_zero_weight_make(int f32, const float d_translation[3],
+                                               const float d_rotation[4], const float d_scale[3],
+                                               float c[TENDON_ADD_ZERO_FLOATS], float q0[4]);
+TENDON_HIDDEN void tendon_add_zero_weight_apply(const tendon_kernels *k, int f32,
+                                                const float c[TENDON_ADD_ZERO_FLOATS],
+                                                const float *q0, size_t count,
+                                                tendon_pose *pose);
+/*
  * Many times, a subset of the joints (src/clip.c): tendon_clip_subset lists the TRS tracks of
  * the joints with a slot (slot_of_joint[joint] ≥ 0; [clip joint_count]) into tracks/slots
  * (room for every track), three kinds (0 STEP + CUBICSPLINE, 1 LINEAR non-rotation, 2 LINEAR
@@ -261,25 +282,6 @@ TENDON_HIDDEN tendon_status tendon_blend_tree_evaluate_env(tendon_blend_tree *tr
  * key intervals (the cursor's; the result does not depend on them). Unchecked: times not NaN,
  * out big enough.
  */
-/*
- * The additive layer at weight +0 with one constant delta d (src/spring_rig.c: the spring
- * rig's idle layer slots, docs/springs.md). _make computes, in the add kernels' scalar order
- * (blend_scalar.c, or blend_f32_scalar.c for f32: the float32 tier), what does not depend on
- * the base pose: c[0..47] the translation's d.t·w and c[48..95] the scale's 1 + (d.s − 1)·w,
- * each repeated over 16 joints' x y z (both are ±0, 1 or NaN: floats, exact in either tier's
- * arithmetic), and q0 the rounded slerp(identity, d.r, w). _apply then layers `pose` in place
- * (count joints; q0: [4·count], the constant at every joint): the translation + c, the
- * scale · c, the rotation ⊗ q0 by the tier's quat_multiply of k — the same bits as
- * k->pose_add_weighted(_f32)(pose, d at every joint, weights +0, count, pose).
- */
-#define TENDON_ADD_ZERO_FLOATS 96
-TENDON_HIDDEN void tendon_add_zero_weight_make(int f32, const float d_translation[3],
-                                               const float d_rotation[4], const float d_scale[3],
-                                               float c[TENDON_ADD_ZERO_FLOATS], float q0[4]);
-TENDON_HIDDEN void tendon_add_zero_weight_apply(const tendon_kernels *k, int f32,
-                                                const float c[TENDON_ADD_ZERO_FLOATS],
-                                                const float *q0, size_t count,
-                                                tendon_pose *pose);
 /* Set driven[joint] = 1 for every joint a translation, rotation or scale track drives. */
 TENDON_HIDDEN void tendon_clip_mark_joints(const tendon_clip *clip, uint8_t *driven);
 TENDON_HIDDEN size_t tendon_clip_subset(const tendon_clip *clip, const int32_t *slot_of_joint,
