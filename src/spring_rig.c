@@ -1479,7 +1479,6 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                     k->pose_blend_weighted(a, &Q, wd, m, &P);
             }
             if (rig->clip[2]) { /* P ← add or blend(P, L, w(t)·mask) */
-                tendon_pose Lp = view(pose[2], cn, 0, m);
                 /* the layer kernel runs on runs of slots [s0, s1) that are not idle (all of
                    them but for an additive layer's idle slots: rig_grid.idle) */
                 for (size_t s0 = 0, s1; s0 < n; s0 = s1) {
@@ -1502,8 +1501,9 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                     common &= wt[i] > 0.0 && wt[i] <= 1.0;
                 if (common) {
                     /* the common case, without the branches, slot by slot: w·m ∈ [0, 1] (+0
-                       where the mask is 0, as the rule below gives: mask01 holds no −0), which the clamps, max0
-                       and the float saturation leave as it is; mask01 is 1 without a mask */
+                       where the mask is 0, as the rule below gives: mask01 holds no −0),
+                       which the clamps, max0 and the float saturation leave as it is; mask01
+                       is 1 without a mask */
                     for (size_t s = 0; s < n; ++s) {
                         const double ms = gr->mask01[s];
                         if (f32)
@@ -1541,7 +1541,6 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                         (f32 ? (void)k->pose_blend_weighted_f32(&pv, &lv, wf + j0, jn, &pv)
                              : (void)k->pose_blend_weighted(&pv, &lv, wd + j0, jn, &pv));
                 }
-                (void)Lp;
             }
         }
         /* joints no track drives hold their rest transform exactly */
