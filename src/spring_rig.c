@@ -729,7 +729,8 @@ static tendon_status check_source(const char *fn, tendon_spring_rig *rig,
  * scalar formulas at w = +0 then need D only through three constants per slot, computed here
  * in the same operations: the translation's D.t·w, the scale's 1 + (D.s − 1)·w, and the
  * rotation's rounded slerp(identity, D.r, w). Per time what is left is a sum, a product and
- * one quaternion product (tendon_kernels.quat_multiply: the add kernel's own product), the
+ * one quaternion product (tendon_kernels.quat_multiply or its float32 twin: the add kernel's
+ * own product; tendon_add_zero_weight_apply says when the twin serves the exact tier), the
  * same bits as the add kernel on every ISA.
  */
 static tendon_status idle_slots(const char *fn, tendon_spring_rig *rig, rig_grid *gr)
