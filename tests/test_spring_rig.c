@@ -569,11 +569,11 @@ END_TEST
  * The rig's idle layer slots (an additive layer whose mask is 0 at a joint the layer's clip does
  * not drive) skip the add kernel: tendon_add_zero_weight_make/_apply give the kernel's bits at
  * weight +0 with a constant delta from a sum, a product and one quaternion product. Against the
- * kernel itself on this ISA, both tiers, counts 0-20, 43 and 66, over bases and deltas chosen to make the
- * two differ if any operation were left out: signed zeros (+0 + −0, the product's zero terms
- * turning −0 into +0), a negative w (the slerp's flip of the identity), a delta at dot 0 (the
- * acos path), NaN and ±∞ in the delta's translation, rotation and scale (∞·0), huge, tiny and
- * denormal bases.
+ * kernel itself on this ISA, both tiers, counts 0-20, 43 and 66, over bases and deltas chosen
+ * to make the two differ if any operation were left out: signed zeros (+0 + −0, the
+ * product's zero terms turning −0 into +0), a negative w (the slerp's flip of the identity), a
+ * delta at dot 0 (the acos path), NaN and ±∞ in the delta's translation, rotation and scale
+ * (∞·0), huge, tiny and denormal bases.
  */
 START_TEST(add_at_zero_weight_every_isa)
 {
