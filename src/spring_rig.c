@@ -216,8 +216,8 @@ static double det_floor(double x)
     return i > x ? i - 1.0 : i;
 }
 
-/* The clip time of rig time t. */
-static double clip_time_d(const tendon_rig_clip *c, double d, double t)
+/* The clip time of rig time t (spring_internal.h). */
+double tendon_rig_clip_time(const tendon_rig_clip *c, double d, double t)
 {
     const double x = t + c->offset_sec;
     if (!c->loop)
@@ -229,38 +229,63 @@ static double clip_time_d(const tendon_rig_clip *c, double d, double t)
 }
 
 /*
- * clip_time_d at n times into out. A looped clip's loop counts x/d are divided in a loop of
- * their own, which the compiler vectorises (the divisions were most of this); where they all
- * lie within ±2³¹ (every realistic clip time), ⌊q⌋ is the truncation to int32, less one where
- * it rounded up — det_floor's value for such q, so the same bits. Otherwise (or not looped)
- * time by time, by clip_time_d.
+ * tendon_rig_clip_time at a grid's n times (spring_internal.h), with few divisions. A looped
+ * clip's time is x − ⌊x/d⌋·d (x = t + offset). On a grid — t[i] = t[0] + i·step for all but
+ * the last time — the x are monotonic (a correctly rounded product, sum and quotient are, and
+ * so is a floor), and between two finite ends they are all finite; so k = ⌊x/d⌋ takes one
+ * value over each run of times between loop boundaries, and the division is made at a run's
+ * first time and at the last time, and where they differ at the O(log n) times of a binary
+ * search for the run's end. Equal k are equal bits (det_floor returns +0, never −0, and an
+ * integral double otherwise), so every time gets tendon_rig_clip_time's bits. The loops over
+ * the times have no branch: the compiler vectorises them. The last time (the sample time
+ * itself, which may round below the one before it) is taken on its own; without a loop, or
+ * with ends that are not finite, every time is.
  */
-static void clip_times_d(const tendon_rig_clip *c, double d, const double *t, size_t n,
-                         double *out)
+void tendon_rig_clip_times_grid(const tendon_rig_clip *c, double d, const double *t, size_t n,
+                                double *out)
 {
-    int fast = c->loop && d > 0.0;
     const double off = c->offset_sec;
-    if (fast)
+    if (!(c->loop && d > 0.0 && n > 1)) {
         for (size_t i = 0; i < n; ++i)
-            out[i] = (t[i] + off) / d; /* clip_time_d's x / d */
-    for (size_t i = 0; i < n && fast; ++i)
-        fast = out[i] > -0x1p31 && out[i] < 0x1p31; /* NaN is not */
-    if (!fast) {
-        for (size_t i = 0; i < n; ++i)
-            out[i] = clip_time_d(c, d, t[i]);
+            out[i] = tendon_rig_clip_time(c, d, t[i]);
         return;
     }
-    for (size_t i = 0; i < n; ++i) {
-        const double x = t[i] + off, q = out[i];
-        const double tr = (double)(int32_t)q;
-        const double w = x - (tr > q ? tr - 1.0 : tr) * d;
-        out[i] = w >= d || w < 0.0 ? 0.0 : w;
+    const size_t last = n - 1;
+    out[last] = tendon_rig_clip_time(c, d, t[last]);
+    for (size_t i = 0; i < last; ++i)
+        out[i] = t[i] + off; /* tendon_rig_clip_time's x */
+    /* the argument's premise (non-finite ends give NaN or ±∞ times either way) */
+    if (!(out[0] - out[0] == 0.0 && out[last - 1] - out[last - 1] == 0.0)) { /* NaN is not */
+        for (size_t i = 0; i < last; ++i)
+            out[i] = tendon_rig_clip_time(c, d, t[i]);
+        return;
+    }
+    for (size_t i = 0; i < last;) {
+        const double k = det_floor(out[i] / d);
+        size_t j = last - 1; /* the run's last time: out[i + 1 ..] still hold x */
+        if (det_floor(out[j] / d) != k) {
+            size_t lo = i, hi = j; /* k at lo, not at hi */
+            while (hi - lo > 1) {
+                const size_t mid = lo + (hi - lo) / 2;
+                if (det_floor(out[mid] / d) == k)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            j = lo;
+        }
+        const double kd = k * d;
+        for (size_t m = i; m <= j; ++m) {
+            const double w = out[m] - kd;
+            out[m] = (w >= d) | (w < 0.0) ? 0.0 : w;
+        }
+        i = j + 1;
     }
 }
 
 static double clip_time(const tendon_rig_clip *c, double t)
 {
-    return clip_time_d(c, tendon_clip_duration(c->clip), t);
+    return tendon_rig_clip_time(c, tendon_clip_duration(c->clip), t);
 }
 
 /* A weight function is the user's: it runs in the caller's floating-point environment (env). */
@@ -1405,7 +1430,8 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
     const tendon_rig_clip *rc[3] = {&src->base, &src->blend, &src->layer};
     for (int c = 0; c < 3; ++c)
         if (rig->clip[c]) {
-            clip_times_d(rc[c], tendon_clip_duration(rig->clip[c]), times, T, ctimes + c * T);
+            tendon_rig_clip_times_grid(rc[c], tendon_clip_duration(rig->clip[c]), times, T,
+                                       ctimes + c * T);
         }
     const int additive = src->layer_mode == TENDON_RIG_LAYER_ADDITIVE;
     for (size_t i0 = 0; i0 < T; i0 += C) {

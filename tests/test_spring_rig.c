@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "common/kernels_internal.h" /* tendon_fail for the test's root transform */
+#include "common/spring_internal.h" /* tendon_rig_clip_time(s_grid) */
 #include "support.h"
 
 /* ---- a small character: root, hips, spine, chest, head, an arm, hair and a coat ------------ */
@@ -1298,6 +1299,93 @@ START_TEST(chain_pose_refusals)
 }
 END_TEST
 
+/*
+ * The rig's clip times at a grid's times (one division per run of times between loop
+ * boundaries) against the clip time at each time, bit for bit: durations that are and are not
+ * exact, tiny and huge (loop counts past 2^52, and x/d overflowing), offsets, negative, huge
+ * and non-finite starts (and times that overflow), steps of zero, one ulp, seconds and of
+ * either sign, one to 130 times, unlooped clips and durations ≤ 0, NaN or infinite; and grids that walk across k·d one ulp at a time, where x/d rounds onto or off
+ * an integer and the clip time is taken as 0 (the case is counted: the test must meet it).
+ */
+static double test_floor(double q) /* det_floor's values: +0 for ±0, q itself from 2^52 */
+{
+    if (!(fabs(q) < 0x1p52))
+        return q;
+    const double i = (double)(int64_t)q;
+    return i > q ? i - 1.0 : i;
+}
+
+static void check_grid(const tendon_rig_clip *c, double d, double start, double step, size_t n,
+                       double last, long *guards)
+{
+    double t[130], got[130];
+    ck_assert(n >= 1 && n <= 130);
+    t[0] = start;
+    for (size_t i = 1; i + 1 < n; ++i)
+        t[i] = start + (double)i * step; /* as the rig makes its times */
+    if (n > 1)
+        t[n - 1] = last;
+    tendon_rig_clip_times_grid(c, d, t, n, got);
+    for (size_t i = 0; i < n; ++i) {
+        const double want = tendon_rig_clip_time(c, d, t[i]);
+        ck_assert_msg(memcmp(&want, &got[i], sizeof want) == 0,
+                      "d %.17g offset %.17g loop %d start %.17g step %.17g n %zu: time %zu "
+                      "(%.17g) gives %.17g, alone %.17g",
+                      d, c->offset_sec, c->loop, start, step, n, i, t[i], got[i], want);
+        const double x = t[i] + c->offset_sec;
+        if (c->loop && d > 0.0 && x - x == 0.0) {
+            const double w = x - test_floor(x / d) * d;
+            *guards += w >= d || w < 0.0;
+        }
+    }
+}
+
+START_TEST(clip_times_grid_equals_single_time)
+{
+    static const double D[] = {1.0, 0.7, 1.0 / 3.0, 1.0 / 24.0, 2.5, 1e-3, 1e-300, 1e300,
+                               0.0, -1.0, NAN, INFINITY};
+    static const double OFF[] = {0.0, 0.1, -0.35, 1e6, -1e17, 1e308};
+    static const double START[] = {-3.7, -0.0, 0.0, 0.25, 12.25, 1e15, -1e15, 0x1p53 + 2.0,
+                                   1.7e308, -INFINITY, NAN};
+    static const double STEP[] = {0.0, 1.0 / 60.0 / 7.0, -0.3, 10.0, 1e-300, 1e307};
+    static const size_t N[] = {1, 2, 3, 17, 130};
+    long guards = 0;
+    size_t grids = 0;
+    for (size_t a = 0; a < sizeof D / sizeof *D; ++a)
+        for (int loop = 0; loop < 2; ++loop)
+            for (size_t b = 0; b < sizeof OFF / sizeof *OFF; ++b) {
+                const tendon_rig_clip c = {NULL, OFF[b], loop};
+                for (size_t e = 0; e < sizeof START / sizeof *START; ++e)
+                    for (size_t f = 0; f < sizeof STEP / sizeof *STEP; ++f)
+                        for (size_t g = 0; g < sizeof N / sizeof *N; ++g, ++grids) {
+                            const double end = START[e] + (double)(N[g] - 1) * STEP[f];
+                            /* the last time at, just below and just above the grid's end */
+                            const double last = g % 3 == 0   ? end
+                                                : g % 3 == 1 ? nextafter(end, -INFINITY)
+                                                             : nextafter(end, INFINITY);
+                            check_grid(&c, D[a], START[e], STEP[f], N[g], last, &guards);
+                        }
+            }
+    /* across k·d one ulp at a time (offset 0: x is the time itself) */
+    static const double K[] = {-1000.0, -2.0, -1.0, 1.0, 2.0, 7.0, 1000.0, 0x1p40};
+    const tendon_rig_clip c0 = {NULL, 0.0, 1};
+    for (size_t a = 0; a < 8; ++a)
+        for (size_t k = 0; k < sizeof K / sizeof *K; ++k) {
+            const double X = K[k] * D[a];
+            double start = X;
+            for (int u = 0; u < 40; ++u)
+                start = nextafter(start, -INFINITY);
+            const double ulp = nextafter(X, INFINITY) - X;
+            check_grid(&c0, D[a], start, ulp, 81, X, &guards);
+            check_grid(&c0, D[a], start, 0.0, 5, start, &guards);
+            grids += 2;
+        }
+    ck_assert_uint_eq(grids, 2 * 12 * 6 * 11 * 6 * 5 + 8 * 8 * 2);
+    ck_assert_msg(guards > 0, "no time met the clip time's guard (x − ⌊x/d⌋·d rounding to d "
+                              "or below 0): the edge grids missed it");
+}
+END_TEST
+
 int main(void)
 {
     if (env_isa_unusable())
@@ -1309,6 +1397,7 @@ int main(void)
     tcase_add_loop_test(tc, deep_rig_small_chunks_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, add_at_zero_weight_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, negative_zero_mask_every_isa, 0, TENDON_ISA_COUNT);
+    tcase_add_test(tc, clip_times_grid_equals_single_time);
     tcase_add_test(tc, grids_and_batches);
     tcase_add_test(tc, positions_to_rotations_by_hand);
     tcase_add_test(tc, rig_writes_the_chains_rotations);

@@ -46,4 +46,17 @@ TENDON_HIDDEN tendon_status tendon_spring_chain_sample_plain(
     double time_sec, uint64_t max_work, size_t chain_count, void *workspace,
     size_t workspace_bytes, float *out, size_t out_count);
 
+/*
+ * The spring rig's clip time (src/spring_rig.c): clip c, of duration d, at rig time t —
+ * x = t + c->offset_sec; looped (d > 0): x − ⌊x/d⌋·d in double, 0 where that rounds to d or
+ * below 0; looped with d ≤ 0 or NaN: 0; not looped: x. tendon_rig_clip_times_grid gives the
+ * same bits at each of a grid's n times, which must be t[i] = t[0] + i·step in double for
+ * i < n − 1 (any step; t[n − 1] any time), with a division per run of times between loop
+ * boundaries instead of one a time (exposed for tests/test_spring_rig.c, which checks the two
+ * against each other).
+ */
+TENDON_HIDDEN double tendon_rig_clip_time(const tendon_rig_clip *c, double d, double t);
+TENDON_HIDDEN void tendon_rig_clip_times_grid(const tendon_rig_clip *c, double d, const double *t,
+                                              size_t n, double *out);
+
 #endif
