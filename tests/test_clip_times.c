@@ -3,7 +3,8 @@
  * call equal the single-time sampler at every time, bit for bit, on every ISA (emulated ones
  * included), in both tiers — on clips mixing STEP, LINEAR and CUBICSPLINE tracks of every TRS
  * path, shared and distinct timelines, one-key tracks, times before, between, on and after the
- * keys, in any order; untouched channels stay untouched; the errors.
+ * keys, in any order (and back onto a key after a time past it); untouched channels stay
+ * untouched; the errors.
  */
 #include <math.h>
 #include <stdio.h>
@@ -115,6 +116,19 @@ START_TEST(times_equal_single_time_every_isa)
         times[17] = 1e30;
         times[19] = -INFINITY;
         times[23] = INFINITY;
+        /* within one key interval, then its first key exactly, its last key, just below that,
+           and the first key again (the sampler keeps the interval a search found: a time back
+           on its first key must still copy that key), on the uniform and an irregular timeline */
+        for (int tl = 0; tl < 2; ++tl) {
+            const double k0 = (double)tc.times[tl][7], k1 = (double)tc.times[tl][8];
+            double *at = times + 27 + 6 * tl;
+            at[0] = k0 + 0.25 * (k1 - k0);
+            at[1] = k0;
+            at[2] = k1;
+            at[3] = nextafter(k1, -INFINITY);
+            at[4] = k0;
+            at[5] = nextafter(k0, INFINITY);
+        }
         for (int i = T - 20; i < T; ++i)
             times[i] = rng_range(&r, -1.0, 6.0);
         for (int f32 = 0; f32 < 2; ++f32) {
