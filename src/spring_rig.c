@@ -233,13 +233,14 @@ double tendon_rig_clip_time(const tendon_rig_clip *c, double d, double t)
  * clip's time is x − ⌊x/d⌋·d (x = t + offset). On a grid — t[i] = t[0] + i·step for all but
  * the last time — the x are monotonic (a correctly rounded product, sum and quotient are, and
  * so is a floor), and between two finite ends they are all finite; so k = ⌊x/d⌋ takes one
- * value over each run of times between loop boundaries, and the division is made at a run's
- * first time and at the last time, and where they differ at the O(log n) times of a binary
- * search for the run's end. Equal k are equal bits (det_floor returns +0, never −0, and an
- * integral double otherwise), so every time gets tendon_rig_clip_time's bits. The loops over
- * the times have no branch: the compiler vectorises them. The last time (the sample time
- * itself, which may round below the one before it) is taken on its own; without a loop, or
- * with ends that are not finite, every time is.
+ * value over each run of times between loop boundaries, found by an exponential then a binary
+ * search (O(log r) divisions for a run of r times; one for a time alone, as time by time).
+ * Equal k are equal bits (det_floor returns +0, never −0, and an integral double otherwise),
+ * so every time gets tendon_rig_clip_time's bits. The loops over the times have no branch: the
+ * compiler vectorises them. A grid crossing more loop boundaries than a quarter of its times is
+ * taken time by time (the runs would cost more). The last time (the sample time itself, which
+ * may round below the one before it) is taken on its own; without a loop, or with ends that are
+ * not finite, every time is.
  */
 void tendon_rig_clip_times_grid(const tendon_rig_clip *c, double d, const double *t, size_t n,
                                 double *out)
@@ -260,26 +261,46 @@ void tendon_rig_clip_times_grid(const tendon_rig_clip *c, double d, const double
             out[i] = tendon_rig_clip_time(c, d, t[i]);
         return;
     }
+    /* the runs of equal k = ⌊out[m]/d⌋: from a run's first time i (k known), probe i + 1, then
+       steps doubling, until k changes or the grid ends, then halve the bracket; k at the
+       bracket's top is the next run's. A run of r times costs O(log r) divisions, one time
+       alone one division, as time by time; the last run none (its k is k_end's) */
+    double k = det_floor(out[0] / d);
+    const double k_end = det_floor(out[last - 1] / d);
+    if (!((k_end > k ? k_end - k : k - k_end) < (double)last / 4.0)) {
+        /* more loop boundaries than a quarter of the times (a clip shorter than a few substeps;
+           or loop counts beyond 2^53, ±∞): time by time is cheaper than the runs */
+        for (size_t i = 0; i < last; ++i)
+            out[i] = tendon_rig_clip_time(c, d, t[i]);
+        return;
+    }
     for (size_t i = 0; i < last;) {
-        const double k = det_floor(out[i] / d);
-        size_t j = last - 1; /* the run's last time: out[i + 1 ..] still hold x */
-        if (det_floor(out[j] / d) != k) {
-            size_t lo = i, hi = j; /* k at lo, not at hi */
+        size_t lo = k == k_end ? last - 1 : i, hi = SIZE_MAX; /* k at lo; not at hi */
+        double khi = 0.0;                                      /* k at hi */
+        for (size_t step = 1; lo + 1 < last; step *= 2) {
+            const size_t probe = last - 1 - lo > step ? lo + step : last - 1;
+            const double kp = det_floor(out[probe] / d);
+            if (kp != k) {
+                hi = probe, khi = kp;
+                break;
+            }
+            lo = probe;
+        }
+        if (hi != SIZE_MAX)
             while (hi - lo > 1) {
                 const size_t mid = lo + (hi - lo) / 2;
-                if (det_floor(out[mid] / d) == k)
+                const double km = det_floor(out[mid] / d);
+                if (km == k)
                     lo = mid;
                 else
-                    hi = mid;
+                    hi = mid, khi = km;
             }
-            j = lo;
-        }
-        const double kd = k * d;
-        for (size_t m = i; m <= j; ++m) {
+        const double kd = k * d; /* the run is [i, lo]: out[lo + 1 ..] still hold x */
+        for (size_t m = i; m <= lo; ++m) {
             const double w = out[m] - kd;
             out[m] = (w >= d) | (w < 0.0) ? 0.0 : w;
         }
-        i = j + 1;
+        i = lo + 1, k = khi;
     }
 }
 

@@ -117,8 +117,9 @@ START_TEST(times_equal_single_time_every_isa)
         times[19] = -INFINITY;
         times[23] = INFINITY;
         /* within one key interval, then its first key exactly, its last key, just below that,
-           and the first key again (the sampler keeps the interval a search found: a time back
-           on its first key must still copy that key), on the uniform and an irregular timeline */
+           and the first key again, on the uniform and an irregular timeline (a sampler that
+           kept the last interval it found would have to copy the key when a time comes back
+           onto it) */
         for (int tl = 0; tl < 2; ++tl) {
             const double k0 = (double)tc.times[tl][7], k1 = (double)tc.times[tl][8];
             double *at = times + 27 + 6 * tl;

@@ -1300,12 +1300,16 @@ START_TEST(chain_pose_refusals)
 END_TEST
 
 /*
- * The rig's clip times at a grid's times (one division per run of times between loop
+ * The rig's clip times at a grid's times (a few divisions per run of times between loop
  * boundaries) against the clip time at each time, bit for bit: durations that are and are not
  * exact, tiny and huge (loop counts past 2^52, and x/d overflowing), offsets, negative, huge
  * and non-finite starts (and times that overflow), steps of zero, one ulp, seconds and of
- * either sign, one to 130 times, unlooped clips and durations ≤ 0, NaN or infinite; and grids that walk across k·d one ulp at a time, where x/d rounds onto or off
- * an integer and the clip time is taken as 0 (the case is counted: the test must meet it).
+ * either sign, one to 130 times, unlooped clips and durations ≤ 0, NaN or infinite; and grids
+ * that walk across k·d one ulp at a time (and stop rising at their last time). The clip time's
+ * guard — 0 where x − ⌊x/d⌋·d rounds to d or below 0 — must fire in both sets (counted): in
+ * the first at huge loop counts and steps, in the walks at ordinary ones (just below 0, x/d
+ * rounds to a tiny negative, ⌊⌋ is −1 and x + d rounds to d; just below 5·0.7 and 10·0.7, x/d
+ * rounds up onto the integer).
  */
 static double test_floor(double q) /* det_floor's values: +0 for ±0, q itself from 2^52 */
 {
@@ -1367,7 +1371,8 @@ START_TEST(clip_times_grid_equals_single_time)
                         }
             }
     /* across k·d one ulp at a time (offset 0: x is the time itself) */
-    static const double K[] = {-1000.0, -2.0, -1.0, 1.0, 2.0, 7.0, 1000.0, 0x1p40};
+    static const double K[] = {-1000.0, -2.0, -1.0, 0.0, 1.0, 2.0, 5.0, 7.0, 10.0, 1000.0, 0x1p40};
+    long walk_guards = 0;
     const tendon_rig_clip c0 = {NULL, 0.0, 1};
     for (size_t a = 0; a < 8; ++a)
         for (size_t k = 0; k < sizeof K / sizeof *K; ++k) {
@@ -1376,13 +1381,21 @@ START_TEST(clip_times_grid_equals_single_time)
             for (int u = 0; u < 40; ++u)
                 start = nextafter(start, -INFINITY);
             const double ulp = nextafter(X, INFINITY) - X;
-            check_grid(&c0, D[a], start, ulp, 81, X, &guards);
-            check_grid(&c0, D[a], start, 0.0, 5, start, &guards);
-            grids += 2;
+            check_grid(&c0, D[a], start, ulp, 81, X, &walk_guards);
+            check_grid(&c0, D[a], start, 0.0, 5, start, &walk_guards);
+            /* the grid's last but one time on X, the sample time just below it (where the
+               times stop rising): with d = 1 and an integral K, on each side of a boundary */
+            double start8 = X;
+            for (int u = 0; u < 8; ++u)
+                start8 = nextafter(start8, -INFINITY);
+            check_grid(&c0, D[a], start8, ulp, 10, nextafter(X, -INFINITY), &walk_guards);
+            grids += 3;
         }
-    ck_assert_uint_eq(grids, 2 * 12 * 6 * 11 * 6 * 5 + 8 * 8 * 2);
-    ck_assert_msg(guards > 0, "no time met the clip time's guard (x − ⌊x/d⌋·d rounding to d "
-                              "or below 0): the edge grids missed it");
+    ck_assert_uint_eq(grids, 2 * 12 * 6 * 11 * 6 * 5 + 8 * 11 * 3);
+    ck_assert_msg(guards > 0 && walk_guards > 0,
+                  "the clip time's guard (x − ⌊x/d⌋·d rounding to d or below 0) fired %ld times "
+                  "in the broad grids and %ld in the ulp walks: both must meet it",
+                  guards, walk_guards);
 }
 END_TEST
 
