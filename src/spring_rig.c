@@ -255,12 +255,6 @@ void tendon_rig_clip_times_grid(const tendon_rig_clip *c, double d, const double
     out[last] = tendon_rig_clip_time(c, d, t[last]);
     for (size_t i = 0; i < last; ++i)
         out[i] = t[i] + off; /* tendon_rig_clip_time's x */
-    /* the argument's premise (non-finite ends give NaN or ±∞ times either way) */
-    if (!(out[0] - out[0] == 0.0 && out[last - 1] - out[last - 1] == 0.0)) { /* NaN is not */
-        for (size_t i = 0; i < last; ++i)
-            out[i] = tendon_rig_clip_time(c, d, t[i]);
-        return;
-    }
     /* the runs of equal k = ⌊out[m]/d⌋: from a run's first time i (k known), probe i + 1, then
        steps doubling, until k changes or the grid ends, then halve the bracket; k at the
        bracket's top is the next run's. A run of r times costs O(log r) divisions, one time
@@ -269,7 +263,9 @@ void tendon_rig_clip_times_grid(const tendon_rig_clip *c, double d, const double
     const double k_end = det_floor(out[last - 1] / d);
     if (!((k_end > k ? k_end - k : k - k_end) < (double)last / 4.0)) {
         /* more loop boundaries than a quarter of the times (a clip shorter than a few substeps;
-           or loop counts beyond 2^53, ±∞): time by time is cheaper than the runs */
+           or loop counts beyond 2^53): time by time is cheaper than the runs. Ends that are not
+           finite give a loop count of ±∞ or NaN, and a NaN span: time by time too, so the runs
+           only ever see finite ends, the argument's premise */
         for (size_t i = 0; i < last; ++i)
             out[i] = tendon_rig_clip_time(c, d, t[i]);
         return;
