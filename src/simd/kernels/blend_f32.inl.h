@@ -68,22 +68,10 @@ static inline void vflerp3(const float *from, const float *to, size_t o, const v
     }
 }
 
-/*
- * The blend's loops over a step's blocks (nb ≤ TENDON_F32_STAGE, constant once inlined)
- * unrolled in full, so each block's values stay in registers: gcc does it unasked; clang's
- * WebAssembly backend otherwise keeps the loop and the arrays in linear memory (2-4 % slower in
- * V8). Not the additive's: unrolled, V8 spills more there and it runs 3-5 % slower.
- */
-#define TENDON_UNROLL_BLOCKS _Pragma("GCC unroll 8")
-
-#ifndef TENDON_F32_STAGE
-/* Blocks per step. Each phase below runs over all of them before the next begins, so their
-   long independent chains (acos, sin, √, ÷) overlap instead of waiting on latency. */
-#define TENDON_F32_STAGE 4
-#endif
-#ifndef TENDON_F32_NLERP_STAGE
-#define TENDON_F32_NLERP_STAGE 2
-#endif
+/* The blend's loops over a step's blocks are unrolled in full (TENDON_UNROLL_BLOCKS,
+   quat_f32_core.inl.h); not the additive's: unrolled, V8 spills more there and it runs 3-5 %
+   slower. */
+/* Blocks per step: TENDON_F32_STAGE and TENDON_F32_NLERP_STAGE (quat_f32_core.inl.h). */
 
 /*
  * nb blocks of WF joints from joint j, in three phases (loads and dots; weights; combine,
@@ -281,22 +269,14 @@ void TENDON_FN(pose_add_weighted_f32)(const tendon_pose *base, const tendon_pose
 void TENDON_FN(quat_slerp_f32)(const float *a, const float *b, const float *t, size_t count,
                                float *out)
 {
-    size_t i = 0;
-    for (; i + TENDON_WF <= count; i += TENDON_WF)
-        vfstore_quat(out + 4 * i, vfslerp(vfload_quat(a + 4 * i), vfload_quat(b + 4 * i),
-                                          vfclamp01(vfqorder(vfload(t + i)))));
+    const size_t i = vfinterp_loop(a, b, t, vfset1(0.0f), count, out, 0);
     tendon_quat_slerp_f32_scalar_from(a, b, t, i, count, out);
 }
 
 void TENDON_FN(quat_nlerp_f32)(const float *a, const float *b, const float *t, size_t count,
                                float *out)
 {
-    size_t i = 0;
-    for (; i + TENDON_WF <= count; i += TENDON_WF) {
-        const vf w = vfclamp01(vfqorder(vfload(t + i)));
-        vfstore_quat(out + 4 * i, vfnlerp(vfload_quat(a + 4 * i), vfload_quat(b + 4 * i), w,
-                                          vfsub(vfset1(1.0f), w)));
-    }
+    const size_t i = vfinterp_loop(a, b, t, vfset1(0.0f), count, out, 1);
     tendon_quat_nlerp_f32_scalar_from(a, b, t, i, count, out);
 }
 

@@ -7,10 +7,11 @@
  *   feeds the uniform form a whole run of a timeline's key-major block (the translations, or
  *   the scales, of consecutive joints of one key next to those of the next key): one stream,
  *   no gather.
- * - clip_slerp_uniform_f32: the float tier's slerp (quat_f32_core.inl.h) of count quaternion
- *   pairs by one weight, TENDON_F32_STAGE blocks of WF quaternions per step so that their long
- *   independent chains (acos, sin, √, ÷) overlap; every block of a step is loaded before any is
- *   stored, so out may be exactly a or b.
+ * - clip_slerp_uniform_f32: the float tier's slerp of count quaternion pairs by one weight,
+ *   through quat_slerp_f32's staged loop (vfinterp_loop, quat_f32_core.inl.h: TENDON_F32_STAGE
+ *   blocks of WF quaternions per phase so that their long independent chains — acos, sin, √,
+ *   ÷ — overlap; every block of a step is loaded before any is stored, so out may be exactly a
+ *   or b).
  * - clip_hermite_f32: the Hermite sum in its written order, four planes of weights.
  * Fewer than WF elements left go to the scalar reference.
  */
@@ -46,39 +47,11 @@ void TENDON_FN(clip_lerp_uniform_f32)(const float *a, const float *b, float u, s
     tendon_clip_lerp_uniform_f32_scalar(a + i, b + i, u, count - i, out + i);
 }
 
-#ifndef TENDON_F32_STAGE
-#define TENDON_F32_STAGE 4
-#endif
-
-/* nb blocks of WF quaternions from quaternion i: loads and dots, weights, combine and store,
-   each phase over every block before the next phase begins. */
-static inline __attribute__((always_inline)) void clip_slerp_blocks(const float *a,
-                                                                    const float *b, vf w,
-                                                                    size_t i, int nb, float *out)
-{
-    vfquat qa[TENDON_F32_STAGE], qb[TENDON_F32_STAGE];
-    vf dot[TENDON_F32_STAGE], s0[TENDON_F32_STAGE], s1[TENDON_F32_STAGE];
-    for (int c = 0; c < nb; ++c) {
-        const size_t o = 4 * (i + (size_t)c * TENDON_WF);
-        qa[c] = vfload_quat(a + o);
-        qb[c] = vfload_quat(b + o);
-        dot[c] = vfdot4(qa[c], qb[c]);
-    }
-    for (int c = 0; c < nb; ++c)
-        vfslerp_weights(dot[c], w, &s0[c], &s1[c]);
-    for (int c = 0; c < nb; ++c)
-        vfstore_quat(out + 4 * (i + (size_t)c * TENDON_WF), vfcombine(qa[c], qb[c], s0[c], s1[c]));
-}
-
 void TENDON_FN(clip_slerp_uniform_f32)(const float *a, const float *b, float u, size_t count,
                                        float *out)
 {
-    const vf w = vfclamp01(vfset1(u)); /* tendon_reff_clamp01(u) in every lane */
-    size_t i = 0;
-    for (; i + TENDON_F32_STAGE * TENDON_WF <= count; i += TENDON_F32_STAGE * TENDON_WF)
-        clip_slerp_blocks(a, b, w, i, TENDON_F32_STAGE, out);
-    for (; i + TENDON_WF <= count; i += TENDON_WF)
-        clip_slerp_blocks(a, b, w, i, 1, out);
+    /* tendon_reff_clamp01(u) in every lane */
+    const size_t i = vfinterp_loop(a, b, NULL, vfclamp01(vfset1(u)), count, out, 0);
     tendon_clip_slerp_uniform_f32_scalar(a + 4 * i, b + 4 * i, u, count - i, out + 4 * i);
 }
 

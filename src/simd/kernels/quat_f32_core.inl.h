@@ -148,6 +148,81 @@ static inline vfquat vfnlerp(vfquat a, vfquat b, vf w, vf one_minus_w)
     return vfcombine(a, b, s0, s1);
 }
 
+/*
+ * The loops over a step's blocks (nb ≤ TENDON_F32_STAGE, constant once inlined) unrolled in
+ * full, so each block's values stay in registers: gcc does it unasked; clang's WebAssembly
+ * backend otherwise keeps the loop and the arrays in linear memory (2-4 % slower in V8).
+ */
+#define TENDON_UNROLL_BLOCKS _Pragma("GCC unroll 8")
+
+#ifndef TENDON_F32_STAGE
+/* Blocks per phase of the staged kernels below and in blend_f32.inl.h: each phase runs over all
+   of them before the next begins, so their long independent chains (acos, sin, √, ÷) overlap
+   instead of waiting on latency. */
+#define TENDON_F32_STAGE 4
+#endif
+#ifndef TENDON_F32_NLERP_STAGE
+#define TENDON_F32_NLERP_STAGE 2
+#endif
+
+/**
+ * vfslerp (nlerp = 0) or vfnlerp (1) of nb ≤ TENDON_F32_STAGE blocks of WF quaternions from
+ * element i, in three phases — loads and dots; weights; combine, normalise, store — each over
+ * every block before the next begins: one block's chain is longer than the core's scheduler
+ * looks ahead, so a block at a time leaves the units waiting on its latency. The weight is
+ * clamp01(t[e]) per element (t in memory order), or w_all (already clamped) for every element
+ * where t is NULL. Every block is read before any is written: out may be exactly a or b.
+ */
+static inline __attribute__((always_inline)) void vfinterp_blocks(const float *a, const float *b,
+                                                                  const float *t, vf w_all,
+                                                                  size_t i, int nb, float *out,
+                                                                  int nlerp)
+{
+    vfquat qa[TENDON_F32_STAGE], qb[TENDON_F32_STAGE];
+    vf w[TENDON_F32_STAGE], dot[TENDON_F32_STAGE], s0[TENDON_F32_STAGE], s1[TENDON_F32_STAGE];
+    TENDON_UNROLL_BLOCKS
+    for (int c = 0; c < nb; ++c) {
+        const size_t e = i + (size_t)c * TENDON_WF;
+        w[c] = t ? vfclamp01(vfqorder(vfload(t + e))) : w_all;
+        qa[c] = vfload_quat(a + 4 * e);
+        qb[c] = vfload_quat(b + 4 * e);
+        dot[c] = vfdot4(qa[c], qb[c]);
+    }
+    TENDON_UNROLL_BLOCKS
+    for (int c = 0; c < nb; ++c) {
+        if (nlerp)
+            vfnlerp_weights(dot[c], w[c], vfsub(vfset1(1.0f), w[c]), &s0[c], &s1[c]);
+        else
+            vfslerp_weights(dot[c], w[c], &s0[c], &s1[c]);
+    }
+    TENDON_UNROLL_BLOCKS
+    for (int c = 0; c < nb; ++c)
+        vfstore_quat(out + 4 * (i + (size_t)c * TENDON_WF), vfcombine(qa[c], qb[c], s0[c], s1[c]));
+}
+
+/** vfinterp_blocks over whole blocks of [0, count), a phase of stage blocks at a time while
+    they last, then the two or three blocks left (slerp) as one phase: the spring rig's and the
+    clip samplers' calls are often two or three blocks long; returns the elements done (a
+    multiple of WF; the caller takes the rest). */
+static inline __attribute__((always_inline)) size_t vfinterp_loop(const float *a, const float *b,
+                                                                  const float *t, vf w_all,
+                                                                  size_t count, float *out,
+                                                                  int nlerp)
+{
+    const int nb = nlerp ? TENDON_F32_NLERP_STAGE : TENDON_F32_STAGE;
+    size_t i = 0;
+    for (; i + (size_t)nb * TENDON_WF <= count; i += (size_t)nb * TENDON_WF)
+        vfinterp_blocks(a, b, t, w_all, i, nb, out, nlerp);
+    const size_t left = (count - i) / TENDON_WF; /* < nb */
+    if (!nlerp && left == 3)
+        vfinterp_blocks(a, b, t, w_all, i, 3, out, nlerp);
+    else if (!nlerp && left == 2)
+        vfinterp_blocks(a, b, t, w_all, i, 2, out, nlerp);
+    else if (left == 1)
+        vfinterp_blocks(a, b, t, w_all, i, 1, out, nlerp);
+    return i + left * TENDON_WF;
+}
+
 /** tendon_reff_slerp_from_identity */
 static inline vfquat vfslerp_from_identity(vfquat d, vf w)
 {
