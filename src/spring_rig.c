@@ -33,7 +33,7 @@
 #define RIG_MAGIC 0x746e64726967ull /* "tndrig" */
 /* Joints a chunk of an evaluation holds (times × the grid's joints): its three poses, matrices
    and weights come to ~50 KiB, so the stages of a chunk run out of the first cache levels. */
-#define RIG_CHUNK_JOINTS 256
+#define RIG_CHUNK_JOINTS 512
 
 /* How a chain's anchor is formed at a time (docs/springs.md, "The spring rig"):
    anchor = M(parent of J0) · (L(J0) · (offset, 1)). */

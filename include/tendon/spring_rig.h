@@ -14,8 +14,8 @@
  *      times per kernel call (vectorised across times), layered with a weight per joint per
  *      time (tendon_kernels.pose_blend_weighted / pose_add_weighted), then only those joints'
  *      local and model matrices (one kernel call over many times); joints no track drives have
- *      the rest pose's matrices, computed once. Work goes in chunks of times of ~256 joints, so
- *      each chunk's stages run in the first cache levels (16 times at least: with more than 16
+ *      the rest pose's matrices, computed once. Work goes in chunks of times of ~512 joints, so
+ *      each chunk's stages run in the first cache levels (16 times at least: with more than 32
  *      such joints on a grid, a chunk and the workspace grow with them). Each chain's anchor is
  *         anchor = M(parent of J0) · (L(J0) · (offset, 1))
  *      (float32, each product in the written order ((m0·x + m4·y) + m8·z) + m12: L(J0) the
