@@ -32,7 +32,9 @@
 
 #define RIG_MAGIC 0x746e64726967ull /* "tndrig" */
 /* Joints a chunk of an evaluation holds (times × the grid's joints): its three poses, matrices
-   and weights come to ~50 KiB, so the stages of a chunk run out of the first cache levels. */
+   and weights come to ~105 KiB (40 + 64 + 16 bytes a joint: past a 48 KiB first-level cache,
+   within the second), so the stages of a chunk run out of the first cache levels; 512 measured
+   faster than 256 (docs/springs.md, "The staged float32 slerp, and chunks of 512 joints"). */
 #define RIG_CHUNK_JOINTS 512
 
 /* How a chain's anchor is formed at a time (docs/springs.md, "The spring rig"):
@@ -970,7 +972,7 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
            across the stages), at most all the times; a multiple of 16 times — a slot's run of
            times is whole vectors of the widest ISA (16 floats), and the clip kernels' calls
            are per track, over the times — so at least 16 where the grid has them: with more
-           than 16 slots a chunk holds 16 times of every slot (more joints than the budget, but
+           than 32 slots a chunk holds 16 times of every slot (more joints than the budget, but
            no padding to compute) */
         size_t chunk = n ? RIG_CHUNK_JOINTS / n : T;
         if (n)

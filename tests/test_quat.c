@@ -394,15 +394,19 @@ static void check_against_scalar(int isa, const tendon_kernels *k, int which, ui
     free(want_aa.base);
 }
 
-/* Every count 0..67, several seeds, unaligned (and sometimes aligned) inputs and outputs. */
+/* Every count 0..67 and four past 64, several seeds, unaligned (and sometimes aligned) inputs and
+   outputs. */
 START_TEST(test_bitwise_random_counts)
 {
     const tendon_kernels *k = isa_table_or_skip(_i);
     if (!k)
         return;
     static const size_t OFFSETS[] = {1, 0, 3, 1, 2, 1, 1, 0, 1, 3, 1, 1};
+    /* and past a first phase of four 16-lane blocks: two or three blocks left, then a tail */
+    static const size_t MORE[] = {100, 115, 127, 131};
     for (uint64_t s = 0; s < 12; ++s) {
-        for (size_t n = 0; n <= MAX_COUNT; ++n) {
+        for (size_t ci = 0; ci <= MAX_COUNT + 4; ++ci) {
+            const size_t n = ci <= MAX_COUNT ? ci : MORE[ci - MAX_COUNT - 1];
             const uint64_t seed = 0x5EED0000u + 1000 * s + n;
             const size_t off = OFFSETS[s];
             test_rng r;

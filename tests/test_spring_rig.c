@@ -434,8 +434,8 @@ END_TEST
 
 /*
  * A deep skeleton: 40 joints in a line, every one animated, a chain hanging from joint 36 — 37
- * dynamic joints on the grid, more than a 256-joint chunk holds at 16 times, so a chunk is 16
- * times of every slot (592 joints) and the last one is partial; and with heavily damped links
+ * dynamic joints on the grid, more than a 512-joint chunk holds at 16 times (32 would fit), so a
+ * chunk is 16 times of every slot (592 joints) and the last one is partial; and with heavily damped links
  * (ζ = 6: 12 times), a grid of fewer than 16 times, one chunk whose runs are padded past them.
  * The anchors and the links against the single-time path on every ISA, both tiers, with and
  * without a root transform.

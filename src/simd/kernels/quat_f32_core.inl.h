@@ -164,6 +164,10 @@ static inline vfquat vfnlerp(vfquat a, vfquat b, vf w, vf one_minus_w)
 #ifndef TENDON_F32_NLERP_STAGE
 #define TENDON_F32_NLERP_STAGE 2
 #endif
+/* the phases' arrays hold TENDON_F32_STAGE blocks */
+_Static_assert(TENDON_F32_STAGE >= 1 && TENDON_F32_NLERP_STAGE >= 1 &&
+                   TENDON_F32_NLERP_STAGE <= TENDON_F32_STAGE,
+               "TENDON_F32_NLERP_STAGE must lie in [1, TENDON_F32_STAGE]");
 
 /**
  * vfslerp (nlerp = 0) or vfnlerp (1) of nb ≤ TENDON_F32_STAGE blocks of WF quaternions from
@@ -201,9 +205,9 @@ static inline __attribute__((always_inline)) void vfinterp_blocks(const float *a
 }
 
 /** vfinterp_blocks over whole blocks of [0, count), a phase of stage blocks at a time while
-    they last, then the two or three blocks left (slerp) as one phase: the spring rig's and the
-    clip samplers' calls are often two or three blocks long; returns the elements done (a
-    multiple of WF; the caller takes the rest). */
+    they last, then two or three blocks left as one phase (the spring rig's and the clip
+    samplers' calls are often two or three blocks long), then block by block; returns the
+    elements done (a multiple of WF; the caller takes the rest). */
 static inline __attribute__((always_inline)) size_t vfinterp_loop(const float *a, const float *b,
                                                                   const float *t, vf w_all,
                                                                   size_t count, float *out,
@@ -214,13 +218,16 @@ static inline __attribute__((always_inline)) size_t vfinterp_loop(const float *a
     for (; i + (size_t)nb * TENDON_WF <= count; i += (size_t)nb * TENDON_WF)
         vfinterp_blocks(a, b, t, w_all, i, nb, out, nlerp);
     const size_t left = (count - i) / TENDON_WF; /* < nb */
-    if (!nlerp && left == 3)
+    if (TENDON_F32_STAGE >= 3 && left == 3) {
         vfinterp_blocks(a, b, t, w_all, i, 3, out, nlerp);
-    else if (!nlerp && left == 2)
+        i += 3 * TENDON_WF;
+    } else if (TENDON_F32_STAGE >= 2 && left == 2) {
         vfinterp_blocks(a, b, t, w_all, i, 2, out, nlerp);
-    else if (left == 1)
+        i += 2 * TENDON_WF;
+    }
+    for (; i + TENDON_WF <= count; i += TENDON_WF) /* what is left of a larger stage */
         vfinterp_blocks(a, b, t, w_all, i, 1, out, nlerp);
-    return i + left * TENDON_WF;
+    return i;
 }
 
 /** tendon_reff_slerp_from_identity */
