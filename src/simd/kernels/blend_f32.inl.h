@@ -68,10 +68,9 @@ static inline void vflerp3(const float *from, const float *to, size_t o, const v
     }
 }
 
-/* The blend's loops over a step's blocks are unrolled in full (TENDON_UNROLL_BLOCKS,
-   quat_f32_core.inl.h); not the additive's: unrolled, V8 spills more there and it runs 3-5 %
-   slower. */
-/* Blocks per step: TENDON_F32_STAGE and TENDON_F32_NLERP_STAGE (quat_f32_core.inl.h). */
+/* Blocks per step: TENDON_F32_STAGE and TENDON_F32_NLERP_STAGE (quat_f32_core.inl.h). The
+   blend's loops over a step's blocks are unrolled in full (TENDON_UNROLL_BLOCKS, there); not the
+   additive's: unrolled, V8 spills more there and it runs 3-5 % slower. */
 
 /*
  * nb blocks of WF joints from joint j, in three phases (loads and dots; weights; combine,
