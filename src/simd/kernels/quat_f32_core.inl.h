@@ -217,11 +217,13 @@ static inline __attribute__((always_inline)) size_t vfinterp_loop(const float *a
     size_t i = 0;
     for (; i + (size_t)nb * TENDON_WF <= count; i += (size_t)nb * TENDON_WF)
         vfinterp_blocks(a, b, t, w_all, i, nb, out, nlerp);
-    const size_t left = (count - i) / TENDON_WF; /* < nb */
-    if (TENDON_F32_STAGE >= 3 && left == 3) {
+    const size_t left = (count - i) / TENDON_WF; /* < nb: a k-block phase only where nb > k (nb a
+                                                     constant here, so nlerp's stage of two
+                                                     compiles no two- or three-block copy) */
+    if (nb > 3 && left == 3) {
         vfinterp_blocks(a, b, t, w_all, i, 3, out, nlerp);
         i += 3 * TENDON_WF;
-    } else if (TENDON_F32_STAGE >= 2 && left == 2) {
+    } else if (nb > 2 && left == 2) {
         vfinterp_blocks(a, b, t, w_all, i, 2, out, nlerp);
         i += 2 * TENDON_WF;
     }
