@@ -159,6 +159,60 @@ START_TEST(test_isa_skin_mesh_dq)
 }
 END_TEST
 
+/*
+ * The dual quaternions wherever a caller's array puts them: 0, 4, 16, 32 and 48 bytes past a
+ * 64-byte boundary (AVX2 and AVX-512 copy an unaligned table of up to 256 entries to an aligned
+ * block when the call repays it), for the lane form (70 entries) and the row form (64 entries,
+ * 2100 vertices), calls shorter than the palette too: the scalar table's bits.
+ */
+START_TEST(test_isa_skin_mesh_dq_offsets)
+{
+    ISA_TABLE_OR_RETURN(k);
+    const tendon_kernels *ref = tendon_kernels_for(TENDON_ISA_SCALAR);
+    const char *isa = tendon_isa_name((tendon_isa)_i);
+    test_rng r;
+    rng_seed(&r, 0xD0A + (uint64_t)_i);
+    static const size_t offsets[] = {0, 4, 16, 32, 48};
+    static const size_t palettes[] = {70, 64};
+    for (size_t pi = 0; pi < 2; ++pi) {
+        const size_t pc = palettes[pi];
+        float *pal = rigid_palette(&r, pc, (int)pi);
+        float *dq = malloc(64 * pc);
+        ck_assert_uint_eq(ref->palette_to_dual_quat(pal, pc, dq), pc);
+        for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; ++oi) {
+            tbuf qb = tbuf_make(64 * pc, offsets[oi]);
+            float *at = (float *)(void *)qb.p;
+            memcpy(at, dq, 64 * pc);
+            const size_t counts[2] = {pc - 1, pi ? 2100 : 1031};
+            for (int ci = 0; ci < 2; ++ci) {
+                for (int mode = 0; mode < 3; mode += 2) {
+                    for (int layout = 0; layout < 2; ++layout) {
+                        const skin_case c = {counts[ci], 4, 2, mode, layout};
+                        const uint64_t seed = rng_u64(&r);
+                        skin_bufs a, b;
+                        skin_bufs_make(&a, &c, pal, pc, seed);
+                        skin_bufs_make(&b, &c, pal, pc, seed);
+                        tendon_skin_mesh *m;
+                        ck_assert_int_eq(tendon_skin_mesh_create(&a.job, &m), TENDON_OK);
+                        const tendon_skin_job *ja = &a.job, *jb = &b.job;
+                        k->skin_mesh_dq(m, at, 0, c.n, ja->out_positions, ja->out_normals,
+                                        ja->out_tangents);
+                        ref->skin_mesh_dq(m, dq, 0, c.n, jb->out_positions, jb->out_normals,
+                                          jb->out_tangents);
+                        compare_outputs(&a, &b, isa, &c);
+                        tendon_skin_mesh_destroy(m);
+                        skin_bufs_free(&a);
+                        skin_bufs_free(&b);
+                    }
+                }
+            }
+            tbuf_free(&qb);
+        }
+        free(pal), free(dq);
+    }
+}
+END_TEST
+
 /* ---- the double-precision oracle ----------------------------------------------------------- */
 
 /* The unit quaternion (x y z w, w ≥ 0) of a rotation matrix in double (Shepperd). */
@@ -638,6 +692,7 @@ static Suite *dq_suite(void)
     tcase_set_timeout(isa, 240);
     tcase_add_loop_test(isa, test_isa_palette_to_dual_quat, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_skin_mesh_dq, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, test_isa_skin_mesh_dq_offsets, 0, TENDON_ISA_COUNT);
     suite_add_tcase(s, isa);
     return s;
 }

