@@ -86,9 +86,12 @@
  * tendon_kernels_for and the dispatch hand out are the *_INTEL ones below, which differ from the
  * others in those two fields (splat up to 128 entries) and, for AVX2, in local_matrices: the
  * form that stores each matrix's 128-bit pieces on its own instead of finishing the transpose
- * across lanes (local_matrices_pieces, 0.82-0.87 of the time up to 256 joints on that Xeon; on
- * AVX-512 it measured 0.95-1.15, so that table keeps the whole matrices). The bits are the same
- * either way.
+ * across lanes (local_matrices_pieces, 0.82-0.87 of the time up to 256 joints on that Xeon), and
+ * since 2026-12-07 for AVX-512 too: first measured there at 0.95-1.15, a second Xeon of that
+ * model gave tendon_pose_palette at 64 joints 5.68-5.69 → 5.58 ns a joint with a 64-byte-aligned
+ * `model` and 5.96 → 5.64 with one 16 bytes past a line (a caller's malloc or std::vector), 200
+ * joints 6.45 → 6.36 (docs/skinning.md, "Buffers not aligned to the vector"). The bits are the
+ * same either way.
  */
 #define SPLAT_MAX_INTEL 128
 #define SPLAT_PAYS_scalar 0
@@ -114,7 +117,7 @@ static const tendon_kernels TABLE_AVX2_INTEL =
 #ifdef TENDON_HAVE_AVX512
 static const tendon_kernels TABLE_AVX512 = TABLE(avx512, TENDON_ISA_AVX512);
 static const tendon_kernels TABLE_AVX512_INTEL =
-    TABLE_SPLAT(avx512, TENDON_ISA_AVX512, 1, SPLAT_MAX_INTEL, tendon_local_matrices_avx512);
+    TABLE_SPLAT(avx512, TENDON_ISA_AVX512, 1, SPLAT_MAX_INTEL, tendon_local_matrices_pieces_avx512);
 #endif
 
 /* An Intel CPU (cpuid's vendor): the tables tuned for it. Asked once; cpuid is slow under a

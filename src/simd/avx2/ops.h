@@ -121,6 +121,13 @@ static inline vfmask vflt(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CM
 static inline vf vfsel(vfmask m, vf yes, vf no) { return simde_mm256_blendv_ps(no, yes, m); }
 static inline vf vfload(const float *p) { return simde_mm256_loadu_ps(p); }
 static inline void vfstore(float *p, vf v) { simde_mm256_storeu_ps(p, v); }
+/** v stored as its two 128-bit halves, each on its own: no store crosses a 16-byte boundary
+    (a caller's array aligned to 16 bytes but not to the vector). */
+static inline void vfstore_pieces(float *p, vf v)
+{
+    simde_mm_storeu_ps(p, simde_mm256_castps256_ps128(v));
+    simde_mm_storeu_ps(p + 4, simde_mm256_extractf128_ps(v, 1));
+}
 
 /** p[0..3] in every group of four lanes. */
 static inline vf vfload4_dup(const float *p)

@@ -188,6 +188,15 @@ static inline vfmask vflt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIM
 static inline vf vfsel(vfmask m, vf yes, vf no) { return simde_mm512_mask_blend_ps(m, no, yes); }
 static inline vf vfload(const float *p) { return simde_mm512_loadu_ps(p); }
 static inline void vfstore(float *p, vf v) { simde_mm512_storeu_ps(p, v); }
+/** v stored as its four 128-bit pieces, each on its own: no store crosses a 16-byte boundary
+    (a caller's array aligned to 16 bytes but not to the vector). */
+static inline void vfstore_pieces(float *p, vf v)
+{
+    simde_mm_storeu_ps(p, simde_mm512_castps512_ps128(v));
+    simde_mm_storeu_ps(p + 4, simde_mm512_extractf32x4_ps(v, 1));
+    simde_mm_storeu_ps(p + 8, simde_mm512_extractf32x4_ps(v, 2));
+    simde_mm_storeu_ps(p + 12, simde_mm512_extractf32x4_ps(v, 3));
+}
 
 /** p[0..3] in every group of four lanes. */
 static inline vf vfload4_dup(const float *p)

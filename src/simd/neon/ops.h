@@ -174,6 +174,8 @@ static inline vfmask vflt(vf a, vf b) { return simde_vcltq_f32(a, b); }
 static inline vf vfsel(vfmask m, vf yes, vf no) { return simde_vbslq_f32(m, yes, no); }
 static inline vf vfload(const float *p) { return simde_vld1q_f32(p); }
 static inline void vfstore(float *p, vf v) { simde_vst1q_f32(p, v); }
+/** vfstore: a four-lane vector is one 128-bit piece already. */
+static inline void vfstore_pieces(float *p, vf v) { vfstore(p, v); }
 
 /** p[0..3] in every group of four lanes (here: the one group). */
 static inline vf vfload4_dup(const float *p) { return simde_vld1q_f32(p); }

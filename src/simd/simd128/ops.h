@@ -161,6 +161,8 @@ static inline vfmask vflt(vf a, vf b) { return wasm_f32x4_lt(a, b); }
 static inline vf vfsel(vfmask m, vf yes, vf no) { return wasm_v128_bitselect(yes, no, m); }
 static inline vf vfload(const float *p) { return wasm_v128_load(p); }
 static inline void vfstore(float *p, vf v) { wasm_v128_store(p, v); }
+/** vfstore: a four-lane vector is one 128-bit piece already. */
+static inline void vfstore_pieces(float *p, vf v) { vfstore(p, v); }
 
 /** p[0..3] in every group of four lanes (here: the one group). */
 static inline vf vfload4_dup(const float *p) { return wasm_v128_load(p); }

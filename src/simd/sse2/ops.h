@@ -155,6 +155,8 @@ static inline vf vfsel(vfmask m, vf yes, vf no)
 }
 static inline vf vfload(const float *p) { return simde_mm_loadu_ps(p); }
 static inline void vfstore(float *p, vf v) { simde_mm_storeu_ps(p, v); }
+/** vfstore: a four-lane vector is one 128-bit piece already. */
+static inline void vfstore_pieces(float *p, vf v) { vfstore(p, v); }
 
 /** p[0..3] in every group of four lanes (here: the one group). */
 static inline vf vfload4_dup(const float *p) { return simde_mm_loadu_ps(p); }
