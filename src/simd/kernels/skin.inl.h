@@ -1209,29 +1209,34 @@ void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq_in, size
     if (v > end)
         v = end;
     tendon_skin_mesh_dq_scalar(m, dq_in, first, v - first, op, on, ot);
-#if TENDON_WF >= 8
-    _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX]; /* see valigned_palette */
-    const float *const dq = valigned_palette(dq_in, m->palette_count, end - v, aligned);
-#else
-    const float *const dq = dq_in;
-#endif
     const int mode = ot ? 2 : on ? 1 : 0;
     const int fast = op && m->out_stride[0] == 3 * sizeof(float) &&
                      (mode < 1 || (on && m->out_stride[1] == 3 * sizeof(float))) &&
                      (mode < 2 || m->out_stride[2] == 4 * sizeof(float));
     int unit = 1; /* every scale exactly 1: O(palette_count) reads, no gather per vertex */
     for (size_t j = 0; j < m->palette_count && unit; ++j)
-        unit = dq[16 * j + 8] == 1.0f;
+        unit = dq_in[16 * j + 8] == 1.0f;
     const void *rows = NULL; /* the row form's tables, where they pay (packed outputs) */
+    const float *dq = dq_in;
 #if TENDON_WF <= 8
-    vdq_rows row_tables;
+    /* the row form's tables, or (the lane form on AVX2) the aligned copy of valigned_palette:
+       never both, so one block of 16 KiB */
+    union {
+        vdq_rows rows;
+        _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX];
+    } scratch;
     const size_t pc = m->palette_count;
     if (fast && m->influence_count > 1 && pc <= TENDON_DQ_ROWS_MAX && end - v >= 64 &&
         end - v >= pc * pc / 2) {
         /* (the dots in blocks of WF entries: the real parts padded to a multiple of WF) */
-        vdq_rows_make(dq, pc, (pc + TENDON_WF - 1) / TENDON_WF * TENDON_WF, &row_tables);
-        rows = &row_tables;
+        vdq_rows_make(dq_in, pc, (pc + TENDON_WF - 1) / TENDON_WF * TENDON_WF, &scratch.rows);
+        rows = &scratch.rows; /* which reads dq_in only for the scales, one float at a time */
+    } else {
+        dq = valigned_palette(dq_in, pc, end - v, scratch.aligned);
     }
+#else
+    _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX]; /* see valigned_palette */
+    dq = valigned_palette(dq_in, m->palette_count, end - v, aligned);
 #endif
     /* as skin_mesh: packed outputs with n and the mode constants, else one per n; the row form
        (packed only) takes the scales' kind at run time */
