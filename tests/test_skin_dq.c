@@ -97,6 +97,38 @@ END_TEST
  * count — 2100 vertices at 64 entries, the table's largest — and, at 3 entries, 65 vertices too;
  * the split calls below fall short of it, so one call of each kind meets the other).
  */
+/*
+ * One case: a mesh from the case's buffers (seeded), skinned by table k with dq_k and by the
+ * scalar table with dq_ref (the same values, wherever each sits), compared bit for bit; with
+ * `split`, k again in two calls cut at a third.
+ */
+static void dq_case(const tendon_kernels *k, const char *isa, const skin_case *c,
+                    const float *pal, size_t pc, const float *dq_k, const float *dq_ref,
+                    uint64_t seed, int split)
+{
+    const tendon_kernels *ref = tendon_kernels_for(TENDON_ISA_SCALAR);
+    skin_bufs a, b;
+    skin_bufs_make(&a, c, pal, pc, seed);
+    skin_bufs_make(&b, c, pal, pc, seed);
+    /* finite weights only: a mesh refuses NaN and ±inf */
+    tendon_skin_mesh *m;
+    ck_assert_int_eq(tendon_skin_mesh_create(&a.job, &m), TENDON_OK);
+    const tendon_skin_job *ja = &a.job, *jb = &b.job;
+    k->skin_mesh_dq(m, dq_k, 0, c->n, ja->out_positions, ja->out_normals, ja->out_tangents);
+    ref->skin_mesh_dq(m, dq_ref, 0, c->n, jb->out_positions, jb->out_normals, jb->out_tangents);
+    compare_outputs(&a, &b, isa, c);
+    if (split && c->n > 3) { /* split at a third: the same bits */
+        const size_t cut = c->n / 3 + 1;
+        k->skin_mesh_dq(m, dq_k, 0, cut, ja->out_positions, ja->out_normals, ja->out_tangents);
+        k->skin_mesh_dq(m, dq_k, cut, c->n - cut, ja->out_positions, ja->out_normals,
+                        ja->out_tangents);
+        compare_outputs(&a, &b, isa, c);
+    }
+    tendon_skin_mesh_destroy(m);
+    skin_bufs_free(&a);
+    skin_bufs_free(&b);
+}
+
 START_TEST(test_isa_skin_mesh_dq)
 {
     ISA_TABLE_OR_RETURN(k);
@@ -126,30 +158,7 @@ START_TEST(test_isa_skin_mesh_dq)
                         const size_t count =
                             pc == 64 && ci == SWEEP_COUNT - 1 ? 2100 : sweep_count(ci);
                         const skin_case c = {count, ni, 2, mode, layout};
-                        const uint64_t seed = rng_u64(&r);
-                        skin_bufs a, b;
-                        skin_bufs_make(&a, &c, pal, pc, seed);
-                        skin_bufs_make(&b, &c, pal, pc, seed);
-                        /* finite weights only: a mesh refuses NaN and ±inf */
-                        tendon_skin_mesh *m;
-                        ck_assert_int_eq(tendon_skin_mesh_create(&a.job, &m), TENDON_OK);
-                        const tendon_skin_job *ja = &a.job, *jb = &b.job;
-                        k->skin_mesh_dq(m, dq, 0, c.n, ja->out_positions, ja->out_normals,
-                                        ja->out_tangents);
-                        ref->skin_mesh_dq(m, dq, 0, c.n, jb->out_positions, jb->out_normals,
-                                          jb->out_tangents);
-                        compare_outputs(&a, &b, isa, &c);
-                        if (c.n > 3) { /* split at a third: the same bits */
-                            const size_t cut = c.n / 3 + 1;
-                            k->skin_mesh_dq(m, dq, 0, cut, ja->out_positions, ja->out_normals,
-                                            ja->out_tangents);
-                            k->skin_mesh_dq(m, dq, cut, c.n - cut, ja->out_positions,
-                                            ja->out_normals, ja->out_tangents);
-                            compare_outputs(&a, &b, isa, &c);
-                        }
-                        tendon_skin_mesh_destroy(m);
-                        skin_bufs_free(&a);
-                        skin_bufs_free(&b);
+                        dq_case(k, isa, &c, pal, pc, dq, dq, rng_u64(&r), 1);
                     }
                 }
             }
@@ -188,21 +197,7 @@ START_TEST(test_isa_skin_mesh_dq_offsets)
                 for (int mode = 0; mode < 3; mode += 2) {
                     for (int layout = 0; layout < 2; ++layout) {
                         const skin_case c = {counts[ci], 4, 2, mode, layout};
-                        const uint64_t seed = rng_u64(&r);
-                        skin_bufs a, b;
-                        skin_bufs_make(&a, &c, pal, pc, seed);
-                        skin_bufs_make(&b, &c, pal, pc, seed);
-                        tendon_skin_mesh *m;
-                        ck_assert_int_eq(tendon_skin_mesh_create(&a.job, &m), TENDON_OK);
-                        const tendon_skin_job *ja = &a.job, *jb = &b.job;
-                        k->skin_mesh_dq(m, at, 0, c.n, ja->out_positions, ja->out_normals,
-                                        ja->out_tangents);
-                        ref->skin_mesh_dq(m, dq, 0, c.n, jb->out_positions, jb->out_normals,
-                                          jb->out_tangents);
-                        compare_outputs(&a, &b, isa, &c);
-                        tendon_skin_mesh_destroy(m);
-                        skin_bufs_free(&a);
-                        skin_bufs_free(&b);
+                        dq_case(k, isa, &c, pal, pc, at, dq, rng_u64(&r), 0);
                     }
                 }
             }
