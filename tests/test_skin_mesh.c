@@ -101,9 +101,10 @@ END_TEST
  * The palette wherever a caller's array puts it: 0, 4, 16, 32 and 48 bytes past a 64-byte
  * boundary (AVX2 and AVX-512 copy a palette of up to 256 entries that is not aligned to their
  * vector to an aligned block when the call skins at least as many vertices as it has entries:
- * docs/skinning.md "A palette not aligned to the vector"). Applied to the mesh and through the
- * job (tendon_kernels.skin), calls longer and shorter than the palette, a 300-entry palette
- * (never copied): every result bit for bit the scalar table's on the same values.
+ * docs/skinning.md "Buffers not aligned to the vector"). Applied to the mesh (whole, and from
+ * vertex 5 then the first five) and through the job (tendon_kernels.skin), calls one vertex
+ * shorter than the palette, as long and longer, palettes of 70, 256 (the largest copied), 257
+ * and 300 entries: every result bit for bit the scalar table's on the same values.
  */
 START_TEST(test_mesh_palette_offsets)
 {
@@ -113,16 +114,17 @@ START_TEST(test_mesh_palette_offsets)
     test_rng r;
     rng_seed(&r, 0xA11 + (uint64_t)_i);
     static const size_t offsets[] = {0, 4, 16, 32, 48};
-    static const size_t palettes[] = {70, 300};
-    static const size_t counts[] = {69, 70, 1031};
-    for (size_t pi = 0; pi < 2; ++pi) {
+    /* 256 entries: the largest copied; 257 and 300: never copied */
+    static const size_t palettes[] = {70, 256, 257, 300};
+    for (size_t pi = 0; pi < 4; ++pi) {
         const size_t pc = palettes[pi];
+        const size_t counts[] = {pc - 1, pc, 1031};
         float *pal = random_palette(&r, pc);
         for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; ++oi) {
             tbuf pb = tbuf_make(64 * pc, offsets[oi]);
             float *at = (float *)(void *)pb.p;
             memcpy(at, pal, 64 * pc);
-            for (size_t ci = pi; ci < 3; ++ci) {
+            for (size_t ci = pi == 3 ? 2 : 0; ci < 3; ++ci) {
                 for (size_t ni = 1; ni <= 4; ni += 3) {
                     for (int mode = 0; mode < 3; ++mode) {
                         for (int layout = 0; layout < 2; ++layout) {
@@ -136,6 +138,17 @@ START_TEST(test_mesh_palette_offsets)
                             const tendon_skin_job *j = &a.job;
                             ck_assert_int_eq(tendon_skin_mesh_apply_range_on(
                                                  k, m, at, 0, c.n, j->out_positions,
+                                                 j->out_normals, j->out_tangents),
+                                             TENDON_OK);
+                            compare_outputs(&a, &b, isa, &c);
+                            /* from vertex 5 (a scalar head first), then the first five */
+                            poison_outputs(j);
+                            ck_assert_int_eq(tendon_skin_mesh_apply_range_on(
+                                                 k, m, at, 5, c.n - 5, j->out_positions,
+                                                 j->out_normals, j->out_tangents),
+                                             TENDON_OK);
+                            ck_assert_int_eq(tendon_skin_mesh_apply_range_on(
+                                                 k, m, at, 0, 5, j->out_positions,
                                                  j->out_normals, j->out_tangents),
                                              TENDON_OK);
                             compare_outputs(&a, &b, isa, &c);

@@ -139,6 +139,8 @@ typedef struct tendon_skin_job {
  *                        overflows size_t or runs past the end of the address space
  *   TENDON_ERR_ALIAS     a partial overlap
  *   TENDON_ERR_ISA
+ * Stack: as tendon_skin_mesh_apply (a palette not aligned to the vector is copied on AVX2 and
+ * AVX-512 when the job has at least palette_count vertices).
  */
 TENDON_API tendon_status tendon_skin(const tendon_skin_job *job);
 
@@ -222,7 +224,13 @@ TENDON_API size_t tendon_skin_mesh_memory_bytes(const tendon_skin_mesh *mesh);
  * may be the buffers the mesh was made from (it reads only its own copies).
  *
  * Checks: O(1) — the pointers, their alignment and extents, the overlaps; no joint index and no
- * weight is looked at again. Allocates nothing. Alignment: floats' own; 64 bytes is a hint.
+ * weight is looked at again. Allocates nothing. Alignment: floats' own; 64 bytes is a hint: on
+ * AVX2 and AVX-512 a palette not aligned to the vector, of up to 256 entries, is copied whole
+ * (all palette_count entries are read, whichever the vertices use) to an aligned block on the
+ * stack for a call of at least palette_count vertices — about 17.5 KiB of stack then; else
+ * under 2 KiB, but for the four-lane ISAs' row copy of a palette (13 KiB) and the row tables of
+ * tendon_skin_mesh_apply_dq on the 4- and 8-lane ISAs (14 KiB) (docs/skinning.md, "Buffers not
+ * aligned to the vector"). The same bits either way.
  * Errors (nothing is written on error): TENDON_ERR_NULL (mesh; palette with vertices to skin),
  * TENDON_ERR_VALUE (an output the mesh cannot write, a misaligned pointer), TENDON_ERR_OVERFLOW
  * (an output's or the palette's extent runs past the end of the address space),
@@ -323,8 +331,8 @@ TENDON_API tendon_status tendon_palette_to_dual_quat(const float *palette, size_
  * rotated, not renormalised (a unit q keeps them unit to rounding), and tangent w is kept (no
  * mirror survives tendon_palette_to_dual_quat). All-zero weights give q = 0: the position goes
  * to the origin, normals and tangents are passed through. Outputs, strides, checks, ranges,
- * threads and errors are tendon_skin_mesh_apply's. Every ISA computes the same bits in the
- * default FP environment.
+ * threads, errors, the copy of a table not aligned to the vector and the stack it takes are
+ * tendon_skin_mesh_apply's. Every ISA computes the same bits in the default FP environment.
  */
 TENDON_API tendon_status tendon_skin_mesh_apply_dq(const tendon_skin_mesh *mesh, const float *dq,
                                                    float *out_positions, float *out_normals,

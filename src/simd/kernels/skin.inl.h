@@ -36,8 +36,10 @@
 
 #if defined(__GNUC__)
 #define TENDON_AINLINE static inline __attribute__((always_inline))
+#define TENDON_NOINLINE static __attribute__((noinline))
 #else
 #define TENDON_AINLINE static inline
+#define TENDON_NOINLINE static
 #endif
 
 /**
@@ -120,9 +122,9 @@ TENDON_AINLINE void vlocal_matrices(const float *translation, const float *rotat
     size_t j = 0;
     for (; j + TENDON_WF <= count; j += TENDON_WF) {
         vf e[16];
-        if (prefetch && j + 2 * TENDON_WF <= count) /* the next block's lines (vprefetch_lines) */
+        if (prefetch && j + 2 * TENDON_WF <= count) /* the next block's WF + 1 lines */
             for (int l = 0; l <= TENDON_WF; ++l)
-                __builtin_prefetch(out + 16 * (j + TENDON_WF) + 16 * l, 1, 3);
+                vprefetch(out + 16 * (j + TENDON_WF) + 16 * l);
         vlocal_elements(translation, rotation, scale, j, e);
 #if TENDON_WF >= 8 /* at four lanes a vector is a piece: the stores below already are */
         if (pieces) {
@@ -144,19 +146,20 @@ TENDON_AINLINE void vlocal_matrices(const float *translation, const float *rotat
 /*
  * Matrices written to memory that is not on a cache line's boundary (a caller's `model` from
  * malloc or std::vector, 16 bytes past a line) and does not fit the first-level cache: measured
- * on an Intel Xeon (lscpu model 207), the stores then wait on each line's fetch — the local
- * matrices of 1024 joints took 2.9 ns a joint at AVX2 and AVX-512 at 16 bytes past a line
- * against 2.2 and 1.85 on one, whatever the stores' width (whole matrices, 128-bit pieces, or
- * masked stores within a line). Prefetching the lines for writing a block (or, in the model pass,
- * eight joints of the order) ahead takes most of that back; in the first-level cache it only
- * costs, so it runs for misaligned outputs of more than TENDON_PREFETCH_MIN matrices. The same
- * values either way (docs/skinning.md, "Buffers not aligned to the vector").
+ * on an Intel Xeon (lscpu model 207), the AVX2 and AVX-512 stores then wait on the lines — the
+ * local matrices of 1024 joints took 2.9 ns a joint at both at 16 bytes past a line against 2.2
+ * and 1.85 on one, whatever the stores' width (whole matrices, 128-bit pieces, or masked stores
+ * within a line); SSE2 and SSE4.1 showed no difference. Prefetching the lines (vprefetch, a read
+ * prefetch into every level) a block ahead, or in the model pass eight joints of the order
+ * ahead, takes most of that back; in the first-level cache it only costs (1-3 %), so it runs on
+ * the 8- and 16-lane ISAs for misaligned outputs of more than TENDON_PREFETCH_MIN matrices. The
+ * same values either way (docs/skinning.md, "Buffers not aligned to the vector").
  */
 #define TENDON_PREFETCH_MIN 256
 
 TENDON_AINLINE int vprefetch_pays(const float *out, size_t count)
 {
-    return ((uintptr_t)out & 63) != 0 && count > TENDON_PREFETCH_MIN;
+    return TENDON_WF >= 8 && ((uintptr_t)out & 63) != 0 && count > TENDON_PREFETCH_MIN;
 }
 
 void TENDON_FN(local_matrices)(const float *translation, const float *rotation,
@@ -338,8 +341,8 @@ void TENDON_FN(model_matrices_ordered)(const float *local, const int32_t *parent
     if (vprefetch_pays(model, count)) { /* see TENDON_PREFETCH_MIN */
         for (size_t i = 0; i < count; ++i) {
             if (i + 8 < count) { /* the two lines of joint order[i + 8]'s matrix */
-                __builtin_prefetch(model + 16 * (size_t)order[i + 8], 1, 3);
-                __builtin_prefetch(model + 16 * (size_t)order[i + 8] + 15, 1, 3);
+                vprefetch(model + 16 * (size_t)order[i + 8]);
+                vprefetch(model + 16 * (size_t)order[i + 8] + 15);
             }
             vmodel_joint(local, parents, root, order[i], model, r, SIZE_MAX);
         }
@@ -596,20 +599,18 @@ TENDON_AINLINE void vskin_block(const tendon_skin_job *job, size_t v0, size_t n,
  * a caller's array from malloc or std::vector, 16-byte aligned — splits a cache line on every
  * other 256-bit load of an entry and on every 512-bit one: measured 6-17 % of a 10 000-vertex
  * call on AVX2 and AVX-512. Such a palette of up to TENDON_PALETTE_ALIGN_MAX entries is copied
- * once per call to an aligned block on the stack (16 KiB), where the call skins at least as many
- * vertices as the palette has entries; the same values, so the same bits. The four-lane ISAs
- * need no copy: their loads are 16 bytes (and skin_mesh copies the rows anyway).
+ * once per call to an aligned block on the stack (16 KiB, in a frame of its own: only a call
+ * that copies has it), where the call skins at least as many vertices as the palette has
+ * entries; the same values, so the same bits. Every one of the palette's entries is read (the
+ * palette holds palette_count matrices: tendon/skin.h). The four-lane ISAs load 16 bytes: no
+ * copy.
  */
 #define TENDON_PALETTE_ALIGN_MAX 256
 
-TENDON_AINLINE const float *valigned_palette(const float *palette, size_t count, size_t vertices,
-                                             float *buf)
+TENDON_AINLINE int vpalette_copy_pays(const float *palette, size_t count, size_t vertices)
 {
-    if (TENDON_WF < 8 || ((uintptr_t)palette & (sizeof(vf) - 1)) == 0 ||
-        count > TENDON_PALETTE_ALIGN_MAX || vertices < count)
-        return palette;
-    memcpy(buf, palette, 16 * sizeof(float) * count);
-    return buf;
+    return TENDON_WF >= 8 && ((uintptr_t)palette & (sizeof(vf) - 1)) != 0 &&
+           count <= TENDON_PALETTE_ALIGN_MAX && vertices >= count;
 }
 
 TENDON_AINLINE void vskin_loop(const tendon_skin_job *job, size_t n, int u16, int mode)
@@ -621,17 +622,8 @@ TENDON_AINLINE void vskin_loop(const tendon_skin_job *job, size_t n, int u16, in
     tendon_skin_scalar_from(job, v, count);
 }
 
-void TENDON_FN(skin)(const tendon_skin_job *job_in)
+TENDON_NOINLINE void vskin_run(const tendon_skin_job *job)
 {
-#if TENDON_WF >= 8
-    _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX];
-    tendon_skin_job local = *job_in;
-    local.palette = valigned_palette(job_in->palette, job_in->palette_count,
-                                     job_in->vertex_count, aligned);
-    const tendon_skin_job *job = &local;
-#else
-    const tendon_skin_job *job = job_in;
-#endif
     const int u16 = job->joint_index_type == TENDON_JOINT_INDEX_U16;
     const int mode = job->normals == NULL ? 0 : job->tangents == NULL ? 1 : 2;
     switch ((job->influence_count - 1) * 6 + (size_t)(u16 * 3 + mode)) {
@@ -647,7 +639,39 @@ void TENDON_FN(skin)(const tendon_skin_job *job_in)
     }
 }
 
+#if TENDON_WF >= 8
+/* vskin_run on a copy of the palette (vpalette_copy_pays), in this frame */
+TENDON_NOINLINE void vskin_copied(const tendon_skin_job *job)
+{
+    _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX];
+    memcpy(aligned, job->palette, 16 * sizeof(float) * job->palette_count);
+    tendon_skin_job local = *job;
+    local.palette = aligned;
+    vskin_run(&local);
+}
+#endif
+
+void TENDON_FN(skin)(const tendon_skin_job *job)
+{
+#if TENDON_WF >= 8
+    if (vpalette_copy_pays(job->palette, job->palette_count, job->vertex_count)) {
+        vskin_copied(job);
+        return;
+    }
+#endif
+    vskin_run(job);
+}
+
 /* ---- the prepared mesh (src/common/skin_mesh.h) ----------------------------------------------- */
+
+/* Every output of the mode wanted and packed: the loops' constant-mode instantiations. */
+TENDON_AINLINE int vmesh_fast(const tendon_skin_mesh *m, int mode, const float *op,
+                              const float *on)
+{
+    return op && m->out_stride[0] == 3 * sizeof(float) &&
+           (mode < 1 || (on && m->out_stride[1] == 3 * sizeof(float))) &&
+           (mode < 2 || m->out_stride[2] == 4 * sizeof(float));
+}
 
 /*
  * Vertices [v0, v0 + WF) of a mesh, v0 a multiple of WF (so inside one 16-vertex block): the
@@ -781,8 +805,8 @@ static void vmesh_palette_rows(const float *palette, size_t count, float *rows)
 }
 #endif
 
-void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_t first,
-                          size_t count, float *op, float *on, float *ot)
+TENDON_NOINLINE void vskin_mesh_run(const tendon_skin_mesh *m, const float *palette, size_t first,
+                                    size_t count, float *op, float *on, float *ot)
 {
     const size_t end = first + count;
     /* head: up to the first multiple of WF, by the scalar reference (equal by construction) */
@@ -791,9 +815,7 @@ void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_
         v = end;
     tendon_skin_mesh_scalar(m, palette, first, v - first, op, on, ot);
     const int mode = ot ? 2 : on ? 1 : 0;
-    const int fast = op && m->out_stride[0] == 3 * sizeof(float) &&
-                     (mode < 1 || (on && m->out_stride[1] == 3 * sizeof(float))) &&
-                     (mode < 2 || m->out_stride[2] == 4 * sizeof(float));
+    const int fast = vmesh_fast(m, mode, op, on);
     int rows = 0;
     const float *pal = palette;
 #if TENDON_WF == 4
@@ -802,9 +824,6 @@ void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_
         vmesh_palette_rows(palette, m->palette_count, row_palette);
         rows = 1, pal = row_palette;
     }
-#else
-    _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX];
-    pal = valigned_palette(palette, m->palette_count, end - v, aligned);
 #endif
     /* packed outputs: n and the mode constants; strided or partial outputs (the rare case):
        one instantiation per n, the mode and the NULL tests decided at run time */
@@ -823,6 +842,30 @@ void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_
     default: break; /* unreachable for a created mesh: the scalar tail does everything */
     }
     tendon_skin_mesh_scalar(m, palette, v, end - v, op, on, ot);
+}
+
+#if TENDON_WF >= 8
+/* vskin_mesh_run on a copy of the palette (vpalette_copy_pays), in this frame */
+TENDON_NOINLINE void vskin_mesh_copied(const tendon_skin_mesh *m, const float *palette,
+                                       size_t first, size_t count, float *op, float *on,
+                                       float *ot)
+{
+    _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX];
+    memcpy(aligned, palette, 16 * sizeof(float) * m->palette_count);
+    vskin_mesh_run(m, aligned, first, count, op, on, ot);
+}
+#endif
+
+void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_t first,
+                          size_t count, float *op, float *on, float *ot)
+{
+#if TENDON_WF >= 8
+    if (vpalette_copy_pays(palette, m->palette_count, count)) {
+        vskin_mesh_copied(m, palette, first, count, op, on, ot);
+        return;
+    }
+#endif
+    vskin_mesh_run(m, palette, first, count, op, on, ot);
 }
 
 /* ---- dual quaternions (src/common/dq_ref.h) ----------------------------------------------------- */
@@ -1238,63 +1281,109 @@ TENDON_AINLINE size_t vmesh_loop_dq(const tendon_skin_mesh *m, const float *dq, 
     return v;
 }
 
-void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq_in, size_t first,
-                             size_t count, float *op, float *on, float *ot)
+/* The row form pays (its tables' cost repaid): packed outputs, two influences or more, a palette
+   of up to TENDON_DQ_ROWS_MAX entries and enough whole vectors of vertices. */
+#if TENDON_WF <= 8
+TENDON_AINLINE int vdq_rows_pay(const tendon_skin_mesh *m, int fast, size_t vectors)
+{
+    const size_t pc = m->palette_count;
+    return fast && m->influence_count > 1 && pc <= TENDON_DQ_ROWS_MAX && vectors >= 64 &&
+           vectors >= pc * pc / 2;
+}
+#endif
+
+#if TENDON_WF <= 8
+/* The row form over [v, end) (vdq_rows_pay: packed outputs, 2-4 influences), its tables in this
+   frame (12 KiB): a call that takes the lane form has none on its stack. Returns where it
+   stopped (whole vectors). */
+TENDON_NOINLINE size_t vskin_mesh_dq_rows(const tendon_skin_mesh *m, const float *dq, size_t v,
+                                          size_t end, int mode, int unit, float *op, float *on,
+                                          float *ot)
+{
+    vdq_rows t;
+    const size_t pc = m->palette_count;
+    /* (the dots in blocks of WF entries: the real parts padded to a multiple of WF) */
+    vdq_rows_make(dq, pc, (pc + TENDON_WF - 1) / TENDON_WF * TENDON_WF, &t);
+    /* the scales' kind at run time */
+    switch ((m->influence_count - 1) * 4 + (size_t)mode) {
+#define TENDON_DQ_CASE(n, md)                                                                      \
+    case ((n) - 1) * 4 + (md):                                                                     \
+        return vmesh_loop_dq(m, dq, &t, v, end, (n), (md), 1, unit, 1, op, on, ot);
+#define TENDON_DQ_CASES(n) TENDON_DQ_CASE(n, 0) TENDON_DQ_CASE(n, 1) TENDON_DQ_CASE(n, 2)
+        TENDON_DQ_CASES(2) TENDON_DQ_CASES(3) TENDON_DQ_CASES(4)
+#undef TENDON_DQ_CASES
+#undef TENDON_DQ_CASE
+    default: return v; /* unreachable: vdq_rows_pay asks for 2-4 influences */
+    }
+}
+#endif
+
+TENDON_NOINLINE void vskin_mesh_dq_run(const tendon_skin_mesh *m, const float *dq, size_t first,
+                                       size_t count, float *op, float *on, float *ot)
 {
     const size_t end = first + count;
     size_t v = (first + TENDON_WF - 1) / TENDON_WF * TENDON_WF;
     if (v > end)
         v = end;
-    tendon_skin_mesh_dq_scalar(m, dq_in, first, v - first, op, on, ot);
+    tendon_skin_mesh_dq_scalar(m, dq, first, v - first, op, on, ot);
     const int mode = ot ? 2 : on ? 1 : 0;
-    const int fast = op && m->out_stride[0] == 3 * sizeof(float) &&
-                     (mode < 1 || (on && m->out_stride[1] == 3 * sizeof(float))) &&
-                     (mode < 2 || m->out_stride[2] == 4 * sizeof(float));
+    const int fast = vmesh_fast(m, mode, op, on);
     int unit = 1; /* every scale exactly 1: O(palette_count) reads, no gather per vertex */
     for (size_t j = 0; j < m->palette_count && unit; ++j)
-        unit = dq_in[16 * j + 8] == 1.0f;
-    const void *rows = NULL; /* the row form's tables, where they pay (packed outputs) */
-    const float *dq = dq_in;
+        unit = dq[16 * j + 8] == 1.0f;
 #if TENDON_WF <= 8
-    /* the row form's tables, or (the lane form on AVX2) the aligned copy of valigned_palette:
-       never both, so one block of 16 KiB */
-    union {
-        vdq_rows rows;
-        _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX];
-    } scratch;
-    const size_t pc = m->palette_count;
-    if (fast && m->influence_count > 1 && pc <= TENDON_DQ_ROWS_MAX && end - v >= 64 &&
-        end - v >= pc * pc / 2) {
-        /* (the dots in blocks of WF entries: the real parts padded to a multiple of WF) */
-        vdq_rows_make(dq_in, pc, (pc + TENDON_WF - 1) / TENDON_WF * TENDON_WF, &scratch.rows);
-        rows = &scratch.rows; /* which reads dq_in only for the scales, one float at a time */
-    } else {
-        dq = valigned_palette(dq_in, pc, end - v, scratch.aligned);
-    }
-#else
-    _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX]; /* see valigned_palette */
-    dq = valigned_palette(dq_in, m->palette_count, end - v, aligned);
+    if (vdq_rows_pay(m, fast, end - v))
+        v = vskin_mesh_dq_rows(m, dq, v, end, mode, unit, op, on, ot);
+    else
 #endif
-    /* as skin_mesh: packed outputs with n and the mode constants, else one per n; the row form
-       (packed only) takes the scales' kind at run time */
-    switch ((m->influence_count - 1) * 4 + (size_t)(fast ? mode : 3)) {
+        /* as skin_mesh: packed outputs with n and the mode constants, else one per n */
+        switch ((m->influence_count - 1) * 4 + (size_t)(fast ? mode : 3)) {
 #define TENDON_DQ_CASE(n, md, f)                                                                   \
     case ((n) - 1) * 4 + ((f) ? (md) : 3):                                                         \
-        v = (f) && (n) > 1 && rows                                                                 \
-                ? vmesh_loop_dq(m, dq, rows, v, end, (n), (md), 1, unit, 1, op, on, ot)           \
-            : unit ? vmesh_loop_dq(m, dq, NULL, v, end, (n), (f) ? (md) : mode, (f), 1, 0, op,     \
-                                   on, ot)                                                         \
-                   : vmesh_loop_dq(m, dq, NULL, v, end, (n), (f) ? (md) : mode, (f), 0, 0, op,     \
-                                   on, ot);                                                        \
+        v = unit ? vmesh_loop_dq(m, dq, NULL, v, end, (n), (f) ? (md) : mode, (f), 1, 0, op, on,   \
+                                 ot)                                                               \
+                 : vmesh_loop_dq(m, dq, NULL, v, end, (n), (f) ? (md) : mode, (f), 0, 0, op, on,   \
+                                 ot);                                                              \
         break;
 #define TENDON_DQ_CASES(n)                                                                         \
     TENDON_DQ_CASE(n, 0, 1) TENDON_DQ_CASE(n, 1, 1) TENDON_DQ_CASE(n, 2, 1) TENDON_DQ_CASE(n, 0, 0)
-        TENDON_DQ_CASES(1) TENDON_DQ_CASES(2) TENDON_DQ_CASES(3) TENDON_DQ_CASES(4)
+            TENDON_DQ_CASES(1) TENDON_DQ_CASES(2) TENDON_DQ_CASES(3) TENDON_DQ_CASES(4)
 #undef TENDON_DQ_CASES
 #undef TENDON_DQ_CASE
-    default: break;
-    }
+        default: break;
+        }
     tendon_skin_mesh_dq_scalar(m, dq, v, end - v, op, on, ot);
+}
+
+#if TENDON_WF >= 8
+/* vskin_mesh_dq_run on a copy of the table (vpalette_copy_pays), in this frame */
+TENDON_NOINLINE void vskin_mesh_dq_copied(const tendon_skin_mesh *m, const float *dq,
+                                          size_t first, size_t count, float *op, float *on,
+                                          float *ot)
+{
+    _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX];
+    memcpy(aligned, dq, 16 * sizeof(float) * m->palette_count);
+    vskin_mesh_dq_run(m, aligned, first, count, op, on, ot);
+}
+#endif
+
+void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq, size_t first,
+                             size_t count, float *op, float *on, float *ot)
+{
+#if TENDON_WF >= 8
+    /* the lane form loads whole records: copied where the palette's would be; the row form
+       (AVX2) reads the table only to make its own, aligned ones */
+    int rows = 0;
+#if TENDON_WF <= 8
+    const size_t v = (first + TENDON_WF - 1) / TENDON_WF * TENDON_WF, end = first + count;
+    rows = vdq_rows_pay(m, vmesh_fast(m, ot ? 2 : on ? 1 : 0, op, on), end > v ? end - v : 0);
+#endif
+    if (!rows && vpalette_copy_pays(dq, m->palette_count, count)) {
+        vskin_mesh_dq_copied(m, dq, first, count, op, on, ot);
+        return;
+    }
+#endif
+    vskin_mesh_dq_run(m, dq, first, count, op, on, ot);
 }
 
 /* ---- morph targets -------------------------------------------------------------------------- */
