@@ -121,16 +121,6 @@ static inline vfmask vflt(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CM
 static inline vf vfsel(vfmask m, vf yes, vf no) { return simde_mm256_blendv_ps(no, yes, m); }
 static inline vf vfload(const float *p) { return simde_mm256_loadu_ps(p); }
 static inline void vfstore(float *p, vf v) { simde_mm256_storeu_ps(p, v); }
-/** A hint: the cache line holding p into every level (x86-64: prefetcht0), where the compiler
-    has a prefetch. Changes no value. */
-static inline void vprefetch(const void *p)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(p, 0, 3);
-#else
-    (void)p;
-#endif
-}
 /** v stored as its two 128-bit halves, each on its own: no store crosses a 16-byte boundary
     (a caller's array aligned to 16 bytes but not to the vector). */
 static inline void vfstore_pieces(float *p, vf v)

@@ -42,6 +42,18 @@
 #define TENDON_NOINLINE static
 #endif
 
+/** A hint: the cache line holding p into every level (x86-64: prefetcht0; a read prefetch, as
+    measured), where the compiler has a prefetch; nothing elsewhere. Changes no value. (Not
+    SIMDe's _mm_prefetch: its T0 became prefetcht2 here.) */
+static inline void vprefetch(const void *p)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p, 0, 3);
+#else
+    (void)p;
+#endif
+}
+
 /**
  * r = a × b (tendon_ref_mat4_mul) with a's columns given repeated in every group of four lanes
  * (vfload4_dup / vfmat_cols_dup) and b read from memory; lane 4c+r computes exactly

@@ -174,16 +174,6 @@ static inline vfmask vflt(vf a, vf b) { return simde_vcltq_f32(a, b); }
 static inline vf vfsel(vfmask m, vf yes, vf no) { return simde_vbslq_f32(m, yes, no); }
 static inline vf vfload(const float *p) { return simde_vld1q_f32(p); }
 static inline void vfstore(float *p, vf v) { simde_vst1q_f32(p, v); }
-/** A hint: the cache line holding p into every level (x86-64: prefetcht0), where the compiler
-    has a prefetch. Changes no value. */
-static inline void vprefetch(const void *p)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(p, 0, 3);
-#else
-    (void)p;
-#endif
-}
 /** vfstore: a four-lane vector is one 128-bit piece already. */
 static inline void vfstore_pieces(float *p, vf v) { vfstore(p, v); }
 

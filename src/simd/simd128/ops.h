@@ -161,16 +161,6 @@ static inline vfmask vflt(vf a, vf b) { return wasm_f32x4_lt(a, b); }
 static inline vf vfsel(vfmask m, vf yes, vf no) { return wasm_v128_bitselect(yes, no, m); }
 static inline vf vfload(const float *p) { return wasm_v128_load(p); }
 static inline void vfstore(float *p, vf v) { wasm_v128_store(p, v); }
-/** A hint: the cache line holding p into every level (x86-64: prefetcht0), where the compiler
-    has a prefetch. Changes no value. */
-static inline void vprefetch(const void *p)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(p, 0, 3);
-#else
-    (void)p;
-#endif
-}
 /** vfstore: a four-lane vector is one 128-bit piece already. */
 static inline void vfstore_pieces(float *p, vf v) { vfstore(p, v); }
 
