@@ -296,7 +296,7 @@ void tendon_rig_clip_times_grid(const tendon_rig_clip *c, double d, const double
         const double kd = k * d; /* the run is [i, lo]: out[lo + 1 ..] still hold x */
         for (size_t m = i; m <= lo; ++m) {
             const double w = out[m] - kd;
-            out[m] = (w >= d) | (w < 0.0) ? 0.0 : w;
+            out[m] = ((w >= d) | (w < 0.0)) ? 0.0 : w;
         }
         i = lo + 1, k = khi;
     }

@@ -251,6 +251,7 @@ const tendon_kernels *tendon_kernels_for(tendon_isa isa)
 
 tendon_local_matrices_fn tendon_local_matrices_form(tendon_isa isa, int pieces)
 {
+    (void)pieces; /* a scalar-only build (the WebAssembly scalar module) has one form */
     if (!tendon_kernels_for(isa))
         return NULL;
     switch (isa) {
