@@ -857,14 +857,19 @@ TENDON_NOINLINE void vskin_mesh_run(const tendon_skin_mesh *m, const float *pale
 }
 
 #if TENDON_WF >= 8
-/* vskin_mesh_run on a copy of the palette (vpalette_copy_pays), in this frame */
-TENDON_NOINLINE void vskin_mesh_copied(const tendon_skin_mesh *m, const float *palette,
-                                       size_t first, size_t count, float *op, float *on,
-                                       float *ot)
+/* A mesh's pass (vskin_mesh_run, vskin_mesh_dq_run) over a palette or table of 16 floats an
+   entry. */
+typedef void (*vmesh_run_fn)(const tendon_skin_mesh *m, const float *table, size_t first,
+                             size_t count, float *op, float *on, float *ot);
+
+/* run on a copy of the mesh's palette or table (vpalette_copy_pays), in this frame */
+TENDON_NOINLINE void vskin_mesh_copied(vmesh_run_fn run, const tendon_skin_mesh *m,
+                                       const float *table, size_t first, size_t count,
+                                       float *op, float *on, float *ot)
 {
     _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX];
-    memcpy(aligned, palette, 16 * sizeof(float) * m->palette_count);
-    vskin_mesh_run(m, aligned, first, count, op, on, ot);
+    memcpy(aligned, table, 16 * sizeof(float) * m->palette_count);
+    run(m, aligned, first, count, op, on, ot);
 }
 #endif
 
@@ -873,7 +878,7 @@ void TENDON_FN(skin_mesh)(const tendon_skin_mesh *m, const float *palette, size_
 {
 #if TENDON_WF >= 8
     if (vpalette_copy_pays(palette, m->palette_count, count)) {
-        vskin_mesh_copied(m, palette, first, count, op, on, ot);
+        vskin_mesh_copied(vskin_mesh_run, m, palette, first, count, op, on, ot);
         return;
     }
 #endif
@@ -1367,18 +1372,6 @@ TENDON_NOINLINE void vskin_mesh_dq_run(const tendon_skin_mesh *m, const float *d
     tendon_skin_mesh_dq_scalar(m, dq, v, end - v, op, on, ot);
 }
 
-#if TENDON_WF >= 8
-/* vskin_mesh_dq_run on a copy of the table (vpalette_copy_pays), in this frame */
-TENDON_NOINLINE void vskin_mesh_dq_copied(const tendon_skin_mesh *m, const float *dq,
-                                          size_t first, size_t count, float *op, float *on,
-                                          float *ot)
-{
-    _Alignas(64) float aligned[16 * TENDON_PALETTE_ALIGN_MAX];
-    memcpy(aligned, dq, 16 * sizeof(float) * m->palette_count);
-    vskin_mesh_dq_run(m, aligned, first, count, op, on, ot);
-}
-#endif
-
 void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq, size_t first,
                              size_t count, float *op, float *on, float *ot)
 {
@@ -1391,7 +1384,7 @@ void TENDON_FN(skin_mesh_dq)(const tendon_skin_mesh *m, const float *dq, size_t 
     rows = vdq_rows_pay(m, vmesh_fast(m, ot ? 2 : on ? 1 : 0, op, on), end > v ? end - v : 0);
 #endif
     if (!rows && vpalette_copy_pays(dq, m->palette_count, count)) {
-        vskin_mesh_dq_copied(m, dq, first, count, op, on, ot);
+        vskin_mesh_copied(vskin_mesh_dq_run, m, dq, first, count, op, on, ot);
         return;
     }
 #endif
