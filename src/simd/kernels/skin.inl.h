@@ -781,14 +781,17 @@ TENDON_AINLINE void vmesh_blend(const tendon_skin_mesh *m, const float *palette,
     }
 }
 
+/* The positions (when `positions`: vmesh_loop may take them later), and the frame up to its √
+   and ÷. */
 TENDON_AINLINE void vmesh_begin(const tendon_skin_mesh *m, size_t v0, size_t n, int mode,
-                                int fast, const vf *E, float *op, vskin_pending *p)
+                                int fast, int positions, const vf *E, float *op,
+                                vskin_pending *p)
 {
     const size_t l0 = v0 % TENDON_MESH_LANES;
     const unsigned char *b = tendon_mesh_block(m, v0 / TENDON_MESH_LANES);
     const size_t off_p = tendon_mesh_off_p(n), off_n = tendon_mesh_off_n(n);
     const size_t off_t = tendon_mesh_off_t(n, 1); /* a mesh with tangents has normals */
-    if (fast || op) {
+    if (positions && (fast || op)) {
         vskin_out o;
         vskin_position(E, vfload(TENDON_PLANE(off_p, 0)), vfload(TENDON_PLANE(off_p, 1)),
                        vfload(TENDON_PLANE(off_p, 2)), &o);
@@ -845,6 +848,11 @@ TENDON_AINLINE void vmesh_end(const tendon_skin_mesh *m, size_t v0, int mode, in
  * busy, 1.01-1.06× at SSE2 and SSE4.1, 0.94-0.96× at AVX2, 0.97-0.99× at AVX-512. Positions
  * alone (no chain to hide) and strided outputs keep block order.
  */
+/* The 16-lane ISA also takes a block's positions after the next block's blend (its normal's
+   chain, not its positions, waits on the √ and ÷ there): measured 0.93× the time at AVX-512,
+   1.02× at SSE2 and 1.06× at AVX2, which keep them before. */
+#define TENDON_MESH_LATE_POSITIONS (TENDON_WF >= 16)
+
 TENDON_AINLINE size_t vmesh_loop(const tendon_skin_mesh *m, const float *palette, size_t v,
                                  size_t end, size_t n, int mode, int fast, int rows, float *op,
                                  float *on, float *ot)
@@ -855,15 +863,17 @@ TENDON_AINLINE size_t vmesh_loop(const tendon_skin_mesh *m, const float *palette
         for (; v + 2 * TENDON_WF <= end; v += TENDON_WF) {
             vf next[16];
             vskin_pending p;
-            vmesh_begin(m, v, n, mode, 1, E, op, &p);
+            vmesh_begin(m, v, n, mode, 1, !TENDON_MESH_LATE_POSITIONS, E, op, &p);
             vmesh_blend(m, palette, v + TENDON_WF, n, rows, next);
+            if (TENDON_MESH_LATE_POSITIONS)
+                vmesh_begin(m, v, n, 0, 1, 1, E, op, &p); /* the positions alone */
             vmesh_end(m, v, mode, 1, &p, on, ot);
             for (int e = 0; e < 16; ++e)
                 if ((e & 3) != 3) /* the bottom row is never set nor read */
                     E[e] = next[e];
         }
         vskin_pending p;
-        vmesh_begin(m, v, n, mode, 1, E, op, &p);
+        vmesh_begin(m, v, n, mode, 1, 1, E, op, &p);
         vmesh_end(m, v, mode, 1, &p, on, ot);
         return v + TENDON_WF;
     }
@@ -871,7 +881,7 @@ TENDON_AINLINE size_t vmesh_loop(const tendon_skin_mesh *m, const float *palette
         vf E[16];
         vskin_pending p;
         vmesh_blend(m, palette, v, n, rows, E);
-        vmesh_begin(m, v, n, mode, fast, E, op, &p);
+        vmesh_begin(m, v, n, mode, fast, 1, E, op, &p);
         vmesh_end(m, v, mode, fast, &p, on, ot);
     }
     return v;
@@ -1179,7 +1189,7 @@ static void vdq_rows_make(const float *dq, size_t count, size_t stride, vdq_rows
     }
 }
 
-/* vmesh_block_dq's blend in row form: acc[e] lane i = component e of vertex v0 + i's b, and the
+/* vmesh_blend_dq in row form: acc[e] lane i = component e of vertex v0 + i's b, and the
    scales' sum (unsigned weights) in sacc when positions are wanted. */
 TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, const float *dq, const uint16_t *jv,
                                    const float *wv0, size_t n, int scales, int unit, vf acc[8],
@@ -1229,7 +1239,7 @@ TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, const float *dq, const uin
 }
 #endif
 
-/* vmesh_block_dq's blend in lane form: each influence's eight components gathered across the
+/* vmesh_blend_dq in lane form: each influence's eight components gathered across the
    lanes, the sign from the dot with the first influence's real part there; acc and sacc as
    vdq_blend_rows gives them. */
 TENDON_AINLINE void vdq_blend_lanes(const float *dq, const uint16_t *jv, const float *wv0,
@@ -1305,29 +1315,52 @@ TENDON_AINLINE void vdq_blend_lanes(const float *dq, const uint16_t *jv, const f
  * normalisation, rotation. unit_scales: every palette scale is exactly 1 (checked per call), so
  * s is the weights' sum — the same bits as Σ wk·1 — and no scale is gathered.
  */
-TENDON_AINLINE void vmesh_block_dq(const tendon_skin_mesh *m, const float *dq, const void *rows,
-                                   size_t v0, size_t n, int mode, int fast, int unit_scales,
-                                   int rowform, float *op, float *on, float *ot)
+/*
+ * A dual-quaternion block in three parts, as the linear-blend mesh loop's: vmesh_blend_dq (the
+ * blended dual quaternion and scale), vmesh_norm_dq (its inverse length: the √ and ÷) and
+ * vmesh_end_dq (the normalised rotation and translation applied, stored). The packed loop runs
+ * norm(i), blend(i + 1), end(i): the chain from a block's √ and ÷ through its rotations runs
+ * beside the next block's blend instead of before it (docs/skinning.md, "The next block's blend
+ * beside the normalisation"). The same operations on the same values: the same bits.
+ */
+typedef struct vdq_pending {
+    vf acc[8], sacc, inv;
+} vdq_pending;
+
+TENDON_AINLINE void vmesh_blend_dq(const tendon_skin_mesh *m, const float *dq, const void *rows,
+                                   size_t v0, size_t n, int positions, int unit_scales,
+                                   int rowform, vdq_pending *p)
 {
     const size_t l0 = v0 % TENDON_MESH_LANES;
     const unsigned char *b = tendon_mesh_block(m, v0 / TENDON_MESH_LANES);
     const uint16_t *jv = (const uint16_t *)(const void *)b + n * l0;
     const float *wv0 = (const float *)(const void *)(b + tendon_mesh_off_w(n)) + n * l0;
-    vf acc[8], sacc;
 #if TENDON_WF <= 8
     if (rowform)
-        vdq_blend_rows((const vdq_rows *)rows, dq, jv, wv0, n, fast || op, unit_scales, acc,
-                       &sacc);
+        vdq_blend_rows((const vdq_rows *)rows, dq, jv, wv0, n, positions, unit_scales, p->acc,
+                       &p->sacc);
     else
 #else
     (void)rows, (void)rowform;
 #endif
-        vdq_blend_lanes(dq, jv, wv0, n, fast || op, unit_scales, acc, &sacc);
+        vdq_blend_lanes(dq, jv, wv0, n, positions, unit_scales, p->acc, &p->sacc);
+}
+TENDON_AINLINE void vmesh_norm_dq(vdq_pending *p)
+{
     const vf zero = vfset1(0.0f);
+    const vf *acc = p->acc;
     const vf n2 = vfadd(vfadd(vfadd(vfmul(acc[0], acc[0]), vfmul(acc[1], acc[1])),
                               vfmul(acc[2], acc[2])),
                         vfmul(acc[3], acc[3]));
-    const vf inv = vfsel(vfgt(n2, zero), vfdiv(vfset1(1.0f), vfsqrt(n2)), zero);
+    p->inv = vfsel(vfgt(n2, zero), vfdiv(vfset1(1.0f), vfsqrt(n2)), zero);
+}
+
+TENDON_AINLINE void vmesh_end_dq(const tendon_skin_mesh *m, size_t v0, size_t n, int mode,
+                                 int fast, const vdq_pending *p, float *op, float *on, float *ot)
+{
+    const size_t l0 = v0 % TENDON_MESH_LANES;
+    const unsigned char *b = tendon_mesh_block(m, v0 / TENDON_MESH_LANES);
+    const vf *acc = p->acc, sacc = p->sacc, inv = p->inv;
     const vf x = vfmul(acc[0], inv), y = vfmul(acc[1], inv), z = vfmul(acc[2], inv);
     const vf w = vfmul(acc[3], inv);
 #define TENDON_PLANE(off, c)                                                                       \
@@ -1378,8 +1411,28 @@ TENDON_AINLINE size_t vmesh_loop_dq(const tendon_skin_mesh *m, const float *dq, 
                                     size_t v, size_t end, size_t n, int mode, int fast, int unit,
                                     int rowform, float *op, float *on, float *ot)
 {
-    for (; v + TENDON_WF <= end; v += TENDON_WF)
-        vmesh_block_dq(m, dq, rows, v, n, mode, fast, unit, rowform, op, on, ot);
+    if (fast && v + TENDON_WF <= end) {
+        vdq_pending p; /* block v's blend; the next's beside its normalisation */
+        vmesh_blend_dq(m, dq, rows, v, n, 1, unit, rowform, &p);
+        for (; v + 2 * TENDON_WF <= end; v += TENDON_WF) {
+            vdq_pending next;
+            vmesh_norm_dq(&p);
+            vmesh_blend_dq(m, dq, rows, v + TENDON_WF, n, 1, unit, rowform, &next);
+            vmesh_end_dq(m, v, n, mode, 1, &p, op, on, ot);
+            for (int e = 0; e < 8; ++e)
+                p.acc[e] = next.acc[e];
+            p.sacc = next.sacc;
+        }
+        vmesh_norm_dq(&p);
+        vmesh_end_dq(m, v, n, mode, 1, &p, op, on, ot);
+        return v + TENDON_WF;
+    }
+    for (; v + TENDON_WF <= end; v += TENDON_WF) {
+        vdq_pending p;
+        vmesh_blend_dq(m, dq, rows, v, n, fast || op, unit, rowform, &p);
+        vmesh_norm_dq(&p);
+        vmesh_end_dq(m, v, n, mode, fast, &p, op, on, ot);
+    }
     return v;
 }
 
