@@ -844,9 +844,9 @@ TENDON_AINLINE void vmesh_end(const tendon_skin_mesh *m, size_t v0, int mode, in
  * bits. llvm-mca (icelake-server) reproduced the block-order loop's AVX-512 time within 3 % and
  * predicted this order's gain; measured (docs/skinning.md, "The next block's blend beside the
  * normalisation"): positions + normals 0.83× the time at SSE2 and SSE4.1, 0.86-0.89× at AVX2,
- * 0.99-1.02× at AVX-512 with the core to itself; with the other hardware thread of the core
- * busy, 1.01-1.06× at SSE2 and SSE4.1, 0.94-0.96× at AVX2, 0.97-0.99× at AVX-512. Positions
- * alone (no chain to hide) and strided outputs keep block order.
+ * 0.93× at AVX-512 (with TENDON_MESH_LATE_POSITIONS) with the core to itself; with the other
+ * hardware thread of the core busy, 1.01-1.06× at SSE2 and SSE4.1, 0.94-0.96× at AVX2.
+ * Positions alone (no chain to hide) and strided outputs keep block order.
  */
 /* The 16-lane ISA also takes a block's positions after the next block's blend (its normal's
    chain, not its positions, waits on the √ and ÷ there): measured 0.93× the time at AVX-512,
