@@ -150,10 +150,10 @@ START_TEST(test_isa_skin_mesh_dq)
         for (int ri = 0; ri < runs; ri += pi == 0 && !unit ? 3 : 1) {
             const int ci = pi == 0 ? ri : row_counts[ri];
             /* (the row form: two influences or more, packed outputs only — layouts 0, 2
-               (unaligned) and 3 (in place) — and positions alone or with normals and
-               tangents) */
+               (unaligned) and 3 (in place) — and every mode: positions, + normals, + tangents,
+               each its own instantiation of the pipelined loop) */
             for (size_t ni = pi ? 2 : 1; ni <= 4; ++ni) {
-                for (int mode = 0; mode < 3; mode += pi ? 2 : 1) {
+                for (int mode = 0; mode < 3; ++mode) {
                     for (int layout = 0; layout < 4; layout += pi ? 1 + (layout == 0) : 1 + (ci % 2)) {
                         const size_t count =
                             pc == 64 && ci == SWEEP_COUNT - 1 ? 2100 : sweep_count(ci);
@@ -194,7 +194,7 @@ START_TEST(test_isa_skin_mesh_dq_offsets)
             memcpy(at, dq, 64 * pc);
             const size_t counts[2] = {pc - 1, pi ? 2100 : 1031};
             for (int ci = 0; ci < 2; ++ci) {
-                for (int mode = 0; mode < 3; mode += 2) {
+                for (int mode = 0; mode < 3; ++mode) {
                     for (int layout = 0; layout < 2; ++layout) {
                         const skin_case c = {counts[ci], 4, 2, mode, layout};
                         dq_case(k, isa, &c, pal, pc, at, dq, rng_u64(&r), 0);

@@ -227,10 +227,10 @@ TENDON_API size_t tendon_skin_mesh_memory_bytes(const tendon_skin_mesh *mesh);
  * weight is looked at again. Allocates nothing. Alignment: floats' own; 64 bytes is a hint: on
  * AVX2 and AVX-512 a palette not aligned to the vector, of up to 256 entries, is copied whole
  * (all palette_count entries are read, whichever the vertices use) to an aligned block on the
- * stack for a call of at least palette_count vertices — about 17.5 KiB of stack then; else
- * under 2 KiB, but for the four-lane ISAs' row copy of a palette (13 KiB) and the row tables of
- * tendon_skin_mesh_apply_dq on the 4- and 8-lane ISAs (14 KiB) (docs/skinning.md, "Buffers not
- * aligned to the vector"). The same bits either way.
+ * stack for a call of at least palette_count vertices — up to about 21 KiB of stack then
+ * (measured peaks); else under 5 KiB, but for the four-lane ISAs' row copy of a palette (13.2 KiB
+ * in all) and the row tables of tendon_skin_mesh_apply_dq on the 4- and 8-lane ISAs (15-17 KiB
+ * in all) (docs/skinning.md, "Buffers not aligned to the vector"). The same bits either way.
  * Errors (nothing is written on error): TENDON_ERR_NULL (mesh; palette with vertices to skin),
  * TENDON_ERR_VALUE (an output the mesh cannot write, a misaligned pointer), TENDON_ERR_OVERFLOW
  * (an output's or the palette's extent runs past the end of the address space),

@@ -1310,18 +1310,16 @@ TENDON_AINLINE void vdq_blend_lanes(const float *dq, const uint16_t *jv, const f
 }
 
 /*
- * Vertices [v0, v0 + WF) of a mesh by dual quaternions (tendon_ref_mesh_vertex_dq lane-wise):
- * the blend (lane form, or row form over a call's tables `rows` when `rowform`: above), then
- * normalisation, rotation. unit_scales: every palette scale is exactly 1 (checked per call), so
- * s is the weights' sum — the same bits as Σ wk·1 — and no scale is gathered.
- */
-/*
- * A dual-quaternion block in three parts, as the linear-blend mesh loop's: vmesh_blend_dq (the
- * blended dual quaternion and scale), vmesh_norm_dq (its inverse length: the √ and ÷) and
+ * Vertices [v0, v0 + WF) of a mesh by dual quaternions (tendon_ref_mesh_vertex_dq lane-wise), in
+ * three parts, as the linear-blend mesh loop's: vmesh_blend_dq (the blended dual quaternion and
+ * scale: lane form, or row form over a call's tables `rows` when `rowform`, above),
+ * vmesh_norm_dq (its inverse length: the √ and ÷) and
  * vmesh_end_dq (the normalised rotation and translation applied, stored). The packed loop runs
  * norm(i), blend(i + 1), end(i): the chain from a block's √ and ÷ through its rotations runs
  * beside the next block's blend instead of before it (docs/skinning.md, "The next block's blend
  * beside the normalisation"). The same operations on the same values: the same bits.
+ * unit_scales: every palette scale is exactly 1 (checked per call), so s is the weights' sum —
+ * the same bits as Σ wk·1 — and no scale is gathered.
  */
 typedef struct vdq_pending {
     vf acc[8], sacc, inv;
