@@ -846,11 +846,10 @@ TENDON_AINLINE void vmesh_end(const tendon_skin_mesh *m, size_t v0, int mode, in
  * normalisation"): positions + normals 0.83× the time at SSE2 and SSE4.1, 0.86-0.89× at AVX2,
  * 0.93× at AVX-512 (with TENDON_MESH_LATE_POSITIONS) with the core to itself; with the other
  * hardware thread of the core busy, 1.01-1.06× at SSE2 and SSE4.1, 0.94-0.96× at AVX2.
- * Positions alone (no chain to hide) and strided outputs keep block order.
+ * Positions alone (no chain to hide) and strided outputs keep block order. The 16-lane ISA
+ * also stores a block's positions after the next block's blend (TENDON_MESH_LATE_POSITIONS):
+ * measured 0.93× the time there, against 1.02× at SSE2 and 1.06× at AVX2, which keep them first.
  */
-/* The 16-lane ISA also takes a block's positions after the next block's blend (its normal's
-   chain, not its positions, waits on the √ and ÷ there): measured 0.93× the time at AVX-512,
-   1.02× at SSE2 and 1.06× at AVX2, which keep them before. */
 #define TENDON_MESH_LATE_POSITIONS (TENDON_WF >= 16)
 
 TENDON_AINLINE size_t vmesh_loop(const tendon_skin_mesh *m, const float *palette, size_t v,
