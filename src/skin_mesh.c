@@ -123,6 +123,7 @@ tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mes
     m->vertex_count = n;
     m->influence_count = ni;
     m->palette_count = job.palette_count;
+    m->joint_shift = job.palette_count <= TENDON_MESH_SCALED_MAX ? TENDON_MESH_JOINT_SHIFT : 0u;
     m->block_count = blocks;
     m->block_bytes = block_bytes;
     m->off_w = off_w, m->off_p = off_p, m->off_n = off_n, m->off_t = off_t;
@@ -146,6 +147,7 @@ tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mes
                 memcpy(&j, jp + 2 * k, sizeof j);
             else
                 j = jp[k];
+            j = (uint16_t)(j << m->joint_shift); /* fits: a shift only up to SCALED_MAX entries */
             memcpy(b + 2 * (ni * l + k), &j, sizeof j);
             memcpy(b + off_w + 4 * (ni * l + k), wp + 4 * k, 4);
         }

@@ -208,6 +208,72 @@ START_TEST(test_isa_skin_mesh_dq_offsets)
 }
 END_TEST
 
+/*
+ * Palettes around the joints plane's pre-scaling bound (src/common/skin_mesh.h: up to 8192
+ * entries the plane holds 8·index; past it, the index, and every call takes the general loop):
+ * 8192, 8193 and 65536 entries. Vertices made on 64 indices, then moved to the palette's last
+ * 64 entries (index + pc − 64); the same vertices on a 64-entry mesh reading the table from
+ * entry pc − 64 are the reference: each ISA on the large mesh bit for bit the scalar table on
+ * the small one (different regimes, the same values), unit and non-unit scales, 1–4
+ * influences, every mode and layout, whole and split.
+ */
+START_TEST(test_isa_skin_mesh_dq_large_palettes)
+{
+    ISA_TABLE_OR_RETURN(k);
+    const tendon_kernels *ref = tendon_kernels_for(TENDON_ISA_SCALAR);
+    const char *isa = tendon_isa_name((tendon_isa)_i);
+    test_rng r;
+    rng_seed(&r, 0xD8192 + (uint64_t)_i);
+    static const size_t palettes[] = {8192, 8193, 65536};
+    for (size_t run = 0; run < 6; ++run) {
+        const size_t pc = palettes[run / 2], off = pc - 64;
+        float *pal = rigid_palette(&r, pc, (int)(run % 2));
+        float *dq = malloc(64 * pc);
+        ck_assert_uint_eq(ref->palette_to_dual_quat(pal, pc, dq), pc);
+        for (size_t ni = 1; ni <= 4; ++ni) {
+            for (int mode = 0; mode < 3; ++mode) {
+                for (int layout = 0; layout < 4; ++layout) {
+                    const skin_case c = {ni == 4 ? 1031 : 67, ni, 2, mode, layout};
+                    const uint64_t seed = rng_u64(&r);
+                    skin_bufs a, b;
+                    skin_bufs_make(&a, &c, pal, 64, seed);
+                    skin_bufs_make(&b, &c, pal, 64, seed);
+                    a.job.palette_count = pc;
+                    for (size_t v = 0; v < c.n; ++v)
+                        for (size_t kk = 0; kk < ni; ++kk) {
+                            unsigned char *jp = (unsigned char *)(void *)a.job.joints +
+                                                v * a.job.joints_stride + 2 * kk;
+                            uint16_t idx;
+                            memcpy(&idx, jp, 2);
+                            idx = (uint16_t)(idx + off);
+                            memcpy(jp, &idx, 2);
+                        }
+                    tendon_skin_mesh *ma, *mb;
+                    ck_assert_int_eq(tendon_skin_mesh_create(&a.job, &ma), TENDON_OK);
+                    ck_assert_int_eq(tendon_skin_mesh_create(&b.job, &mb), TENDON_OK);
+                    const tendon_skin_job *ja = &a.job, *jb = &b.job;
+                    ref->skin_mesh_dq(mb, dq + 16 * off, 0, c.n, jb->out_positions,
+                                      jb->out_normals, jb->out_tangents);
+                    k->skin_mesh_dq(ma, dq, 0, c.n, ja->out_positions, ja->out_normals,
+                                    ja->out_tangents);
+                    compare_outputs(&a, &b, isa, &c);
+                    const size_t cut = c.n / 3 + 1;
+                    k->skin_mesh_dq(ma, dq, cut, c.n - cut, ja->out_positions, ja->out_normals,
+                                    ja->out_tangents);
+                    k->skin_mesh_dq(ma, dq, 0, cut, ja->out_positions, ja->out_normals,
+                                    ja->out_tangents);
+                    compare_outputs(&a, &b, isa, &c);
+                    tendon_skin_mesh_destroy(ma), tendon_skin_mesh_destroy(mb);
+                    skin_bufs_free(&a);
+                    skin_bufs_free(&b);
+                }
+            }
+        }
+        free(pal), free(dq);
+    }
+}
+END_TEST
+
 /* ---- the double-precision oracle ----------------------------------------------------------- */
 
 /* The unit quaternion (x y z w, w ≥ 0) of a rotation matrix in double (Shepperd). */
@@ -688,6 +754,7 @@ static Suite *dq_suite(void)
     tcase_add_loop_test(isa, test_isa_palette_to_dual_quat, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_skin_mesh_dq, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_isa_skin_mesh_dq_offsets, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, test_isa_skin_mesh_dq_large_palettes, 0, TENDON_ISA_COUNT);
     suite_add_tcase(s, isa);
     return s;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "skin_bufs.h"
+#include "common/skin_mesh.h" /* joint_shift: which regime a mesh's joints plane is in */
 
 /* A mesh from a case's job; abort on failure. */
 static tendon_skin_mesh *mesh_of(const tendon_skin_job *job)
@@ -163,6 +164,80 @@ START_TEST(test_mesh_palette_offsets)
                 }
             }
             tbuf_free(&pb);
+        }
+        free(pal);
+    }
+}
+END_TEST
+
+/* Joint index `idx` for influence k of vertex v in a case's buffers (u16 indices). */
+static void set_joint(skin_bufs *b, size_t v, size_t k, uint16_t idx)
+{
+    memcpy((unsigned char *)(void *)b->job.joints + v * b->job.joints_stride + 2 * k, &idx, 2);
+}
+
+/*
+ * Palettes around the joints plane's pre-scaling bound (src/common/skin_mesh.h): up to
+ * TENDON_MESH_SCALED_MAX (8192) entries the plane holds 8·index and the packed loops address
+ * entries by a scaled index; past it the plane holds the index and every call takes the
+ * general loop with the mesh's shift. 8192 (the largest index, 8191, stored as 65528), 8193
+ * (the smallest palette not pre-scaled) and 65536 (every u16 index): the regime asserted, then
+ * every ISA bit for bit against the scalar table's tendon_skin, 1–4 influences, every mode,
+ * packed, interleaved, unaligned and in-place layouts, whole and split in two, with the first
+ * and last vertices on the palette's last entry and its first.
+ */
+START_TEST(test_mesh_large_palettes)
+{
+    ISA_TABLE_OR_RETURN(k);
+    const tendon_kernels *ref = tendon_kernels_for(TENDON_ISA_SCALAR);
+    const char *isa = tendon_isa_name((tendon_isa)_i);
+    test_rng r;
+    rng_seed(&r, 0x8192 + (uint64_t)_i);
+    static const size_t palettes[] = {8192, 8193, 65536};
+    for (size_t pi = 0; pi < 3; ++pi) {
+        const size_t pc = palettes[pi];
+        float *pal = random_palette(&r, pc);
+        for (size_t ni = 1; ni <= 4; ++ni) {
+            for (int mode = 0; mode < 3; ++mode) {
+                for (int layout = 0; layout < 4; ++layout) {
+                    const skin_case c = {ni == 4 ? 1031 : 67, ni, 2, mode, layout};
+                    const uint64_t seed = rng_u64(&r);
+                    skin_bufs a, b;
+                    skin_bufs_make(&a, &c, pal, pc, seed);
+                    skin_bufs_make(&b, &c, pal, pc, seed);
+                    for (size_t kk = 0; kk < ni; ++kk) {
+                        const uint16_t last = (uint16_t)(pc - 1);
+                        set_joint(&a, 0, kk, last), set_joint(&b, 0, kk, last);
+                        set_joint(&a, c.n - 1, kk, 0), set_joint(&b, c.n - 1, kk, 0);
+                    }
+                    ref->skin(&b.job);
+                    tendon_skin_mesh *m = mesh_of(&a.job);
+                    ck_assert_uint_eq(m->joint_shift, pc <= 8192 ? 3u : 0u);
+                    const tendon_skin_job *j = &a.job;
+                    ck_assert_int_eq(tendon_skin_mesh_apply_range_on(k, m, pal, 0, c.n,
+                                                                     j->out_positions,
+                                                                     j->out_normals,
+                                                                     j->out_tangents),
+                                     TENDON_OK);
+                    compare_outputs(&a, &b, isa, &c);
+                    poison_outputs(j);
+                    const size_t cut = c.n / 3 + 1;
+                    ck_assert_int_eq(tendon_skin_mesh_apply_range_on(k, m, pal, cut, c.n - cut,
+                                                                     j->out_positions,
+                                                                     j->out_normals,
+                                                                     j->out_tangents),
+                                     TENDON_OK);
+                    ck_assert_int_eq(tendon_skin_mesh_apply_range_on(k, m, pal, 0, cut,
+                                                                     j->out_positions,
+                                                                     j->out_normals,
+                                                                     j->out_tangents),
+                                     TENDON_OK);
+                    compare_outputs(&a, &b, isa, &c);
+                    tendon_skin_mesh_destroy(m);
+                    skin_bufs_free(&a);
+                    skin_bufs_free(&b);
+                }
+            }
         }
         free(pal);
     }
@@ -542,6 +617,7 @@ static Suite *mesh_suite(void)
     tcase_set_timeout(isa, 240);
     tcase_add_loop_test(isa, test_mesh_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(isa, test_mesh_palette_offsets, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(isa, test_mesh_large_palettes, 0, TENDON_ISA_COUNT);
     suite_add_tcase(s, isa);
     return s;
 }

@@ -8,7 +8,8 @@
  * each block structure-of-arrays, 64-byte aligned, every plane one 64-byte line:
  *
  *   uint16 joints[16][n]      lane l's n indices together (one load fetches a vertex's; u8 or
- *                             u16 in the job: widened), the section padded to 64 bytes
+ *                             u16 in the job: widened), each as index << joint_shift (below),
+ *                             the section padded to 64 bytes
  *   float  weights[16][n]     lane l's n weights together, as given (finite: NaN and ±∞
  *                             refused at creation)
  *   float  positions[3][16]   x, then y, then z of the 16 lanes
@@ -31,6 +32,18 @@
 #define TENDON_MESH_LANES 16
 
 /*
+ * The joints plane holds index << joint_shift: TENDON_MESH_JOINT_SHIFT (3) when palette_count ≤
+ * TENDON_MESH_SCALED_MAX — every value then still fits 16 bits — and 0 for larger palettes. A
+ * value of the plane is then the byte offset of its palette entry (64 bytes) divided by 8, so a
+ * kernel addresses the entry as base + 8·value, an x86 scaled index: no shift and no add per
+ * influence, which the per-vertex index arithmetic (a shift and an add for each of four
+ * indices, on the ports the vector arithmetic uses) cost (docs/skinning.md, "Joint indices
+ * pre-scaled in the mesh"). The same for every ISA.
+ */
+#define TENDON_MESH_JOINT_SHIFT 3u
+#define TENDON_MESH_SCALED_MAX ((size_t)65536 >> TENDON_MESH_JOINT_SHIFT)
+
+/*
  * The planes' byte offsets within a block, from n and whether the mesh has normals: what
  * src/skin_mesh.c lays out, and what a kernel specialised on n computes as constants.
  */
@@ -47,6 +60,7 @@ struct tendon_skin_mesh {
     size_t vertex_count;
     size_t influence_count; /* 1..4 */
     size_t palette_count;   /* every joint index is below it (checked at creation) */
+    unsigned joint_shift;   /* the joints plane holds index << joint_shift (above) */
     size_t block_count;     /* ⌈vertex_count / 16⌉ */
     size_t block_bytes;     /* a multiple of 64 */
     size_t off_w, off_p, off_n, off_t; /* byte offsets of the planes within a block */
@@ -60,7 +74,7 @@ static inline const unsigned char *tendon_mesh_block(const struct tendon_skin_me
 {
     return m->blocks + b * m->block_bytes;
 }
-/** Lane l's n joint indices (n = influence_count). */
+/** Lane l's n joint plane values (n = influence_count): index << m->joint_shift. */
 static inline const uint16_t *tendon_mesh_joints(const struct tendon_skin_mesh *m,
                                                  const unsigned char *blk, size_t l)
 {
@@ -96,7 +110,8 @@ static inline void tendon_ref_mesh_influences(const struct tendon_skin_mesh *m, 
     const unsigned char *blk = tendon_mesh_block(m, v / TENDON_MESH_LANES);
     const size_t l = v % TENDON_MESH_LANES;
     for (size_t k = 0; k < 4; ++k) {
-        j[k] = k < m->influence_count ? tendon_mesh_joints(m, blk, l)[k] : 0;
+        j[k] = k < m->influence_count ? (unsigned)tendon_mesh_joints(m, blk, l)[k] >> m->joint_shift
+                                      : 0;
         w[k] = k < m->influence_count ? tendon_mesh_weights(m, blk, l)[k] : 0.0f;
     }
 }

@@ -705,13 +705,29 @@ void TENDON_FN(skin)(const tendon_skin_job *job)
 
 /* ---- the prepared mesh (src/common/skin_mesh.h) ----------------------------------------------- */
 
-/* Every output of the mode wanted and packed: the loops' constant-mode instantiations. */
+/* Every output of the mode wanted and packed, and the joints plane pre-scaled: the loops'
+   constant-mode instantiations. */
 TENDON_AINLINE int vmesh_fast(const tendon_skin_mesh *m, int mode, const float *op,
                               const float *on)
 {
-    return op && m->out_stride[0] == 3 * sizeof(float) &&
+    return op && m->joint_shift == TENDON_MESH_JOINT_SHIFT &&
+           m->out_stride[0] == 3 * sizeof(float) &&
            (mode < 1 || (on && m->out_stride[1] == 3 * sizeof(float))) &&
            (mode < 2 || m->out_stride[2] == 4 * sizeof(float));
+}
+
+/*
+ * The entry of `entry_bytes` bytes of a palette or table that a joints plane value names: the
+ * plane holds index << shift (src/common/skin_mesh.h), so the entry sits value · (entry_bytes >>
+ * shift) bytes in — 8·value for a 64-byte entry at the mesh's shift of 3, an x86 scaled index:
+ * no shift nor add per influence. `shift` is that constant in the packed (fast) loops
+ * (vmesh_fast) and the mesh's own, at run time, in the others.
+ */
+TENDON_AINLINE const float *vmesh_entry(const void *table, size_t entry_bytes, unsigned shift,
+                                        unsigned value)
+{
+    return (const float *)(const void *)((const unsigned char *)table +
+                                         (size_t)value * (entry_bytes >> shift));
 }
 
 /*
@@ -733,7 +749,7 @@ TENDON_AINLINE int vmesh_fast(const tendon_skin_mesh *m, int mode, const float *
     ((const float *)(const void *)(b + (off)) + TENDON_MESH_LANES * (c) + l0)
 
 TENDON_AINLINE void vmesh_blend(const tendon_skin_mesh *m, const float *palette, size_t v0,
-                                size_t n, int rows, vf *E)
+                                size_t n, int rows, unsigned shift, vf *E)
 {
     const size_t l0 = v0 % TENDON_MESH_LANES;
     /* every plane at an offset that is a constant here (n and mode are): one base pointer */
@@ -758,7 +774,8 @@ TENDON_AINLINE void vmesh_blend(const tendon_skin_mesh *m, const float *palette,
             for (size_t k = 0; k < n; ++k)
                 wv[k] = vfset1(wv0[n * (size_t)i + k]);
         for (size_t k = 0; k < n; ++k)
-            pal[k] = palette + (rows ? 12 : 16) * (size_t)jv[n * (size_t)i + k];
+            pal[k] = vmesh_entry(palette, (rows ? 12 : 16) * sizeof(float), shift,
+                                 jv[n * (size_t)i + k]);
         for (int g = 0; g < (rows ? 3 : TENDON_MG); ++g) {
             vf acc = vfmul(wv[0], vfload(pal[0] + g * TENDON_WF));
             for (size_t k = 1; k < n; ++k)
@@ -856,14 +873,15 @@ TENDON_AINLINE size_t vmesh_loop(const tendon_skin_mesh *m, const float *palette
                                  size_t end, size_t n, int mode, int fast, int rows, float *op,
                                  float *on, float *ot)
 {
+    const unsigned shift = fast ? TENDON_MESH_JOINT_SHIFT : m->joint_shift;
     if (fast && mode >= 1 && v + TENDON_WF <= end) {
         vf E[16];
-        vmesh_blend(m, palette, v, n, rows, E);
+        vmesh_blend(m, palette, v, n, rows, shift, E);
         for (; v + 2 * TENDON_WF <= end; v += TENDON_WF) {
             vf next[16];
             vskin_pending p;
             vmesh_begin(m, v, n, mode, 1, !TENDON_MESH_LATE_POSITIONS, E, op, &p);
-            vmesh_blend(m, palette, v + TENDON_WF, n, rows, next);
+            vmesh_blend(m, palette, v + TENDON_WF, n, rows, shift, next);
             if (TENDON_MESH_LATE_POSITIONS)
                 vmesh_begin(m, v, n, 0, 1, 1, E, op, &p); /* the positions alone */
             vmesh_end(m, v, mode, 1, &p, on, ot);
@@ -879,7 +897,7 @@ TENDON_AINLINE size_t vmesh_loop(const tendon_skin_mesh *m, const float *palette
     for (; v + TENDON_WF <= end; v += TENDON_WF) {
         vf E[16];
         vskin_pending p;
-        vmesh_blend(m, palette, v, n, rows, E);
+        vmesh_blend(m, palette, v, n, rows, shift, E);
         vmesh_begin(m, v, n, mode, fast, 1, E, op, &p);
         vmesh_end(m, v, mode, fast, &p, on, ot);
     }
@@ -1158,8 +1176,13 @@ TENDON_AINLINE void vdq_weight_lanes(const float *wv0, size_t n, vf wkv[4])
 #define TENDON_DQ_ROWS_MAX 64
 typedef struct vdq_rows {
     _Alignas(64) float rec[2 * TENDON_DQ_ROWS_MAX][8]; /* entry j: q_j at j, −q_j at count + j */
-    /* [a·TENDON_DQ_ROWS_MAX + b]: the byte offset in rec of b's record or its negation */
-    uint16_t pick[TENDON_DQ_ROWS_MAX * TENDON_DQ_ROWS_MAX];
+    /* pick[a / 4][b][a % 4]: the byte offset in rec of b's record or its negation, for a vertex
+       whose first influence is a. Four rows interleaved, so row a's entry for b sits 8·b bytes
+       past its first — and 8·b is b's value in the mesh's pre-scaled joints plane: an influence
+       costs its loads and no index arithmetic. row[a]: the byte offset in pick of row a's
+       first entry, 8 bytes an entry: at a's plane value. */
+    uint16_t pick[TENDON_DQ_ROWS_MAX / 4][TENDON_DQ_ROWS_MAX][4];
+    uint64_t row[TENDON_DQ_ROWS_MAX];
 } vdq_rows;
 
 static void vdq_rows_make(const float *dq, size_t count, size_t stride, vdq_rows *t)
@@ -1182,17 +1205,19 @@ static void vdq_rows_make(const float *dq, size_t count, size_t stride, vdq_rows
                     vfadd(vfadd(vfadd(vfmul(x, vfload(r[0] + b)), vfmul(y, vfload(r[1] + b))),
                                 vfmul(z, vfload(r[2] + b))),
                           vfmul(w, vfload(r[3] + b))));
-        uint16_t *pick = t->pick + a * TENDON_DQ_ROWS_MAX;
         for (size_t b = 0; b < count; ++b)
-            pick[b] = (uint16_t)(sizeof t->rec[0] * (d_row[b] < 0.0f ? count + b : b));
+            t->pick[a / 4][b][a % 4] =
+                (uint16_t)(sizeof t->rec[0] * (d_row[b] < 0.0f ? count + b : b));
+        t->row[a] = (uint64_t)((const unsigned char *)&t->pick[a / 4][0][a % 4] -
+                               (const unsigned char *)t->pick);
     }
 }
 
 /* vmesh_blend_dq in row form: acc[e] lane i = component e of vertex v0 + i's b, and the
    scales' sum (unsigned weights) in sacc when positions are wanted. */
 TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, const float *dq, const uint16_t *jv,
-                                   const float *wv0, size_t n, int scales, int unit, vf acc[8],
-                                   vf *sacc)
+                                   unsigned shift, const float *wv0, size_t n, int scales,
+                                   int unit, vf acc[8], vf *sacc)
 {
     vf part[8 / TENDON_WF][TENDON_WF];
 #if defined(__GNUC__) && !defined(__clang__)
@@ -1201,13 +1226,18 @@ TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, const float *dq, const uin
     for (int i = 0; i < TENDON_WF; ++i) {
         const uint16_t *ji = jv + n * (size_t)i;
         const float *wi = wv0 + n * (size_t)i;
-        const uint16_t *pick = t->pick + TENDON_DQ_ROWS_MAX * (size_t)ji[0];
+        const uint64_t row =
+            *(const uint64_t *)(const void *)vmesh_entry(t->row, sizeof t->row[0], shift, ji[0]);
+        const unsigned char *pick = (const unsigned char *)t->pick + row;
+        const float *q0 = vmesh_entry(t->rec, sizeof t->rec[0], shift, ji[0]);
         const vf w0 = vfset1(wi[0]);
         for (int g = 0; g < 8 / TENDON_WF; ++g)
-            part[g][i] = vfmul(w0, vfload(t->rec[ji[0]] + g * TENDON_WF));
+            part[g][i] = vfmul(w0, vfload(q0 + g * TENDON_WF));
         for (size_t k = 1; k < n; ++k) {
-            const float *qk =
-                (const float *)(const void *)((const unsigned char *)t->rec + pick[ji[k]]);
+            const uint16_t at =
+                *(const uint16_t *)(const void *)vmesh_entry(pick, 4 * sizeof t->pick[0][0][0],
+                                                              shift, ji[k]);
+            const float *qk = (const float *)(const void *)((const unsigned char *)t->rec + at);
             const vf wk = vfset1(wi[k]);
             for (int g = 0; g < 8 / TENDON_WF; ++g)
                 part[g][i] = vfadd(part[g][i], vfmul(wk, vfload(qk + g * TENDON_WF)));
@@ -1229,7 +1259,7 @@ TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, const float *dq, const uin
         if (!unit) {
             _Alignas(64) float sv[TENDON_WF];
             for (int i = 0; i < TENDON_WF; ++i)
-                sv[i] = dq[16 * (size_t)jv[n * (size_t)i + k] + 8];
+                sv[i] = vmesh_entry(dq, 16 * sizeof(float), shift, jv[n * (size_t)i + k])[8];
             sk = vfmul(wkv[k], vfload(sv));
         }
         s = k == 0 ? sk : vfadd(s, sk);
@@ -1241,8 +1271,9 @@ TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, const float *dq, const uin
 /* vmesh_blend_dq in lane form: each influence's eight components gathered across the
    lanes, the sign from the dot with the first influence's real part there; acc and sacc as
    vdq_blend_rows gives them. */
-TENDON_AINLINE void vdq_blend_lanes(const float *dq, const uint16_t *jv, const float *wv0,
-                                    size_t n, int scales, int unit_scales, vf acc[8], vf *sacc_out)
+TENDON_AINLINE void vdq_blend_lanes(const float *dq, const uint16_t *jv, unsigned shift,
+                                    const float *wv0, size_t n, int scales, int unit_scales,
+                                    vf acc[8], vf *sacc_out)
 {
     vf sacc = vfset1(0.0f), wkv[4];
     vdq_weight_lanes(wv0, n, wkv);
@@ -1254,7 +1285,7 @@ TENDON_AINLINE void vdq_blend_lanes(const float *dq, const uint16_t *jv, const f
     for (size_t k = 0; k < n; ++k) {
         const float *pk[TENDON_WF];
         for (int i = 0; i < TENDON_WF; ++i)
-            pk[i] = dq + 16 * (size_t)jv[n * (size_t)i + k];
+            pk[i] = vmesh_entry(dq, 16 * sizeof(float), shift, jv[n * (size_t)i + k]);
         const vf wk = wkv[k];
         vf ws = wk, c[8];
 #if TENDON_WF == 4
@@ -1325,8 +1356,8 @@ typedef struct vdq_pending {
 } vdq_pending;
 
 TENDON_AINLINE void vmesh_blend_dq(const tendon_skin_mesh *m, const float *dq, const void *rows,
-                                   size_t v0, size_t n, int positions, int unit_scales,
-                                   int rowform, vdq_pending *p)
+                                   size_t v0, size_t n, unsigned shift, int positions,
+                                   int unit_scales, int rowform, vdq_pending *p)
 {
     const size_t l0 = v0 % TENDON_MESH_LANES;
     const unsigned char *b = tendon_mesh_block(m, v0 / TENDON_MESH_LANES);
@@ -1334,13 +1365,13 @@ TENDON_AINLINE void vmesh_blend_dq(const tendon_skin_mesh *m, const float *dq, c
     const float *wv0 = (const float *)(const void *)(b + tendon_mesh_off_w(n)) + n * l0;
 #if TENDON_WF <= 8
     if (rowform)
-        vdq_blend_rows((const vdq_rows *)rows, dq, jv, wv0, n, positions, unit_scales, p->acc,
-                       &p->sacc);
+        vdq_blend_rows((const vdq_rows *)rows, dq, jv, shift, wv0, n, positions, unit_scales,
+                       p->acc, &p->sacc);
     else
 #else
     (void)rows, (void)rowform;
 #endif
-        vdq_blend_lanes(dq, jv, wv0, n, positions, unit_scales, p->acc, &p->sacc);
+        vdq_blend_lanes(dq, jv, shift, wv0, n, positions, unit_scales, p->acc, &p->sacc);
 }
 TENDON_AINLINE void vmesh_norm_dq(vdq_pending *p)
 {
@@ -1408,13 +1439,14 @@ TENDON_AINLINE size_t vmesh_loop_dq(const tendon_skin_mesh *m, const float *dq, 
                                     size_t v, size_t end, size_t n, int mode, int fast, int unit,
                                     int rowform, float *op, float *on, float *ot)
 {
+    const unsigned shift = fast ? TENDON_MESH_JOINT_SHIFT : m->joint_shift;
     if (fast && v + TENDON_WF <= end) {
         vdq_pending p; /* block v's blend; the next's beside its normalisation */
-        vmesh_blend_dq(m, dq, rows, v, n, 1, unit, rowform, &p);
+        vmesh_blend_dq(m, dq, rows, v, n, shift, 1, unit, rowform, &p);
         for (; v + 2 * TENDON_WF <= end; v += TENDON_WF) {
             vdq_pending next;
             vmesh_norm_dq(&p);
-            vmesh_blend_dq(m, dq, rows, v + TENDON_WF, n, 1, unit, rowform, &next);
+            vmesh_blend_dq(m, dq, rows, v + TENDON_WF, n, shift, 1, unit, rowform, &next);
             vmesh_end_dq(m, v, n, mode, 1, &p, op, on, ot);
             for (int e = 0; e < 8; ++e)
                 p.acc[e] = next.acc[e];
@@ -1426,7 +1458,7 @@ TENDON_AINLINE size_t vmesh_loop_dq(const tendon_skin_mesh *m, const float *dq, 
     }
     for (; v + TENDON_WF <= end; v += TENDON_WF) {
         vdq_pending p;
-        vmesh_blend_dq(m, dq, rows, v, n, fast || op, unit, rowform, &p);
+        vmesh_blend_dq(m, dq, rows, v, n, shift, fast || op, unit, rowform, &p);
         vmesh_norm_dq(&p);
         vmesh_end_dq(m, v, n, mode, fast, &p, op, on, ot);
     }
@@ -1446,7 +1478,7 @@ TENDON_AINLINE int vdq_rows_pay(const tendon_skin_mesh *m, int fast, size_t vect
 
 #if TENDON_WF <= 8
 /* The row form over [v, end) (vdq_rows_pay: packed outputs, 2-4 influences), its tables in this
-   frame (12 KiB): a call that takes the lane form has none on its stack. Returns where it
+   frame (12.5 KiB): a call that takes the lane form has none on its stack. Returns where it
    stopped (whole vectors). */
 TENDON_NOINLINE size_t vskin_mesh_dq_rows(const tendon_skin_mesh *m, const float *dq, size_t v,
                                           size_t end, int mode, int unit, float *op, float *on,
