@@ -159,6 +159,11 @@ TENDON_API tendon_status tendon_skin(const tendon_skin_job *job);
  * 48 bytes for 4 influences with normals, 64 with tangents), the last block padded to 16
  * vertices, plus one small header; tendon_skin_mesh_memory_bytes says exactly.
  *
+ * Speed: a mesh whose palette_count is at most 8192 stores its joint indices pre-scaled, which
+ * the packed loops address directly; a larger palette is as correct (the same bits) but every
+ * call takes the general, slower loop (docs/skinning.md, "Joint indices pre-scaled in the
+ * mesh").
+ *
  * More than 4 influences (glTF JOINTS_1 / WEIGHTS_1) are out of scope, as for tendon_skin.
  */
 typedef struct tendon_skin_mesh tendon_skin_mesh;
@@ -229,8 +234,8 @@ TENDON_API size_t tendon_skin_mesh_memory_bytes(const tendon_skin_mesh *mesh);
  * (all palette_count entries are read, whichever the vertices use) to an aligned block on the
  * stack for a call of at least palette_count vertices — up to about 21 KiB of stack then
  * (measured peaks); else under 5 KiB, but for the four-lane ISAs' row copy of a palette (13.2 KiB
- * in all) and the row tables of tendon_skin_mesh_apply_dq on the 4- and 8-lane ISAs (15-17 KiB
- * in all) (docs/skinning.md, "Buffers not aligned to the vector"). The same bits either way.
+ * in all) and the row tables of tendon_skin_mesh_apply_dq on the 4- and 8-lane ISAs (15.7-17.1
+ * KiB in all) (docs/skinning.md, "Buffers not aligned to the vector"). The same bits either way.
  * Errors (nothing is written on error): TENDON_ERR_NULL (mesh; palette with vertices to skin),
  * TENDON_ERR_VALUE (an output the mesh cannot write, a misaligned pointer), TENDON_ERR_OVERFLOW
  * (an output's or the palette's extent runs past the end of the address space),
