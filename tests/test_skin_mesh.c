@@ -25,6 +25,15 @@ static tendon_skin_mesh *mesh_of(const tendon_skin_job *job)
     return m;
 }
 
+/* Vertices [first, first + count) of mesh m through table k into job j's outputs: TENDON_OK. */
+static void apply_on(const tendon_kernels *k, const tendon_skin_mesh *m, const float *pal,
+                     size_t first, size_t count, const tendon_skin_job *j)
+{
+    ck_assert_int_eq(tendon_skin_mesh_apply_range_on(k, m, pal, first, count, j->out_positions,
+                                                     j->out_normals, j->out_tangents),
+                     TENDON_OK);
+}
+
 /* Poison a case's outputs (so an unwritten element shows). */
 static void poison_outputs(const tendon_skin_job *j)
 {
@@ -63,10 +72,7 @@ START_TEST(test_mesh_every_isa)
                         tendon_skin_mesh *m = mesh_of(&a.job);
                         ref->skin(&b.job);
                         const tendon_skin_job *j = &a.job;
-                        ck_assert_int_eq(tendon_skin_mesh_apply_range_on(
-                                             k, m, pal, 0, c.n, j->out_positions, j->out_normals,
-                                             j->out_tangents),
-                                         TENDON_OK);
+                        apply_on(k, m, pal, 0, c.n, j);
                         compare_outputs(&a, &b, isa, &c);
                         /* split into 1–5 ranges at random points: the same bits */
                         if (c.n > 0 && (ci % 5 == 0 || c.n == SWEEP_LONG)) {
@@ -78,10 +84,7 @@ START_TEST(test_mesh_every_isa)
                                     len = 1 + (size_t)(rng_u64(&r) % 19);
                                 if (len > c.n - v)
                                     len = c.n - v;
-                                ck_assert_int_eq(tendon_skin_mesh_apply_range_on(
-                                                     k, m, pal, v, len, j->out_positions,
-                                                     j->out_normals, j->out_tangents),
-                                                 TENDON_OK);
+                                apply_on(k, m, pal, v, len, j);
                                 v += len;
                             }
                             compare_outputs(&a, &b, isa, &c);
@@ -137,21 +140,12 @@ START_TEST(test_mesh_palette_offsets)
                             ref->skin(&b.job);
                             tendon_skin_mesh *m = mesh_of(&a.job);
                             const tendon_skin_job *j = &a.job;
-                            ck_assert_int_eq(tendon_skin_mesh_apply_range_on(
-                                                 k, m, at, 0, c.n, j->out_positions,
-                                                 j->out_normals, j->out_tangents),
-                                             TENDON_OK);
+                            apply_on(k, m, at, 0, c.n, j);
                             compare_outputs(&a, &b, isa, &c);
                             /* from vertex 5 (a scalar head first), then the first five */
                             poison_outputs(j);
-                            ck_assert_int_eq(tendon_skin_mesh_apply_range_on(
-                                                 k, m, at, 5, c.n - 5, j->out_positions,
-                                                 j->out_normals, j->out_tangents),
-                                             TENDON_OK);
-                            ck_assert_int_eq(tendon_skin_mesh_apply_range_on(
-                                                 k, m, at, 0, 5, j->out_positions,
-                                                 j->out_normals, j->out_tangents),
-                                             TENDON_OK);
+                            apply_on(k, m, at, 5, c.n - 5, j);
+                            apply_on(k, m, at, 0, 5, j);
                             compare_outputs(&a, &b, isa, &c);
                             poison_outputs(j);
                             k->skin(&a.job); /* the job's kernel, the same palette */
@@ -214,24 +208,12 @@ START_TEST(test_mesh_large_palettes)
                     tendon_skin_mesh *m = mesh_of(&a.job);
                     ck_assert_uint_eq(m->joint_shift, pc <= 8192 ? 3u : 0u);
                     const tendon_skin_job *j = &a.job;
-                    ck_assert_int_eq(tendon_skin_mesh_apply_range_on(k, m, pal, 0, c.n,
-                                                                     j->out_positions,
-                                                                     j->out_normals,
-                                                                     j->out_tangents),
-                                     TENDON_OK);
+                    apply_on(k, m, pal, 0, c.n, j);
                     compare_outputs(&a, &b, isa, &c);
                     poison_outputs(j);
                     const size_t cut = c.n / 3 + 1;
-                    ck_assert_int_eq(tendon_skin_mesh_apply_range_on(k, m, pal, cut, c.n - cut,
-                                                                     j->out_positions,
-                                                                     j->out_normals,
-                                                                     j->out_tangents),
-                                     TENDON_OK);
-                    ck_assert_int_eq(tendon_skin_mesh_apply_range_on(k, m, pal, 0, cut,
-                                                                     j->out_positions,
-                                                                     j->out_normals,
-                                                                     j->out_tangents),
-                                     TENDON_OK);
+                    apply_on(k, m, pal, cut, c.n - cut, j);
+                    apply_on(k, m, pal, 0, cut, j);
                     compare_outputs(&a, &b, isa, &c);
                     tendon_skin_mesh_destroy(m);
                     skin_bufs_free(&a);
