@@ -123,7 +123,21 @@ tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mes
     m->vertex_count = n;
     m->influence_count = ni;
     m->palette_count = job.palette_count;
-    m->joint_shift = job.palette_count <= TENDON_MESH_SCALED_MAX ? TENDON_MESH_JOINT_SHIFT : 0u;
+    /* pre-scaled when every index present fits (not palette_count: a u8 mesh of a large skin
+       uses at most 256 of its joints) */
+    unsigned max_idx = 0;
+    for (size_t v = 0; v < n; ++v) {
+        const unsigned char *jp = (const unsigned char *)job.joints + v * job.joints_stride;
+        for (size_t k = 0; k < ni; ++k) {
+            uint16_t j;
+            if (isz == 2)
+                memcpy(&j, jp + 2 * k, sizeof j);
+            else
+                j = jp[k];
+            max_idx = j > max_idx ? j : max_idx;
+        }
+    }
+    m->joint_shift = max_idx < TENDON_MESH_SCALED_MAX ? TENDON_MESH_JOINT_SHIFT : 0u;
     m->block_count = blocks;
     m->block_bytes = block_bytes;
     m->off_w = off_w, m->off_p = off_p, m->off_n = off_n, m->off_t = off_t;
@@ -147,7 +161,7 @@ tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mes
                 memcpy(&j, jp + 2 * k, sizeof j);
             else
                 j = jp[k];
-            j = (uint16_t)(j << m->joint_shift); /* fits: a shift only up to SCALED_MAX entries */
+            j = (uint16_t)(j << m->joint_shift); /* fits: a shift only below SCALED_MAX */
             memcpy(b + 2 * (ni * l + k), &j, sizeof j);
             memcpy(b + off_w + 4 * (ni * l + k), wp + 4 * k, 4);
         }

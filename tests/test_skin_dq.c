@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "skin_bufs.h"
+#include "common/skin_mesh.h" /* joint_shift: which regime a mesh's joints plane is in */
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -239,6 +240,9 @@ START_TEST(test_isa_skin_mesh_dq_large_palettes)
                     skin_bufs_make(&a, &c, pal, 64, seed);
                     skin_bufs_make(&b, &c, pal, 64, seed);
                     a.job.palette_count = pc;
+                    const uint16_t top = 63; /* on vertex 0: index pc − 1 in the large mesh */
+                    memcpy((unsigned char *)(void *)a.job.joints, &top, 2);
+                    memcpy((unsigned char *)(void *)b.job.joints, &top, 2);
                     for (size_t v = 0; v < c.n; ++v)
                         for (size_t kk = 0; kk < ni; ++kk) {
                             unsigned char *jp = (unsigned char *)(void *)a.job.joints +
@@ -251,6 +255,7 @@ START_TEST(test_isa_skin_mesh_dq_large_palettes)
                     tendon_skin_mesh *ma, *mb;
                     ck_assert_int_eq(tendon_skin_mesh_create(&a.job, &ma), TENDON_OK);
                     ck_assert_int_eq(tendon_skin_mesh_create(&b.job, &mb), TENDON_OK);
+                    ck_assert_uint_eq(ma->joint_shift, pc <= 8192 ? 3u : 0u);
                     const tendon_skin_job *ja = &a.job, *jb = &b.job;
                     ref->skin_mesh_dq(mb, dq + 16 * off, 0, c.n, jb->out_positions,
                                       jb->out_normals, jb->out_tangents);

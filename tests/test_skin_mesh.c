@@ -171,14 +171,15 @@ static void set_joint(skin_bufs *b, size_t v, size_t k, uint16_t idx)
 }
 
 /*
- * Palettes around the joints plane's pre-scaling bound (src/common/skin_mesh.h): up to
- * TENDON_MESH_SCALED_MAX (8192) entries the plane holds 8·index and the packed loops address
- * entries by a scaled index; past it the plane holds the index and every call takes the
- * general loop with the mesh's shift. 8192 (the largest index, 8191, stored as 65528), 8193
- * (the smallest palette not pre-scaled) and 65536 (every u16 index): the regime asserted, then
- * every ISA bit for bit against the scalar table's tendon_skin, 1–4 influences, every mode,
- * packed, interleaved, unaligned and in-place layouts, whole and split in two, with the first
- * and last vertices on the palette's last entry and its first.
+ * Indices around the joints plane's pre-scaling bound (src/common/skin_mesh.h): while every
+ * index of a mesh is below TENDON_MESH_SCALED_MAX (8192) the plane holds 8·index and the packed
+ * loops address entries by a scaled index; an index of 8192 or more keeps the plane plain and
+ * every call takes the general loop with the mesh's shift. Palettes of 8192 entries (index
+ * 8191, stored as 65528, on the first vertex), 8193 (index 8192 there: the smallest not
+ * pre-scaled), 65536 (index 65535 there) and 65536 with every index below 8192 (pre-scaled: the
+ * regime follows the indices, not palette_count): the regime asserted, then every ISA bit for
+ * bit against the scalar table's tendon_skin, 1–4 influences, every mode, packed, interleaved,
+ * unaligned and in-place layouts, whole and split in two, the last vertex on entry 0.
  */
 START_TEST(test_mesh_large_palettes)
 {
@@ -187,9 +188,10 @@ START_TEST(test_mesh_large_palettes)
     const char *isa = tendon_isa_name((tendon_isa)_i);
     test_rng r;
     rng_seed(&r, 0x8192 + (uint64_t)_i);
-    static const size_t palettes[] = {8192, 8193, 65536};
-    for (size_t pi = 0; pi < 3; ++pi) {
-        const size_t pc = palettes[pi];
+    static const size_t palettes[] = {8192, 8193, 65536, 65536};
+    static const size_t largest[] = {8191, 8192, 65535, 8191};
+    for (size_t pi = 0; pi < 4; ++pi) {
+        const size_t pc = palettes[pi], top = largest[pi];
         float *pal = random_palette(&r, pc);
         for (size_t ni = 1; ni <= 4; ++ni) {
             for (int mode = 0; mode < 3; ++mode) {
@@ -197,16 +199,16 @@ START_TEST(test_mesh_large_palettes)
                     const skin_case c = {ni == 4 ? 1031 : 67, ni, 2, mode, layout};
                     const uint64_t seed = rng_u64(&r);
                     skin_bufs a, b;
-                    skin_bufs_make(&a, &c, pal, pc, seed);
-                    skin_bufs_make(&b, &c, pal, pc, seed);
+                    skin_bufs_make(&a, &c, pal, top + 1, seed);
+                    skin_bufs_make(&b, &c, pal, top + 1, seed);
+                    a.job.palette_count = b.job.palette_count = pc;
                     for (size_t kk = 0; kk < ni; ++kk) {
-                        const uint16_t last = (uint16_t)(pc - 1);
-                        set_joint(&a, 0, kk, last), set_joint(&b, 0, kk, last);
+                        set_joint(&a, 0, kk, (uint16_t)top), set_joint(&b, 0, kk, (uint16_t)top);
                         set_joint(&a, c.n - 1, kk, 0), set_joint(&b, c.n - 1, kk, 0);
                     }
                     ref->skin(&b.job);
                     tendon_skin_mesh *m = mesh_of(&a.job);
-                    ck_assert_uint_eq(m->joint_shift, pc <= 8192 ? 3u : 0u);
+                    ck_assert_uint_eq(m->joint_shift, top < 8192 ? 3u : 0u);
                     const tendon_skin_job *j = &a.job;
                     apply_on(k, m, pal, 0, c.n, j);
                     compare_outputs(&a, &b, isa, &c);

@@ -159,8 +159,8 @@ TENDON_API tendon_status tendon_skin(const tendon_skin_job *job);
  * 48 bytes for 4 influences with normals, 64 with tangents), the last block padded to 16
  * vertices, plus one small header; tendon_skin_mesh_memory_bytes says exactly.
  *
- * Speed: a mesh whose palette_count is at most 8192 stores its joint indices pre-scaled, which
- * the packed loops address directly; a larger palette is as correct (the same bits) but every
+ * Speed: a mesh whose joint indices are all below 8192 stores them pre-scaled, which the packed
+ * loops address directly; a mesh with a larger index is as correct (the same bits) but every
  * call takes the general, slower loop (docs/skinning.md, "Joint indices pre-scaled in the
  * mesh").
  *

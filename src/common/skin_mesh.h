@@ -32,9 +32,10 @@
 #define TENDON_MESH_LANES 16
 
 /*
- * The joints plane holds index << joint_shift: TENDON_MESH_JOINT_SHIFT (3) when palette_count ≤
- * TENDON_MESH_SCALED_MAX — every value then still fits 16 bits — and 0 for larger palettes. A
- * value of the plane is then the byte offset of its palette entry (64 bytes) divided by 8, so a
+ * The joints plane holds index << joint_shift: TENDON_MESH_JOINT_SHIFT (3) when every joint
+ * index of the mesh is below TENDON_MESH_SCALED_MAX (8192) — every value then still fits 16
+ * bits — and 0 otherwise. A value of the plane is the byte offset of its palette entry (64
+ * bytes) divided by 8, so a
  * kernel addresses the entry as base + 8·value, an x86 scaled index: no shift and no add per
  * influence, which the per-vertex index arithmetic (a shift and an add for each of four
  * indices, on the ports the vector arithmetic uses) cost (docs/skinning.md, "Joint indices

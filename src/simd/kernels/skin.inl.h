@@ -723,11 +723,10 @@ TENDON_AINLINE int vmesh_fast(const tendon_skin_mesh *m, int mode, const float *
  * no shift nor add per influence. `shift` is that constant in the packed (fast) loops
  * (vmesh_fast) and the mesh's own, at run time, in the others.
  */
-TENDON_AINLINE const float *vmesh_entry(const void *table, size_t entry_bytes, unsigned shift,
-                                        unsigned value)
+TENDON_AINLINE const void *vmesh_entry(const void *table, size_t entry_bytes, unsigned shift,
+                                       unsigned value)
 {
-    return (const float *)(const void *)((const unsigned char *)table +
-                                         (size_t)value * (entry_bytes >> shift));
+    return (const unsigned char *)table + (size_t)value * (entry_bytes >> shift);
 }
 
 /*
@@ -1227,7 +1226,7 @@ TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, const float *dq, const uin
         const uint16_t *ji = jv + n * (size_t)i;
         const float *wi = wv0 + n * (size_t)i;
         const uint64_t row =
-            *(const uint64_t *)(const void *)vmesh_entry(t->row, sizeof t->row[0], shift, ji[0]);
+            *(const uint64_t *)vmesh_entry(t->row, sizeof t->row[0], shift, ji[0]);
         const unsigned char *pick = (const unsigned char *)t->pick + row;
         const float *q0 = vmesh_entry(t->rec, sizeof t->rec[0], shift, ji[0]);
         const vf w0 = vfset1(wi[0]);
@@ -1235,8 +1234,7 @@ TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, const float *dq, const uin
             part[g][i] = vfmul(w0, vfload(q0 + g * TENDON_WF));
         for (size_t k = 1; k < n; ++k) {
             const uint16_t at =
-                *(const uint16_t *)(const void *)vmesh_entry(pick, 4 * sizeof t->pick[0][0][0],
-                                                              shift, ji[k]);
+                *(const uint16_t *)vmesh_entry(pick, 4 * sizeof t->pick[0][0][0], shift, ji[k]);
             const float *qk = (const float *)(const void *)((const unsigned char *)t->rec + at);
             const vf wk = vfset1(wi[k]);
             for (int g = 0; g < 8 / TENDON_WF; ++g)
@@ -1259,7 +1257,8 @@ TENDON_AINLINE void vdq_blend_rows(const vdq_rows *t, const float *dq, const uin
         if (!unit) {
             _Alignas(64) float sv[TENDON_WF];
             for (int i = 0; i < TENDON_WF; ++i)
-                sv[i] = vmesh_entry(dq, 16 * sizeof(float), shift, jv[n * (size_t)i + k])[8];
+                sv[i] = ((const float *)vmesh_entry(dq, 16 * sizeof(float), shift,
+                                                   jv[n * (size_t)i + k]))[8];
             sk = vfmul(wkv[k], vfload(sv));
         }
         s = k == 0 ? sk : vfadd(s, sk);
