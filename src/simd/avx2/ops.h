@@ -120,6 +120,8 @@ static inline vfmask vfgt(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CM
 static inline vfmask vflt(vf a, vf b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ); }
 static inline vf vfsel(vfmask m, vf yes, vf no) { return simde_mm256_blendv_ps(no, yes, m); }
 static inline vf vfload(const float *p) { return simde_mm256_loadu_ps(p); }
+/* p aligned (a hint): VEX folds any load into its instruction, so the same as vfload. */
+static inline vf vfload_aligned(const float *p) { return simde_mm256_loadu_ps(p); }
 static inline void vfstore(float *p, vf v) { simde_mm256_storeu_ps(p, v); }
 /** v stored as its two 128-bit halves, each on its own: no store crosses a 16-byte boundary
     (a caller's array aligned to 16 bytes but not to the vector). */

@@ -187,6 +187,8 @@ static inline vfmask vfgt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIM
 static inline vfmask vflt(vf a, vf b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
 static inline vf vfsel(vfmask m, vf yes, vf no) { return simde_mm512_mask_blend_ps(m, no, yes); }
 static inline vf vfload(const float *p) { return simde_mm512_loadu_ps(p); }
+/* p aligned (a hint): EVEX folds any load into its instruction, so the same as vfload. */
+static inline vf vfload_aligned(const float *p) { return simde_mm512_loadu_ps(p); }
 static inline void vfstore(float *p, vf v) { simde_mm512_storeu_ps(p, v); }
 /** v stored as its four 128-bit pieces, each on its own: no store crosses a 16-byte boundary
     (a caller's array aligned to 16 bytes but not to the vector). */

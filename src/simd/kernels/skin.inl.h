@@ -765,7 +765,7 @@ TENDON_AINLINE void vmesh_blend(const tendon_skin_mesh *m, const float *palette,
 #if TENDON_WF == 4
         /* one load of the vertex's weights, then in-register splats (n = 4: one line) */
         if (n == 4) {
-            const vf w4 = vfload(wv0 + 4 * (size_t)i);
+            const vf w4 = vfload_aligned(wv0 + 4 * (size_t)i);
             wv[0] = vfsplat4_0(w4), wv[1] = vfsplat4_1(w4);
             wv[2] = vfsplat4_2(w4), wv[3] = vfsplat4_3(w4);
         } else
@@ -776,9 +776,14 @@ TENDON_AINLINE void vmesh_blend(const tendon_skin_mesh *m, const float *palette,
             pal[k] = vmesh_entry(palette, (rows ? 12 : 16) * sizeof(float), shift,
                                  jv[n * (size_t)i + k]);
         for (int g = 0; g < (rows ? 3 : TENDON_MG); ++g) {
-            vf acc = vfmul(wv[0], vfload(pal[0] + g * TENDON_WF));
+            /* the row copy is aligned (64-byte block, 48-byte entries, 16-byte rows); a
+               caller's palette need not be */
+#define TENDON_PAL(k)                                                                              \
+    (rows ? vfload_aligned(pal[k] + g * TENDON_WF) : vfload(pal[k] + g * TENDON_WF))
+            vf acc = vfmul(wv[0], TENDON_PAL(0));
             for (size_t k = 1; k < n; ++k)
-                acc = vfadd(acc, vfmul(wv[k], vfload(pal[k] + g * TENDON_WF)));
+                acc = vfadd(acc, vfmul(wv[k], TENDON_PAL(k)));
+#undef TENDON_PAL
             blk[g][i] = acc;
         }
     }
@@ -807,10 +812,12 @@ TENDON_AINLINE void vmesh_begin(const tendon_skin_mesh *m, size_t v0, size_t n, 
     const unsigned char *b = tendon_mesh_block(m, v0 / TENDON_MESH_LANES);
     const size_t off_p = tendon_mesh_off_p(n), off_n = tendon_mesh_off_n(n);
     const size_t off_t = tendon_mesh_off_t(n, 1); /* a mesh with tangents has normals */
+    /* every plane aligned: 64-byte blocks, planes at multiples of 64 bytes, l0 a multiple of WF */
+#define TENDON_PL(off, c) vfload_aligned(TENDON_PLANE(off, c))
     if (positions && (fast || op)) {
         vskin_out o;
-        vskin_position(E, vfload(TENDON_PLANE(off_p, 0)), vfload(TENDON_PLANE(off_p, 1)),
-                       vfload(TENDON_PLANE(off_p, 2)), &o);
+        vskin_position(E, TENDON_PL(off_p, 0), TENDON_PL(off_p, 1),
+                       TENDON_PL(off_p, 2), &o);
         if (fast)
             vfstore3(op + 3 * v0, o.px, o.py, o.pz);
         else
@@ -818,13 +825,14 @@ TENDON_AINLINE void vmesh_begin(const tendon_skin_mesh *m, size_t v0, size_t n, 
     }
     if (mode >= 1) {
         const vf zero = vfset1(0.0f);
-        vskin_frame_begin(E, vfload(TENDON_PLANE(off_n, 0)), vfload(TENDON_PLANE(off_n, 1)),
-                          vfload(TENDON_PLANE(off_n, 2)), mode >= 2,
-                          mode >= 2 ? vfload(TENDON_PLANE(off_t, 0)) : zero,
-                          mode >= 2 ? vfload(TENDON_PLANE(off_t, 1)) : zero,
-                          mode >= 2 ? vfload(TENDON_PLANE(off_t, 2)) : zero,
-                          mode >= 2 ? vfload(TENDON_PLANE(off_t, 3)) : zero, p);
+        vskin_frame_begin(E, TENDON_PL(off_n, 0), TENDON_PL(off_n, 1),
+                          TENDON_PL(off_n, 2), mode >= 2,
+                          mode >= 2 ? TENDON_PL(off_t, 0) : zero,
+                          mode >= 2 ? TENDON_PL(off_t, 1) : zero,
+                          mode >= 2 ? TENDON_PL(off_t, 2) : zero,
+                          mode >= 2 ? TENDON_PL(off_t, 3) : zero, p);
     }
+#undef TENDON_PL
 }
 
 TENDON_AINLINE void vmesh_end(const tendon_skin_mesh *m, size_t v0, int mode, int fast,

@@ -173,6 +173,8 @@ static inline vfmask vfgt(vf a, vf b) { return simde_vcgtq_f32(a, b); }
 static inline vfmask vflt(vf a, vf b) { return simde_vcltq_f32(a, b); }
 static inline vf vfsel(vfmask m, vf yes, vf no) { return simde_vbslq_f32(m, yes, no); }
 static inline vf vfload(const float *p) { return simde_vld1q_f32(p); }
+/* p aligned (a hint): the same load as vfload. */
+static inline vf vfload_aligned(const float *p) { return simde_vld1q_f32(p); }
 static inline void vfstore(float *p, vf v) { simde_vst1q_f32(p, v); }
 /** vfstore: a four-lane vector is one 128-bit piece already. */
 static inline void vfstore_pieces(float *p, vf v) { vfstore(p, v); }

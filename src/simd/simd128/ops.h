@@ -160,6 +160,8 @@ static inline vfmask vfgt(vf a, vf b) { return wasm_f32x4_gt(a, b); }
 static inline vfmask vflt(vf a, vf b) { return wasm_f32x4_lt(a, b); }
 static inline vf vfsel(vfmask m, vf yes, vf no) { return wasm_v128_bitselect(yes, no, m); }
 static inline vf vfload(const float *p) { return wasm_v128_load(p); }
+/* p aligned (a hint): the same load as vfload. */
+static inline vf vfload_aligned(const float *p) { return wasm_v128_load(p); }
 static inline void vfstore(float *p, vf v) { wasm_v128_store(p, v); }
 /** vfstore: a four-lane vector is one 128-bit piece already. */
 static inline void vfstore_pieces(float *p, vf v) { vfstore(p, v); }
