@@ -19,18 +19,6 @@ typedef struct tendon_skin_mesh mesh_t;
 
 /* 64-byte multiple at least x (x ≤ SIZE_MAX − 63). */
 static size_t round64(size_t x) { return (x + 63) & ~(size_t)63; }
-
-/* Joint index k of vertex v of a checked job (isz: 1 for u8, 2 for u16 indices). */
-static uint16_t job_joint(const tendon_skin_job *job, size_t isz, size_t v, size_t k)
-{
-    const unsigned char *jp = (const unsigned char *)job->joints + v * job->joints_stride;
-    uint16_t j;
-    if (isz == 2)
-        memcpy(&j, jp + 2 * k, sizeof j);
-    else
-        j = jp[k];
-    return j;
-}
 tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mesh **out)
 {
     TENDON_FPENV_GUARD();
@@ -140,7 +128,8 @@ tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mes
     unsigned max_idx = 0;
     for (size_t v = 0; v < n; ++v)
         for (size_t k = 0; k < ni; ++k) {
-            const unsigned j = job_joint(&job, isz, v, k);
+            const unsigned j = tendon_ref_joint_index(
+                tendon_ref_at(job.joints, job.joints_stride, v), job.joint_index_type, k);
             max_idx = j > max_idx ? j : max_idx;
         }
     m->joint_shift = max_idx < TENDON_MESH_SCALED_MAX ? TENDON_MESH_JOINT_SHIFT : 0u;
@@ -159,10 +148,12 @@ tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mes
     for (size_t v = 0; v < n; ++v) {
         unsigned char *b = mem + (v / L) * block_bytes;
         const size_t l = v % L;
+        const void *jp = tendon_ref_at(job.joints, job.joints_stride, v);
         const unsigned char *wp = (const unsigned char *)job.weights + v * job.weights_stride;
         for (size_t k = 0; k < ni; ++k) {
             /* fits: a shift only when every index is below SCALED_MAX */
-            const uint16_t j = (uint16_t)(job_joint(&job, isz, v, k) << m->joint_shift);
+            const uint16_t j = (uint16_t)(tendon_ref_joint_index(jp, job.joint_index_type, k)
+                                          << m->joint_shift);
             memcpy(b + 2 * (ni * l + k), &j, sizeof j);
             memcpy(b + off_w + 4 * (ni * l + k), wp + 4 * k, 4);
         }
