@@ -136,6 +136,18 @@ static inline void compare_outputs(const skin_bufs *a, const skin_bufs *b, const
     }
 }
 
+/* Joint index k of vertex v in a case's buffers (u16 indices): read, and set. */
+static inline uint16_t skin_bufs_joint(const skin_bufs *b, size_t v, size_t k)
+{
+    uint16_t idx;
+    memcpy(&idx, (const unsigned char *)b->job.joints + v * b->job.joints_stride + 2 * k, 2);
+    return idx;
+}
+static inline void skin_bufs_set_joint(skin_bufs *b, size_t v, size_t k, uint16_t idx)
+{
+    memcpy((unsigned char *)(void *)b->job.joints + v * b->job.joints_stride + 2 * k, &idx, 2);
+}
+
 static inline float *random_palette(test_rng *r, size_t pc)
 {
     float *pal = malloc(pc * 64 + 4);

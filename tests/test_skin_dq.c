@@ -240,18 +240,12 @@ START_TEST(test_isa_skin_mesh_dq_large_palettes)
                     skin_bufs_make(&a, &c, pal, 64, seed);
                     skin_bufs_make(&b, &c, pal, 64, seed);
                     a.job.palette_count = pc;
-                    const uint16_t top = 63; /* on vertex 0: index pc − 1 in the large mesh */
-                    memcpy((unsigned char *)(void *)a.job.joints, &top, 2);
-                    memcpy((unsigned char *)(void *)b.job.joints, &top, 2);
+                    /* on vertex 0: index pc − 1 in the large mesh */
+                    skin_bufs_set_joint(&a, 0, 0, 63), skin_bufs_set_joint(&b, 0, 0, 63);
                     for (size_t v = 0; v < c.n; ++v)
-                        for (size_t kk = 0; kk < ni; ++kk) {
-                            unsigned char *jp = (unsigned char *)(void *)a.job.joints +
-                                                v * a.job.joints_stride + 2 * kk;
-                            uint16_t idx;
-                            memcpy(&idx, jp, 2);
-                            idx = (uint16_t)(idx + off);
-                            memcpy(jp, &idx, 2);
-                        }
+                        for (size_t kk = 0; kk < ni; ++kk)
+                            skin_bufs_set_joint(&a, v, kk,
+                                                (uint16_t)(skin_bufs_joint(&a, v, kk) + off));
                     tendon_skin_mesh *ma, *mb;
                     ck_assert_int_eq(tendon_skin_mesh_create(&a.job, &ma), TENDON_OK);
                     ck_assert_int_eq(tendon_skin_mesh_create(&b.job, &mb), TENDON_OK);

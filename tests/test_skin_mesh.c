@@ -164,12 +164,6 @@ START_TEST(test_mesh_palette_offsets)
 }
 END_TEST
 
-/* Joint index `idx` for influence k of vertex v in a case's buffers (u16 indices). */
-static void set_joint(skin_bufs *b, size_t v, size_t k, uint16_t idx)
-{
-    memcpy((unsigned char *)(void *)b->job.joints + v * b->job.joints_stride + 2 * k, &idx, 2);
-}
-
 /*
  * Indices around the joints plane's pre-scaling bound (src/common/skin_mesh.h): while every
  * index of a mesh is below TENDON_MESH_SCALED_MAX (8192) the plane holds 8·index and the packed
@@ -203,8 +197,10 @@ START_TEST(test_mesh_large_palettes)
                     skin_bufs_make(&b, &c, pal, top + 1, seed);
                     a.job.palette_count = b.job.palette_count = pc;
                     for (size_t kk = 0; kk < ni; ++kk) {
-                        set_joint(&a, 0, kk, (uint16_t)top), set_joint(&b, 0, kk, (uint16_t)top);
-                        set_joint(&a, c.n - 1, kk, 0), set_joint(&b, c.n - 1, kk, 0);
+                        skin_bufs_set_joint(&a, 0, kk, (uint16_t)top);
+                        skin_bufs_set_joint(&b, 0, kk, (uint16_t)top);
+                        skin_bufs_set_joint(&a, c.n - 1, kk, 0);
+                        skin_bufs_set_joint(&b, c.n - 1, kk, 0);
                     }
                     ref->skin(&b.job);
                     tendon_skin_mesh *m = mesh_of(&a.job);
