@@ -16,6 +16,7 @@
  * rig computed at creation.
  */
 #include <math.h> /* INFINITY only: no libm call */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,8 +131,11 @@ typedef struct rig_grid {
                        and the scale factor 1 + (D.s − 1)·0, repeated over 16 joints */
     size_t chain_count;     /* chains on this grid */
     rig_anchor_op *ops;     /* [chain_count] */
-    /* workspace byte offsets (the chunk buffers are the rig's, shared by the grids) */
-    size_t ws_times, ws_ctimes, ws_anchors, ws_hints[3];
+    /* workspace byte offsets (the chunk buffers are the rig's, shared by the grids, but for
+       the blend and layer poses: the grid's own, [10·run·slots] floats each, so their rest
+       values — the tracks no clip drives — are written once per workspace, not every
+       evaluation; ws_filled: a uint32_t, nonzero once they are) */
+    size_t ws_times, ws_ctimes, ws_anchors, ws_hints[3], ws_layer[2], ws_filled;
     size_t anchor_run; /* an anchor plane: the times rounded up to 16, and 16 more (a chunk's
                           vector stores reach at most that far) */
 } rig_grid;
@@ -160,24 +164,38 @@ struct tendon_spring_rig {
        and model matrices (the scalar table's: every table's bits) */
     uint8_t *animated;
     float *rest_local, *rest_model;
-    /* workspace layout: per grid its times, clip times, anchors and hints; the chunk buffers
-       (three poses, the matrices, the weights) sized for the largest chunk of any grid */
-    size_t ws_pose[3], ws_model, ws_weights, ws_q, chunk_joints, chunk_matrices, chunk_q;
+    /* workspace layout: per grid its times, clip times, anchors, hints and its blend and layer
+       poses; the chunk buffers (the layered pose, the matrices, the weights) sized for the
+       largest chunk of any grid */
+    size_t ws_pose, ws_model, ws_weights, ws_q, chunk_joints, chunk_matrices, chunk_q;
     size_t ws_local; /* [16·run] the local matrices of an animated anchor joint, as planes */
     size_t max_run;
     size_t ws_bytes, ws_tree, ws_root, ws_march, march_bytes, ws_positions, ws_batch_out;
     size_t batch_out_floats;
+    uint64_t serial; /* this rig's, in the workspaces it wrote (rig_header) */
     void **blocks;
     size_t block_count, block_capacity;
 };
 
-/* The workspace's first 64 bytes. */
+/* The workspace's first 64 bytes. `serial` is the rig's: a rig created where a destroyed one
+   was has the same address, and the workspace's contents (an evaluation, the grids' rest
+   values) must not pass for its own. */
 typedef struct rig_header {
     uint64_t magic;
     const tendon_spring_rig *rig;
+    uint64_t serial;
     double time_sec;
     int valid;
 } rig_header;
+
+/* Rig serials: one per tendon_spring_rig_create, never reused (2⁶⁴ creations). */
+static _Atomic uint64_t rig_serials = 1;
+
+/* Whether the workspace's header is this rig's (its contents were written by it). */
+static int header_is(const rig_header *h, const tendon_spring_rig *rig)
+{
+    return h->magic == RIG_MAGIC && h->rig == rig && h->serial == rig->serial;
+}
 
 /* ---- small helpers -------------------------------------------------------------------------- */
 
@@ -1103,10 +1121,14 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             off += round64((rig->clip[k] ? tendon_clip_timeline_count(rig->clip[k]) : 0) *
                            sizeof(uint32_t));
         }
+        gr->ws_filled = off, off += 64; /* zeroed with the hints in a fresh workspace */
+        for (int k = 0; k < 2; ++k) {
+            gr->ws_layer[k] = off;
+            off += rig->clip[k + 1] ? round64(10 * gr->run * gr->slots * sizeof(float)) : 0;
+        }
     }
     const size_t cj = rig->chunk_joints ? rig->chunk_joints : 1;
-    for (int k = 0; k < 3; ++k)
-        rig->ws_pose[k] = off, off += round64(10 * cj * sizeof(float));
+    rig->ws_pose = off, off += round64(10 * cj * sizeof(float));
     rig->ws_model = off, off += round64(16 * (rig->chunk_matrices ? rig->chunk_matrices : 1) *
                                         sizeof(float));
     rig->ws_weights = off, off += round64(2 * cj * sizeof(double) + RIG_CHUNK_JOINTS * sizeof(double));
@@ -1156,6 +1178,7 @@ tendon_status tendon_spring_rig_create(const tendon_spring_rig_desc *desc, tendo
     tendon_spring_rig *rig = calloc(1, sizeof *rig);
     if (!rig)
         return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+    rig->serial = atomic_fetch_add_explicit(&rig_serials, 1, memory_order_relaxed);
     rig->skeleton = desc->skeleton;
     rig->joint_count = tendon_skeleton_joint_count(desc->skeleton);
     rig->parents = tendon_skeleton_parents(desc->skeleton);
@@ -1430,8 +1453,12 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
     const int f32 = rig->tier == TENDON_TIER_F32;
     double *times = (double *)(void *)(ws + gr->ws_times);
     double *ctimes = (double *)(void *)(ws + gr->ws_ctimes);
-    float *pose[3] = {(float *)(void *)(ws + rig->ws_pose[0]), (float *)(void *)(ws + rig->ws_pose[1]),
-                      (float *)(void *)(ws + rig->ws_pose[2])};
+    /* P (the layered pose) in the rig's chunk buffer; the blend and layer poses in the grid's
+       own (cg joints: m, the same every chunk), whose rest values stay between evaluations */
+    float *pose[3] = {(float *)(void *)(ws + rig->ws_pose), (float *)(void *)(ws + gr->ws_layer[0]),
+                      (float *)(void *)(ws + gr->ws_layer[1])};
+    const size_t cg = n * R, cap[3] = {cn, cg, cg};
+    uint32_t *filled = (uint32_t *)(void *)(ws + gr->ws_filled);
     float *model = (float *)(void *)(ws + rig->ws_model);
     float *qbuf = (float *)(void *)(ws + rig->ws_q);
     memcpy(model, gr->pinned_model, 16 * np * sizeof(float)); /* the pinned matrices */
@@ -1482,23 +1509,25 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                     continue;
                 /* P (q = 0) is layered in place, and a layer made a delta from its reference is
                    overwritten: both are filled every chunk. The others are only ever written
-                   by their clip, on the same tracks at every time: filled by the first chunk,
-                   whose m is the largest, their rest values stay for the rest of the grid */
+                   by their clip, on the same tracks at every time and every evaluation: the
+                   grid's own buffers, filled by the workspace's first evaluation (m is the
+                   same every chunk), keep their rest values from then on */
                 if (q == 0 && !rig->clip[0] && rig->clip[1])
                     continue; /* the blend reads the rest pose itself (below) and writes P whole */
-                if (q == 0 || i0 == 0 || (q == 2 && rig->has_reference))
-                    fill_chunk(pose[q], cn, q == 2 && additive ? gr->ident : gr->rest, m, m);
+                if (q == 0 || !*filled || (q == 2 && rig->has_reference))
+                    fill_chunk(pose[q], cap[q], q == 2 && additive ? gr->ident : gr->rest, m, m);
                 if (!rig->clip[q])
                     continue;
-                tendon_pose v = view(pose[q], cn, 0, m);
+                tendon_pose v = view(pose[q], cap[q], 0, m);
                 uint32_t *hints = (uint32_t *)(void *)(ws + gr->ws_hints[q]);
                 tendon_clip_sample_times_table(k, rig->clip[q], f32, gr->clips[q].tracks,
                                                gr->clips[q].slots, gr->clips[q].first,
                                                gr->clips[q].count, ctimes + q * T + i0, c, 1,
                                                R, hints, &v);
             }
+            *filled = 1;
             if (rig->clip[1]) { /* P ← blend(P, Q, w(t)), every time's own weight */
-                tendon_pose Q = view(pose[1], cn, 0, m);
+                tendon_pose Q = view(pose[1], cg, 0, m);
                 double *wt = wd + m; /* the times' weights, after the joints' (room: C ≤ cn) */
                 weights_at(&src->blend_weight, times + i0, c, wt, env);
                 /* no mask: every joint's weight is the time's, so each slot's run is a copy of
@@ -1531,7 +1560,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                     if (idle_run(gr, s0, &s1) || !rig->has_reference)
                         continue;
                     tendon_pose ref = view(gr->ident, m, s0 * R, (s1 - s0) * R);
-                    tendon_pose lv = view(pose[2], cn, s0 * R, (s1 - s0) * R);
+                    tendon_pose lv = view(pose[2], cg, s0 * R, (s1 - s0) * R);
                     const tendon_status st =
                         (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(&ref, &lv, &lv);
                     if (st != TENDON_OK)
@@ -1579,7 +1608,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                         continue;
                     }
                     const size_t j0 = s0 * R, jn = (s1 - s0) * R;
-                    tendon_pose pv = view(pose[0], cn, j0, jn), lv = view(pose[2], cn, j0, jn);
+                    tendon_pose pv = view(pose[0], cn, j0, jn), lv = view(pose[2], cg, j0, jn);
                     if (additive)
                         (f32 ? (void)k->pose_add_weighted_f32(&pv, &lv, wf + j0, jn, &pv)
                              : (void)k->pose_add_weighted(&pv, &lv, wd + j0, jn, &pv));
@@ -1688,10 +1717,11 @@ static tendon_status rig_evaluate(const tendon_kernels *given, const tendon_spri
         return st;
     unsigned char *ws = align64(workspace);
     rig_header *h = (rig_header *)(void *)ws;
-    if (h->magic != RIG_MAGIC || h->rig != rig) { /* a fresh workspace: zero the hints */
+    if (!header_is(h, rig)) { /* a fresh workspace: zero the hints and the fill flags */
         memset(ws, 0, rig->ws_bytes - 63);
         h->magic = RIG_MAGIC;
         h->rig = rig;
+        h->serial = rig->serial;
     }
     h->valid = 0;
     for (size_t g = 0; g < rig->grid_count; ++g)
@@ -1742,7 +1772,7 @@ static const rig_header *evaluated(const char *fn, const tendon_spring_rig *rig,
                                    const void *workspace, double time_sec, tendon_status *st)
 {
     const rig_header *h = (const rig_header *)(const void *)align64((void *)(uintptr_t)workspace);
-    if (h->magic != RIG_MAGIC || h->rig != rig || !h->valid ||
+    if (!header_is(h, rig) || !h->valid ||
         memcmp(&h->time_sec, &time_sec, sizeof time_sec) != 0) {
         *st = tendon_fail(TENDON_ERR_VALUE,
                           "%s: the workspace holds no evaluation of this rig at time_sec %.17g: "
@@ -1886,7 +1916,7 @@ tendon_status tendon_spring_rig_evaluated_anchors(const tendon_spring_rig *rig,
     if (chain >= rig->chain_count)
         return tendon_fail(TENDON_ERR_RANGE, "%s: chain %zu of %zu", fn, chain, rig->chain_count);
     const rig_header *h = (const rig_header *)(const void *)align64((void *)(uintptr_t)workspace);
-    if (h->magic != RIG_MAGIC || h->rig != rig || !h->valid) /* no time to quote: none is held */
+    if (!header_is(h, rig) || !h->valid) /* no time to quote: none is held */
         return tendon_fail(TENDON_ERR_VALUE,
                            "%s: the workspace holds no evaluation of this rig: call "
                            "tendon_spring_rig_evaluate with it first",
