@@ -1462,8 +1462,11 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
     float *model = (float *)(void *)(ws + rig->ws_model);
     float *qbuf = (float *)(void *)(ws + rig->ws_q);
     memcpy(model, gr->pinned_model, 16 * np * sizeof(float)); /* the pinned matrices */
-    double *wd = (double *)(void *)(ws + rig->ws_weights);
-    float *wf = (float *)(void *)(ws + rig->ws_weights);
+    /* the weights: the blend's for one slot's run at [0, R) (the same at every slot), the
+       layer's per joint at [cn, cn + m) (doubles on the exact tier, floats on the float32
+       one), the chunk's times' own from double 2·cn */
+    double *wd = (double *)(void *)(ws + rig->ws_weights), *ld = wd + cn, *wt = wd + 2 * cn;
+    float *wf = (float *)(void *)(ws + rig->ws_weights), *lf = wf + cn;
     float *anchors = (float *)(void *)(ws + gr->ws_anchors);
     float *root = (float *)(void *)(ws + rig->ws_root);
     /* the times tendon_spring_chain_sample calls its root at */
@@ -1526,36 +1529,21 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                                                R, hints, &v);
             }
             *filled = 1;
-            if (rig->clip[1]) { /* P ← blend(P, Q, w(t)), every time's own weight */
-                tendon_pose Q = view(pose[1], cg, 0, m);
-                double *wt = wd + m; /* the times' weights, after the joints' (room: C ≤ cn) */
+            if (rig->clip[1]) { /* the blend's weights: every time's own, at each slot */
                 weights_at(&src->blend_weight, times + i0, c, wt, env);
-                /* no mask: every joint's weight is the time's, so each slot's run is a copy of
-                   the times' (c ≤ RIG_CHUNK_JOINTS: a chunk has a slot at least) */
-                if (f32) { /* tendon_blend_weight_f32 without a mask */
-                    float x[RIG_CHUNK_JOINTS];
+                /* no mask: every joint's weight is the time's, so one run of them serves every
+                   slot (its lanes past c: earlier weights, or the fresh workspace's zeros —
+                   computed with, never read) */
+                if (f32) /* tendon_blend_weight_f32 without a mask */
                     for (size_t i = 0; i < c; ++i)
-                        x[i] = tendon_weight_to_f32(tendon_ref_clamp01(wt[i]));
-                    for (size_t s = 0; s < n; ++s)
-                        memcpy(wf + s * R, x, c * sizeof *x);
-                } else {
-                    double x[RIG_CHUNK_JOINTS];
-                    for (size_t i = 0; i < c; ++i)
-                        x[i] = tendon_blend_joint_weight(wt[i], NULL, 0);
-                    for (size_t s = 0; s < n; ++s)
-                        memcpy(wd + s * R, x, c * sizeof *x);
-                }
-                /* no base clip: P would be the rest pose, so the blend reads that directly */
-                const tendon_pose rp = view(gr->rest, m, 0, m);
-                const tendon_pose *a = rig->clip[0] ? &P : &rp;
-                if (f32)
-                    k->pose_blend_weighted_f32(a, &Q, wf, m, &P);
+                        wf[i] = tendon_weight_to_f32(tendon_ref_clamp01(wt[i]));
                 else
-                    k->pose_blend_weighted(a, &Q, wd, m, &P);
+                    for (size_t i = 0; i < c; ++i)
+                        wd[i] = tendon_blend_joint_weight(wt[i], NULL, 0);
             }
-            if (rig->clip[2]) { /* P ← add or blend(P, L, w(t)·mask) */
-                /* the layer kernel runs on runs of slots [s0, s1) that are not idle (all of
-                   them but for an additive layer's idle slots: rig_grid.idle) */
+            if (rig->clip[2]) { /* the layer: its deltas, and its weights at each slot */
+                /* a delta from the reference on runs of slots [s0, s1) that are not idle (all
+                   of them but for an additive layer's idle slots: rig_grid.idle) */
                 for (size_t s0 = 0, s1; s0 < n; s0 = s1) {
                     if (idle_run(gr, s0, &s1) || !rig->has_reference)
                         continue;
@@ -1569,7 +1557,6 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 /* each joint's weight as the masked kernels form it (blend_scalar.c's
                    joint_weight: 0 where the clamped mask is 0, else t·m; the float tier then
                    clamps — below at 0 for an additive layer — and rounds once) */
-                double *wt = wd + m;
                 weights_at(&src->layer_weight, times + i0, c, wt, env);
                 int common = 1; /* every time's weight in (0, 1] (NaN is not) */
                 for (size_t i = 0; i < c; ++i)
@@ -1583,10 +1570,10 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                         const double ms = gr->mask01[s];
                         if (f32)
                             for (size_t i = 0; i < c; ++i)
-                                wf[s * R + i] = (float)(wt[i] * ms);
+                                lf[s * R + i] = (float)(wt[i] * ms);
                         else
                             for (size_t i = 0; i < c; ++i)
-                                wd[s * R + i] = wt[i] * ms;
+                                ld[s * R + i] = wt[i] * ms;
                     }
                 }
                 for (size_t i = 0; i < c && !common; ++i) {
@@ -1595,45 +1582,63 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                         const double m = gr->mask01[s];
                         const double raw = gr->mask && m == 0.0 ? 0.0 : w * m;
                         if (!f32)
-                            wd[s * R + i] = gr->mask ? raw : w;
+                            ld[s * R + i] = gr->mask ? raw : w;
                         else if (additive)
-                            wf[s * R + i] = tendon_weight_to_f32(tendon_ref_max0(raw));
+                            lf[s * R + i] = tendon_weight_to_f32(tendon_ref_max0(raw));
                         else
-                            wf[s * R + i] = tendon_weight_to_f32(tendon_ref_clamp01(raw));
+                            lf[s * R + i] = tendon_weight_to_f32(tendon_ref_clamp01(raw));
                     }
-                }
-                for (size_t s0 = 0, s1; s0 < n; s0 = s1) {
-                    if (idle_run(gr, s0, &s1)) {
-                        idle_add(k, gr, f32, pose[0], cn, s0);
-                        continue;
-                    }
-                    const size_t j0 = s0 * R, jn = (s1 - s0) * R;
-                    tendon_pose pv = view(pose[0], cn, j0, jn), lv = view(pose[2], cg, j0, jn);
-                    if (additive)
-                        (f32 ? (void)k->pose_add_weighted_f32(&pv, &lv, wf + j0, jn, &pv)
-                             : (void)k->pose_add_weighted(&pv, &lv, wd + j0, jn, &pv));
-                    else
-                        (f32 ? (void)k->pose_blend_weighted_f32(&pv, &lv, wf + j0, jn, &pv)
-                             : (void)k->pose_blend_weighted(&pv, &lv, wd + j0, jn, &pv));
                 }
             }
         }
-        /* joints no track drives hold their rest transform exactly */
-        for (size_t r = 0; r < gr->restore_count; ++r)
-            for (size_t i = 0; i < c; ++i) {
-                const size_t b = gr->restore[r] * R + i;
-                memcpy(P.translation + 3 * b, gr->rest + 3 * b, 3 * sizeof(float));
-                memcpy(P.rotation + 4 * b, gr->rest + 3 * m + 4 * b, 4 * sizeof(float));
-                memcpy(P.scale + 3 * b, gr->rest + 7 * m + 3 * b, 3 * sizeof(float));
-            }
-        /* each slot's local and model matrices at every time of the chunk, a time per lane
-           (rows 0-2 as planes: slot s's element e at time i is planes[16·R·s + R·e + i]),
-           parents before children (a parent's slot is lower: joints increase); an animated
-           anchor joint's L(J0)·offset from its local matrices, before the next slot's */
+        /* slot by slot, parents before children (a parent's slot is lower: joints increase),
+           each slot's stages one after the other while its run is in the first cache level
+           (each joint-time's own arithmetic: the order of the slots changes no bit), over the
+           chunk's times in whole vectors (cv; the lanes past them are never read):
+           - the blend, P ← blend(P, Q, w(t)) (no base clip: P would be the rest pose, so the
+             blend reads that directly), then the layer, P ← add or blend(P, L, w(t)·mask), or
+             an idle slot's constant product;
+           - a joint no track drives back to its rest transform, exactly;
+           - its local and model matrices at every time of the chunk, a time per lane (rows 0-2
+             as planes: slot s's element e at time i is planes[16·R·s + R·e + i]), and an
+             animated anchor joint's L(J0)·offset from its local matrices */
+        const int layered = src->kind != TENDON_RIG_SOURCE_TREE && m > 0;
         float *planes = model + 16 * np, *lplanes = (float *)(void *)(ws + rig->ws_local);
         const size_t cv = (c + 15) / 16 * 16; /* the chunk's times in whole vectors (≤ R) */
-        for (size_t sl = 0; sl < n; ++sl) {
+        for (size_t sl = 0, r = 0; sl < n; ++sl) {
             const size_t b = sl * R;
+            if (layered && rig->clip[1]) {
+                const tendon_pose av = rig->clip[0] ? view(pose[0], cn, b, cv)
+                                                    : view(gr->rest, m, b, cv),
+                                  qv = view(pose[1], cg, b, cv);
+                tendon_pose pv = view(pose[0], cn, b, cv);
+                if (f32)
+                    k->pose_blend_weighted_f32(&av, &qv, wf, cv, &pv);
+                else
+                    k->pose_blend_weighted(&av, &qv, wd, cv, &pv);
+            }
+            if (layered && rig->clip[2]) {
+                if (gr->idle_count && gr->idle[sl]) {
+                    idle_add(k, gr, f32, pose[0], cn, sl);
+                } else {
+                    tendon_pose pv = view(pose[0], cn, b, cv), lv = view(pose[2], cg, b, cv);
+                    if (additive)
+                        (f32 ? (void)k->pose_add_weighted_f32(&pv, &lv, lf + b, cv, &pv)
+                             : (void)k->pose_add_weighted(&pv, &lv, ld + b, cv, &pv));
+                    else
+                        (f32 ? (void)k->pose_blend_weighted_f32(&pv, &lv, lf + b, cv, &pv)
+                             : (void)k->pose_blend_weighted(&pv, &lv, ld + b, cv, &pv));
+                }
+            }
+            if (r < gr->restore_count && gr->restore[r] == sl) { /* increasing slots */
+                ++r;
+                for (size_t i = 0; i < c; ++i) {
+                    memcpy(P.translation + 3 * (b + i), gr->rest + 3 * (b + i), 3 * sizeof(float));
+                    memcpy(P.rotation + 4 * (b + i), gr->rest + 3 * m + 4 * (b + i),
+                           4 * sizeof(float));
+                    memcpy(P.scale + 3 * (b + i), gr->rest + 7 * m + 3 * (b + i), 3 * sizeof(float));
+                }
+            }
             const float *par = gr->parent_slot[sl] >= 0
                                    ? planes + 16 * R * (size_t)gr->parent_slot[sl]
                                : gr->parent_pin[sl] >= 0 ? model + 16 * (size_t)gr->parent_pin[sl]
