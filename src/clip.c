@@ -1234,6 +1234,17 @@ void tendon_clip_mark_joints(const tendon_clip *clip, uint8_t *driven)
             driven[clip->tracks[i].joint] = 1;
 }
 
+void tendon_clip_mark_channels(const tendon_clip *clip, uint8_t *channels)
+{
+    for (size_t i = 0; i < clip->track_count; ++i) {
+        const clip_track *c = &clip->tracks[i];
+        channels[c->joint] |= c->path == TENDON_PATH_TRANSLATION ? 1u
+                              : c->path == TENDON_PATH_ROTATION  ? 2u
+                              : c->path == TENDON_PATH_SCALE     ? 4u
+                                                                 : 0u;
+    }
+}
+
 /* Where track c's value at time i goes: slot `slot` of time i's block of `slots` joints. */
 static inline float *times_dest(const clip_track *c, tendon_pose *out, size_t i,
                                 size_t time_step, size_t slot_step, uint32_t slot)

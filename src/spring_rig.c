@@ -131,11 +131,12 @@ typedef struct rig_grid {
                        and the scale factor 1 + (D.s − 1)·0, repeated over 16 joints */
     size_t chain_count;     /* chains on this grid */
     rig_anchor_op *ops;     /* [chain_count] */
-    /* workspace byte offsets (the chunk buffers are the rig's, shared by the grids, but for
-       the blend and layer poses: the grid's own, [10·run·slots] floats each, so their rest
-       values — the tracks no clip drives — are written once per workspace, not every
-       evaluation; ws_filled: a uint32_t, nonzero once they are) */
-    size_t ws_times, ws_ctimes, ws_anchors, ws_hints[3], ws_layer[2], ws_filled;
+    /* [slots] per clip (base, blend, layer; NULL without it): the channels its tracks drive
+       at each slot (1 translation, 2 rotation, 4 scale). The blend and layer poses hold only
+       those; the kernels read the others in place from `rest` or `ident`, never copied */
+    uint8_t *channels[3];
+    /* workspace byte offsets (the chunk buffers are the rig's, shared by the grids) */
+    size_t ws_times, ws_ctimes, ws_anchors, ws_hints[3];
     size_t anchor_run; /* an anchor plane: the times rounded up to 16, and 16 more (a chunk's
                           vector stores reach at most that far) */
 } rig_grid;
@@ -164,10 +165,9 @@ struct tendon_spring_rig {
        and model matrices (the scalar table's: every table's bits) */
     uint8_t *animated;
     float *rest_local, *rest_model;
-    /* workspace layout: per grid its times, clip times, anchors, hints and its blend and layer
-       poses; the chunk buffers (the layered pose, the matrices, the weights) sized for the
-       largest chunk of any grid */
-    size_t ws_pose, ws_model, ws_weights, ws_q, chunk_joints, chunk_matrices, chunk_q;
+    /* workspace layout: per grid its times, clip times, anchors and hints; the chunk buffers
+       (three poses, the matrices, the weights) sized for the largest chunk of any grid */
+    size_t ws_pose[3], ws_model, ws_weights, ws_q, chunk_joints, chunk_matrices, chunk_q;
     size_t ws_local; /* [16·run] the local matrices of an animated anchor joint, as planes */
     size_t max_run;
     size_t ws_bytes, ws_tree, ws_root, ws_march, march_bytes, ws_positions, ws_batch_out;
@@ -178,8 +178,7 @@ struct tendon_spring_rig {
 };
 
 /* The workspace's first 64 bytes. `serial` is the rig's: a rig created where a destroyed one
-   was has the same address, and the workspace's contents (an evaluation, the grids' rest
-   values) must not pass for its own. */
+   was has the same address, and the workspace's evaluation must not pass for its own. */
 typedef struct rig_header {
     uint64_t magic;
     const tendon_spring_rig *rig;
@@ -940,7 +939,8 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
     rig->rest_local = rig_alloc(rig, 16 * (J ? J : 1) * sizeof(float));
     rig->rest_model = rig_alloc(rig, 16 * (J ? J : 1) * sizeof(float));
     uint8_t *dynamic = rig_alloc(rig, J ? J : 1), *needed = rig_alloc(rig, J ? J : 1);
-    if (!rig->animated || !rig->rest_local || !rig->rest_model || !dynamic || !needed)
+    uint8_t *chan = rig_alloc(rig, J ? J : 1); /* a clip's channels per joint (scratch) */
+    if (!rig->animated || !rig->rest_local || !rig->rest_model || !dynamic || !needed || !chan)
         return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
     if (rig->source.kind == TENDON_RIG_SOURCE_TREE)
         memset(rig->animated, 1, J);
@@ -1067,6 +1067,13 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             sub->slots = sub->tracks + tracks;
             tendon_clip_subset(rig->clip[k], slot_of, sub->tracks, sub->slots, sub->first,
                                sub->count);
+            gr->channels[k] = rig_alloc(rig, n ? n : 1);
+            if (!gr->channels[k])
+                return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+            memset(chan, 0, J);
+            tendon_clip_mark_channels(rig->clip[k], chan);
+            for (size_t s = 0; s < n; ++s)
+                gr->channels[k][s] = chan[gr->joints[s]];
         }
         {
             const tendon_status st = idle_slots(fn, rig, gr);
@@ -1121,14 +1128,10 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             off += round64((rig->clip[k] ? tendon_clip_timeline_count(rig->clip[k]) : 0) *
                            sizeof(uint32_t));
         }
-        gr->ws_filled = off, off += 64; /* zeroed with the hints in a fresh workspace */
-        for (int k = 0; k < 2; ++k) {
-            gr->ws_layer[k] = off;
-            off += rig->clip[k + 1] ? round64(10 * gr->run * gr->slots * sizeof(float)) : 0;
-        }
     }
     const size_t cj = rig->chunk_joints ? rig->chunk_joints : 1;
-    rig->ws_pose = off, off += round64(10 * cj * sizeof(float));
+    for (int k = 0; k < 3; ++k)
+        rig->ws_pose[k] = off, off += round64(10 * cj * sizeof(float));
     rig->ws_model = off, off += round64(16 * (rig->chunk_matrices ? rig->chunk_matrices : 1) *
                                         sizeof(float));
     rig->ws_weights = off, off += round64(2 * cj * sizeof(double) + RIG_CHUNK_JOINTS * sizeof(double));
@@ -1350,6 +1353,21 @@ static tendon_pose view(float *base, size_t total, size_t first, size_t count)
     return p;
 }
 
+/* `count` joints from joint b of a pose whose channels come from two: those in `channels` (1
+   translation, 2 rotation, 4 scale) from `driven` (laid out t r s for `cap` joints), the
+   others from `constant` (for `ccap` joints). The kernels only read it. */
+static tendon_pose slot_view(float *driven, size_t cap, float *constant, size_t ccap,
+                             unsigned channels, size_t b, size_t count)
+{
+    const tendon_pose d = view(driven, cap, b, count), c = view(constant, ccap, b, count);
+    tendon_pose p;
+    p.translation = channels & 1u ? d.translation : c.translation;
+    p.rotation = channels & 2u ? d.rotation : c.rotation;
+    p.scale = channels & 4u ? d.scale : c.scale;
+    p.joint_count = count;
+    return p;
+}
+
 /* The first `used` joints of a pose laid out t r s for `src_cap` joints into one for `dst_cap`. */
 static void fill_chunk(float *dst, size_t dst_cap, const float *src, size_t src_cap, size_t used)
 {
@@ -1453,12 +1471,8 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
     const int f32 = rig->tier == TENDON_TIER_F32;
     double *times = (double *)(void *)(ws + gr->ws_times);
     double *ctimes = (double *)(void *)(ws + gr->ws_ctimes);
-    /* P (the layered pose) in the rig's chunk buffer; the blend and layer poses in the grid's
-       own (cg joints: m, the same every chunk), whose rest values stay between evaluations */
-    float *pose[3] = {(float *)(void *)(ws + rig->ws_pose), (float *)(void *)(ws + gr->ws_layer[0]),
-                      (float *)(void *)(ws + gr->ws_layer[1])};
-    const size_t cg = n * R, cap[3] = {cn, cg, cg};
-    uint32_t *filled = (uint32_t *)(void *)(ws + gr->ws_filled);
+    float *pose[3] = {(float *)(void *)(ws + rig->ws_pose[0]), (float *)(void *)(ws + rig->ws_pose[1]),
+                      (float *)(void *)(ws + rig->ws_pose[2])};
     float *model = (float *)(void *)(ws + rig->ws_model);
     float *qbuf = (float *)(void *)(ws + rig->ws_q);
     memcpy(model, gr->pinned_model, 16 * np * sizeof(float)); /* the pinned matrices */
@@ -1511,24 +1525,21 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 if (q > 0 && !rig->clip[q])
                     continue;
                 /* P (q = 0) is layered in place, and a layer made a delta from its reference is
-                   overwritten: both are filled every chunk. The others are only ever written
-                   by their clip, on the same tracks at every time and every evaluation: the
-                   grid's own buffers, filled by the workspace's first evaluation (m is the
-                   same every chunk), keep their rest values from then on */
+                   overwritten: both are filled every chunk. The blend and other layers hold
+                   only their clips' channels: the rest the kernels read in place (slot_view) */
                 if (q == 0 && !rig->clip[0] && rig->clip[1])
                     continue; /* the blend reads the rest pose itself (below) and writes P whole */
-                if (q == 0 || !*filled || (q == 2 && rig->has_reference))
-                    fill_chunk(pose[q], cap[q], q == 2 && additive ? gr->ident : gr->rest, m, m);
+                if (q == 0 || (q == 2 && rig->has_reference))
+                    fill_chunk(pose[q], cn, q == 2 && additive ? gr->ident : gr->rest, m, m);
                 if (!rig->clip[q])
                     continue;
-                tendon_pose v = view(pose[q], cap[q], 0, m);
+                tendon_pose v = view(pose[q], cn, 0, m);
                 uint32_t *hints = (uint32_t *)(void *)(ws + gr->ws_hints[q]);
                 tendon_clip_sample_times_table(k, rig->clip[q], f32, gr->clips[q].tracks,
                                                gr->clips[q].slots, gr->clips[q].first,
                                                gr->clips[q].count, ctimes + q * T + i0, c, 1,
                                                R, hints, &v);
             }
-            *filled = 1;
             if (rig->clip[1]) { /* the blend's weights: every time's own, at each slot */
                 weights_at(&src->blend_weight, times + i0, c, wt, env);
                 /* no mask: every joint's weight is the time's, so one run of them serves every
@@ -1548,7 +1559,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                     if (idle_run(gr, s0, &s1) || !rig->has_reference)
                         continue;
                     tendon_pose ref = view(gr->ident, m, s0 * R, (s1 - s0) * R);
-                    tendon_pose lv = view(pose[2], cg, s0 * R, (s1 - s0) * R);
+                    tendon_pose lv = view(pose[2], cn, s0 * R, (s1 - s0) * R);
                     const tendon_status st =
                         (f32 ? tendon_pose_delta_f32 : tendon_pose_delta)(&ref, &lv, &lv);
                     if (st != TENDON_OK)
@@ -1610,7 +1621,8 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
             if (layered && rig->clip[1]) {
                 const tendon_pose av = rig->clip[0] ? view(pose[0], cn, b, cv)
                                                     : view(gr->rest, m, b, cv),
-                                  qv = view(pose[1], cg, b, cv);
+                                  qv = slot_view(pose[1], cn, gr->rest, m, gr->channels[1][sl],
+                                                 b, cv);
                 tendon_pose pv = view(pose[0], cn, b, cv);
                 if (f32)
                     k->pose_blend_weighted_f32(&av, &qv, wf, cv, &pv);
@@ -1621,7 +1633,12 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 if (gr->idle_count && gr->idle[sl]) {
                     idle_add(k, gr, f32, pose[0], cn, sl);
                 } else {
-                    tendon_pose pv = view(pose[0], cn, b, cv), lv = view(pose[2], cg, b, cv);
+                    tendon_pose pv = view(pose[0], cn, b, cv);
+                    const tendon_pose lv =
+                        rig->has_reference
+                            ? view(pose[2], cn, b, cv)
+                            : slot_view(pose[2], cn, additive ? gr->ident : gr->rest, m,
+                                        gr->channels[2][sl], b, cv);
                     if (additive)
                         (f32 ? (void)k->pose_add_weighted_f32(&pv, &lv, lf + b, cv, &pv)
                              : (void)k->pose_add_weighted(&pv, &lv, ld + b, cv, &pv));

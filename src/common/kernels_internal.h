@@ -284,6 +284,9 @@ TENDON_HIDDEN void tendon_add_zero_weight_apply(const tendon_kernels *k, int f32
  */
 /* Set driven[joint] = 1 for every joint a translation, rotation or scale track drives. */
 TENDON_HIDDEN void tendon_clip_mark_joints(const tendon_clip *clip, uint8_t *driven);
+/* channels[joint] |= 1 where a translation track drives the joint, 2 a rotation, 4 a scale
+   ([clip joint_count]; weights tracks leave it as it is). */
+TENDON_HIDDEN void tendon_clip_mark_channels(const tendon_clip *clip, uint8_t *channels);
 TENDON_HIDDEN size_t tendon_clip_subset(const tendon_clip *clip, const int32_t *slot_of_joint,
                                         uint32_t *tracks, uint32_t *slots, size_t first[3],
                                         size_t count[3]);
