@@ -293,11 +293,11 @@ TENDON_API size_t tendon_spring_rig_grid_joints(const tendon_spring_rig *rig, si
 /**
  * The workspace one sample needs, in bytes (any alignment: the slack is included). One per
  * thread sampling the rig at once; it also carries what tendon_spring_rig_evaluate hands to
- * tendon_spring_rig_march, key-search hints that speed up forward play, and the rest values of
- * the tracks no clip drives, written by the first evaluation in it (neither changes the bits).
- * Its contents belong to the rig that wrote them: handed to another rig (even one created at a
- * destroyed rig's address), a workspace is reset as a fresh one and holds no evaluation. The
- * caller must not write into it between calls.
+ * tendon_spring_rig_march, and key-search hints that speed up forward play (they never change
+ * the bits). Its contents belong to the rig that wrote them: handed to another rig (even one
+ * created at a destroyed rig's address), a workspace is reset as a fresh one and holds no
+ * evaluation. It may move between calls (a buffer handed out at another offset): nothing an
+ * evaluation reads is kept from an earlier one.
  * Errors: TENDON_ERR_NULL.
  */
 TENDON_API tendon_status tendon_spring_rig_workspace_size(const tendon_spring_rig *rig,
