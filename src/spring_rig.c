@@ -1739,7 +1739,7 @@ static tendon_status rig_evaluate(const tendon_kernels *given, const tendon_spri
         return st;
     unsigned char *ws = align64(workspace);
     rig_header *h = (rig_header *)(void *)ws;
-    if (!header_is(h, rig)) { /* a fresh workspace: zero the hints and the fill flags */
+    if (!header_is(h, rig)) { /* a fresh workspace: zero the hints */
         memset(ws, 0, rig->ws_bytes - 63);
         h->magic = RIG_MAGIC;
         h->rig = rig;
