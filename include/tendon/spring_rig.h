@@ -296,8 +296,9 @@ TENDON_API size_t tendon_spring_rig_grid_joints(const tendon_spring_rig *rig, si
  * tendon_spring_rig_march, and key-search hints that speed up forward play (they never change
  * the bits). Its contents belong to the rig that wrote them: handed to another rig (even one
  * created at a destroyed rig's address), a workspace is reset as a fresh one and holds no
- * evaluation. It may move between calls (a buffer handed out at another offset): nothing an
- * evaluation reads is kept from an earlier one.
+ * evaluation. Between evaluations it may move (a buffer handed out at another offset): nothing
+ * an evaluation reads is kept from an earlier one. tendon_spring_rig_march needs the workspace
+ * its evaluation wrote, where it wrote it.
  * Errors: TENDON_ERR_NULL.
  */
 TENDON_API tendon_status tendon_spring_rig_workspace_size(const tendon_spring_rig *rig,
