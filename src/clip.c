@@ -1227,13 +1227,6 @@ size_t tendon_clip_subset(const tendon_clip *clip, const int32_t *slot_of_joint,
     return n;
 }
 
-void tendon_clip_mark_joints(const tendon_clip *clip, uint8_t *driven)
-{
-    for (size_t i = 0; i < clip->track_count; ++i)
-        if (clip->tracks[i].path != TENDON_PATH_WEIGHTS)
-            driven[clip->tracks[i].joint] = 1;
-}
-
 void tendon_clip_mark_channels(const tendon_clip *clip, uint8_t *channels)
 {
     for (size_t i = 0; i < clip->track_count; ++i) {

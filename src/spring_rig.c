@@ -131,8 +131,8 @@ typedef struct rig_grid {
                        and the scale factor 1 + (D.s − 1)·0, repeated over 16 joints */
     size_t chain_count;     /* chains on this grid */
     rig_anchor_op *ops;     /* [chain_count] */
-    /* [slots] per clip (base, blend, layer; NULL without it): the channels its tracks drive
-       at each slot (1 translation, 2 rotation, 4 scale). The blend and layer poses hold only
+    /* [slots] per clip (blend, layer; NULL without it, and for the base): the channels its
+       tracks drive at each slot (1 translation, 2 rotation, 4 scale). The blend and layer poses hold only
        those; the kernels read the others in place from `rest` or `ident`, never copied */
     uint8_t *channels[3];
     /* workspace byte offsets (the chunk buffers are the rig's, shared by the grids) */
@@ -161,9 +161,11 @@ struct tendon_spring_rig {
     uint64_t max_work;
     tendon_rig_root_fn root;
     void *root_user;
-    /* joints a track of the source drives (a tree source: every joint); the rest pose's local
-       and model matrices (the scalar table's: every table's bits) */
-    uint8_t *animated;
+    /* joints a track of the source drives, nonzero (a tree source: every joint); per clip
+       (base, blend, layer; NULL without it) the channels its tracks drive at each joint (1
+       translation, 2 rotation, 4 scale); the rest pose's local and model matrices (the scalar
+       table's: every table's bits) */
+    uint8_t *animated, *clip_channels[3];
     float *rest_local, *rest_model;
     /* workspace layout: per grid its times, clip times, anchors and hints; the chunk buffers
        (three poses, the matrices, the weights) sized for the largest chunk of any grid */
@@ -939,15 +941,21 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
     rig->rest_local = rig_alloc(rig, 16 * (J ? J : 1) * sizeof(float));
     rig->rest_model = rig_alloc(rig, 16 * (J ? J : 1) * sizeof(float));
     uint8_t *dynamic = rig_alloc(rig, J ? J : 1), *needed = rig_alloc(rig, J ? J : 1);
-    uint8_t *chan = rig_alloc(rig, J ? J : 1); /* a clip's channels per joint (scratch) */
-    if (!rig->animated || !rig->rest_local || !rig->rest_model || !dynamic || !needed || !chan)
+    if (!rig->animated || !rig->rest_local || !rig->rest_model || !dynamic || !needed)
         return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
     if (rig->source.kind == TENDON_RIG_SOURCE_TREE)
         memset(rig->animated, 1, J);
     else
-        for (int k = 0; k < 3; ++k)
-            if (rig->clip[k])
-                tendon_clip_mark_joints(rig->clip[k], rig->animated);
+        for (int k = 0; k < 3; ++k) {
+            if (!rig->clip[k])
+                continue;
+            uint8_t *c = rig->clip_channels[k] = rig_alloc(rig, J ? J : 1);
+            if (!c) /* zeroed, as every rig_alloc */
+                return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+            tendon_clip_mark_channels(rig->clip[k], c);
+            for (size_t j = 0; j < J; ++j)
+                rig->animated[j] |= c[j];
+        }
     for (size_t j = 0; j < J; ++j)
         dynamic[j] = rig->animated[j] || (rig->parents[j] >= 0 && dynamic[rig->parents[j]]);
     const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
@@ -1067,13 +1075,13 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             sub->slots = sub->tracks + tracks;
             tendon_clip_subset(rig->clip[k], slot_of, sub->tracks, sub->slots, sub->first,
                                sub->count);
+            if (k == 0) /* the base pose is P itself, filled whole */
+                continue;
             gr->channels[k] = rig_alloc(rig, n ? n : 1);
             if (!gr->channels[k])
                 return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
-            memset(chan, 0, J);
-            tendon_clip_mark_channels(rig->clip[k], chan);
             for (size_t s = 0; s < n; ++s)
-                gr->channels[k][s] = chan[gr->joints[s]];
+                gr->channels[k][s] = rig->clip_channels[k][gr->joints[s]];
         }
         {
             const tendon_status st = idle_slots(fn, rig, gr);

@@ -282,8 +282,6 @@ TENDON_HIDDEN void tendon_add_zero_weight_apply(const tendon_kernels *k, int f32
  * key intervals (the cursor's; the result does not depend on them). Unchecked: times not NaN,
  * out big enough.
  */
-/* Set driven[joint] = 1 for every joint a translation, rotation or scale track drives. */
-TENDON_HIDDEN void tendon_clip_mark_joints(const tendon_clip *clip, uint8_t *driven);
 /* channels[joint] |= 1 where a translation track drives the joint, 2 a rotation, 4 a scale
    ([clip joint_count]; weights tracks leave it as it is). */
 TENDON_HIDDEN void tendon_clip_mark_channels(const tendon_clip *clip, uint8_t *channels);
