@@ -135,6 +135,11 @@ typedef struct rig_grid {
        tracks drive at each slot (1 translation, 2 rotation, 4 scale). The blend and layer poses hold only
        those; the kernels read the others in place from `rest` or `ident`, never copied */
     uint8_t *channels[3];
+    /* [slots] 1 where the blend leaves the translation and scale at rest, bit for bit, at
+       every weight that is not NaN (docs/springs.md, "Translations and scales left at
+       rest"): a clip source whose blend clip and base clip (if any) drive neither channel at
+       the slot's joint, whose rest translation and scale are finite and hold no −0 */
+    uint8_t *rest_ts;
     /* workspace byte offsets (the chunk buffers are the rig's, shared by the grids) */
     size_t ws_times, ws_ctimes, ws_anchors, ws_hints[3];
     size_t anchor_run; /* an anchor plane: the times rounded up to 16, and 16 more (a chunk's
@@ -227,6 +232,14 @@ static size_t round64(size_t v) { return (v + 63) & ~(size_t)63; }
 /* A grid's anchor planes (rig_grid.anchor_run): a chunk writes its times' vectors whole, up to
    16 past its last time (a chunk starts below the times' end). */
 static size_t rig_anchor_run(size_t times) { return (times + 15) / 16 * 16 + 16; }
+
+/* Finite and not −0: x + 0·w = x for every w ≥ −0 that is not NaN or infinite, and x − x = +0. */
+static int plain_float(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return x - x == 0.0f && bits != 0x80000000u;
+}
 
 /* ⌊x⌋ for finite x, exactly, without libm. */
 static double det_floor(double x)
@@ -1088,6 +1101,18 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             if (st != TENDON_OK)
                 return st;
         }
+        if (!(gr->rest_ts = rig_alloc(rig, n ? n : 1)))
+            return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+        if (rig->source.kind != TENDON_RIG_SOURCE_TREE && rig->clip[1])
+            for (size_t s = 0; s < n; ++s) {
+                const uint32_t j = gr->joints[s];
+                int keeps = !(rig->clip_channels[1][j] & 5u) &&
+                            !(rig->clip[0] && (rig->clip_channels[0][j] & 5u));
+                for (int e = 0; e < 3 && keeps; ++e)
+                    keeps = plain_float(rest->translation[3 * j + e]) &&
+                            plain_float(rest->scale[3 * j + e]);
+                gr->rest_ts[s] = (uint8_t)keeps;
+            }
         /* each chain's anchor: anchor = M(parent of J0) · (L(J0) · (offset, 1)) */
         for (size_t c = 0; c < C; ++c) {
             rig_chain *ch = &rig->chains[c];
@@ -1507,6 +1532,9 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
     const int additive = src->layer_mode == TENDON_RIG_LAYER_ADDITIVE;
     for (size_t i0 = 0; i0 < T; i0 += C) {
         const size_t c = T - i0 < C ? T - i0 : C, m = n * R; /* this chunk's times, joints */
+        /* no NaN among the blend's weights; every layer weight in (0, 1] and no reference
+           (the conditions of "Translations and scales left at rest", docs/springs.md) */
+        int blend_plain = 0, layer_plain = 0;
         tendon_pose P = view(pose[0], cn, 0, m);
         if (src->kind == TENDON_RIG_SOURCE_TREE) {
             float *full = (float *)(void *)(ws + rig->ws_tree);
@@ -1553,6 +1581,9 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 /* no mask: every joint's weight is the time's, so one run of them serves every
                    slot (its lanes past c: earlier weights, or the fresh workspace's zeros —
                    computed with, never read) */
+                blend_plain = 1;
+                for (size_t i = 0; i < c; ++i)
+                    blend_plain &= wt[i] == wt[i];
                 if (f32) /* tendon_blend_weight_f32 without a mask */
                     for (size_t i = 0; i < c; ++i)
                         wf[i] = tendon_weight_to_f32(tendon_ref_clamp01(wt[i]));
@@ -1580,6 +1611,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 int common = 1; /* every time's weight in (0, 1] (NaN is not) */
                 for (size_t i = 0; i < c; ++i)
                     common &= wt[i] > 0.0 && wt[i] <= 1.0;
+                layer_plain = common && !rig->has_reference;
                 if (common) {
                     /* the common case, without the branches, slot by slot: w·m ∈ [0, 1] (+0
                        where the mask is 0, as the rule below gives: mask01 holds no −0),
@@ -1617,6 +1649,10 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
            - the blend, P ← blend(P, Q, w(t)) (no base clip: P would be the rest pose, so the
              blend reads that directly), then the layer, P ← add or blend(P, L, w(t)·mask), or
              an idle slot's constant product;
+           - where the stages leave a slot's translation and scale at rest (rest_ts and the
+             chunk's weights), only its rotation computed — the blend's and layer's slerp,
+             the additive layer's slerp from the identity and product (exact tier) — and the
+             matrices read the rest's translation and scale;
            - a joint no track drives back to its rest transform, exactly;
            - its local and model matrices at every time of the chunk, a time per lane (rows 0-2
              as planes: slot s's element e at time i is planes[16·R·s + R·e + i]), and an
@@ -1626,33 +1662,56 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
         const size_t cv = (c + 15) / 16 * 16; /* the chunk's times in whole vectors (≤ R) */
         for (size_t sl = 0, r = 0; sl < n; ++sl) {
             const size_t b = sl * R;
+            const int idle = gr->idle_count && gr->idle[sl];
+            /* the blend leaves the translation and scale at rest; the layer too (its clip
+               drives neither here, and the float32 tier's additive layer, whose rotation no
+               quaternion kernel computes alone, runs whole); so the matrices read the rest's */
+            const int blend_rest = layered && blend_plain && gr->rest_ts[sl] && !idle;
+            const int layer_rest = blend_rest && rig->clip[2] && layer_plain &&
+                                   !(gr->channels[2][sl] & 5u) && !(f32 && additive);
+            const int at_rest = blend_rest && (!rig->clip[2] || layer_rest);
+            const tendon_pose rv = view(gr->rest, m, b, cv);
+            tendon_pose pv = view(pose[0], cn, b, cv);
             if (layered && rig->clip[1]) {
-                const tendon_pose av = rig->clip[0] ? view(pose[0], cn, b, cv)
-                                                    : view(gr->rest, m, b, cv),
+                const tendon_pose av = rig->clip[0] ? pv : rv,
                                   qv = slot_view(pose[1], cn, gr->rest, m, gr->channels[1][sl],
                                                  b, cv);
-                tendon_pose pv = view(pose[0], cn, b, cv);
-                if (f32)
+                if (blend_rest) /* pose_blend_weighted's rotations */
+                    (f32 ? k->quat_slerp_f32(av.rotation, qv.rotation, wf, cv, pv.rotation)
+                         : k->quat_slerp(av.rotation, qv.rotation, wd, cv, pv.rotation));
+                else if (f32)
                     k->pose_blend_weighted_f32(&av, &qv, wf, cv, &pv);
                 else
                     k->pose_blend_weighted(&av, &qv, wd, cv, &pv);
             }
             if (layered && rig->clip[2]) {
-                if (gr->idle_count && gr->idle[sl]) {
+                const tendon_pose lv =
+                    rig->has_reference
+                        ? view(pose[2], cn, b, cv)
+                        : slot_view(pose[2], cn, additive ? gr->ident : gr->rest, m,
+                                    gr->channels[2][sl], b, cv);
+                tendon_pose base = pv; /* the blend's output: its rest channels where kept */
+                if (blend_rest)
+                    base.translation = rv.translation, base.scale = rv.scale;
+                if (idle) {
                     idle_add(k, gr, f32, pose[0], cn, sl);
+                } else if (layer_rest && additive) {
+                    /* pose_add_weighted's rotations (exact tier): the rounded slerp from the
+                       identity (ident: no reference), then the product; the slerp's out, the
+                       slot's layer rotations (its own, or room the identity left unused) */
+                    float *scaled = view(pose[2], cn, b, cv).rotation;
+                    k->quat_slerp(view(gr->ident, m, b, cv).rotation, lv.rotation, ld + b, cv,
+                                  scaled);
+                    k->quat_multiply(pv.rotation, scaled, cv, pv.rotation);
+                } else if (layer_rest) { /* pose_blend_weighted's rotations */
+                    (f32 ? k->quat_slerp_f32(pv.rotation, lv.rotation, lf + b, cv, pv.rotation)
+                         : k->quat_slerp(pv.rotation, lv.rotation, ld + b, cv, pv.rotation));
+                } else if (additive) {
+                    (f32 ? (void)k->pose_add_weighted_f32(&base, &lv, lf + b, cv, &pv)
+                         : (void)k->pose_add_weighted(&base, &lv, ld + b, cv, &pv));
                 } else {
-                    tendon_pose pv = view(pose[0], cn, b, cv);
-                    const tendon_pose lv =
-                        rig->has_reference
-                            ? view(pose[2], cn, b, cv)
-                            : slot_view(pose[2], cn, additive ? gr->ident : gr->rest, m,
-                                        gr->channels[2][sl], b, cv);
-                    if (additive)
-                        (f32 ? (void)k->pose_add_weighted_f32(&pv, &lv, lf + b, cv, &pv)
-                             : (void)k->pose_add_weighted(&pv, &lv, ld + b, cv, &pv));
-                    else
-                        (f32 ? (void)k->pose_blend_weighted_f32(&pv, &lv, lf + b, cv, &pv)
-                             : (void)k->pose_blend_weighted(&pv, &lv, ld + b, cv, &pv));
+                    (f32 ? (void)k->pose_blend_weighted_f32(&base, &lv, lf + b, cv, &pv)
+                         : (void)k->pose_blend_weighted(&base, &lv, ld + b, cv, &pv));
                 }
             }
             if (r < gr->restore_count && gr->restore[r] == sl) { /* increasing slots */
@@ -1668,7 +1727,8 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                                    ? planes + 16 * R * (size_t)gr->parent_slot[sl]
                                : gr->parent_pin[sl] >= 0 ? model + 16 * (size_t)gr->parent_pin[sl]
                                                           : NULL;
-            k->local_model_lanes(P.translation + 3 * b, P.rotation + 4 * b, P.scale + 3 * b, cv,
+            k->local_model_lanes(at_rest ? rv.translation : P.translation + 3 * b,
+                                 P.rotation + 4 * b, at_rest ? rv.scale : P.scale + 3 * b, cv,
                                  par, gr->parent_slot[sl] >= 0 ? R : 0,
                                  gr->j0_local[sl] ? lplanes : NULL, planes + 16 * R * sl, R);
             if (!gr->j0_local[sl])

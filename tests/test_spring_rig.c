@@ -755,6 +755,139 @@ START_TEST(negative_zero_mask_every_isa)
 }
 END_TEST
 
+/*
+ * Translations and scales the stages leave at rest (docs/springs.md, "Translations and scales
+ * left at rest"): where neither the blend's clips nor the layer's drive a joint's translation
+ * or scale, the rig computes its rotation alone and reads the rest's — which is the full
+ * kernels' value only when the rest holds no −0 (r + (r − r)·w is +0 for r = −0) and the layer's
+ * weight is finite (d·w with d = 0 is NaN at w = ∞). a → b → c, the chain hung from b with a −0
+ * offset, the blend clip turning a and b by the identity, so a −0 the kernels would make +0
+ * reaches the anchors; a's and b's rest translations and b's scale with −0 in every pattern; no
+ * base clip or one; no layer, an additive one or an override one, on a (b: no track, mask 1);
+ * constant weights, or weights of time that are NaN, ±0, ∞, negative and above 1 at some times.
+ * Anchors at every time of the grid against the single-time path, every ISA, both tiers.
+ */
+/* user non-NULL: a NaN among them (t > −64 s here) */
+static void edge_blend_weight(void *user, const double *t, size_t n, double *out)
+{
+    static const double W[8] = {0.5, -0.0, 1.5, 0.75, 0.25, -0.5, 0.0, 1.0};
+    for (size_t i = 0; i < n; ++i) {
+        const size_t x = (size_t)((t[i] + 64.0) * 40.0) % 8;
+        out[i] = user && x == 3 ? NAN : W[x];
+    }
+}
+static void edge_layer_weight(void *user, const double *t, size_t n, double *out)
+{
+    (void)user;
+    static const double W[9] = {0.5, INFINITY, 0.75, -0.0, 1.5, 0.0, -0.25, NAN, 1.0};
+    for (size_t i = 0; i < n; ++i)
+        out[i] = W[(size_t)((t[i] + 64.0) * 30.0) % 9];
+}
+
+START_TEST(rest_channels_kept_every_isa)
+{
+    const tendon_kernels *k = isa_table_or_skip(_i);
+    if (!k)
+        return;
+    enum { J = 3 };
+    static const int32_t parents[J] = {-1, 0, 1};
+    static const char *const names[J] = {"a", "b", "c"};
+    static const float key_times[2] = {0.0f, 1.0f};
+    static const float ident_keys[8] = {0, 0, 0, 1, 0, 0, 0, 1};
+    static const float turn_keys[8] = {0.1f, 0.1f, 0.1f, 0.98488578f,
+                                       -0.1f, 0.05f, 0.1f, 0.98868614f};
+    static const tendon_spring_settings ST = {2.0, 0.5, TENDON_SPRING_NO_LIMIT};
+    static const uint32_t CHAIN[2] = {1, 2};
+    const float mask[J] = {1.0f, 1.0f, 1.0f};
+    size_t checked = 0;
+    for (int pattern = 0; pattern < 32; ++pattern) /* −0 in b's translation, scale; a's */
+        for (int variant = 0; variant < 72; ++variant) {
+            /* weights: the blend's constant, of time, of time with NaN; the layer's constant
+               or of time */
+            const int tier = variant & 1, ledge = variant >> 1 & 1, based = variant >> 2 & 1;
+            const int bedge = variant / 8 % 3, layer = variant / 24; /* layer: none, add, over */
+            static int nan_flag = 1;
+            tendon_pose rest;
+            ck_assert(tendon_pose_create(J, &rest) == TENDON_OK);
+            for (int e = 0; e < 3; ++e) {
+                rest.translation[e] = pattern & 16 ? -0.0f : 0.0f;
+                rest.translation[3 + e] = pattern >> e & 1 ? -0.0f : 0.0f;
+            }
+            rest.translation[7] = -0.1f;
+            if (pattern & 8)
+                rest.scale[3 + 1] = -0.0f;
+            tendon_skeleton *sk;
+            const tendon_skeleton_desc sd = {J, parents, names, &rest};
+            ck_assert(tendon_skeleton_create(&sd, &sk) == TENDON_OK);
+            const tendon_track_desc tb[2] = {
+                {0, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 2, key_times, ident_keys},
+                {1, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 2, key_times, ident_keys}};
+            const tendon_track_desc tbase = {0, TENDON_PATH_ROTATION, TENDON_INTERP_STEP, 4, 2,
+                                             key_times, ident_keys};
+            const tendon_track_desc tl = {0, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 2,
+                                          key_times, turn_keys};
+            const tendon_clip_desc cb = {J, 2, tb}, cbase = {J, 1, &tbase}, cl = {J, 1, &tl};
+            tendon_clip *blend, *base, *lc;
+            ck_assert(tendon_clip_create(&cb, &blend) == TENDON_OK);
+            ck_assert(tendon_clip_create(&cbase, &base) == TENDON_OK);
+            ck_assert(tendon_clip_create(&cl, &lc) == TENDON_OK);
+            tendon_spring_rig_chain chain = {"c", NULL, CHAIN, 2, {-0.0f, -0.0f, -0.0f}, &ST, 1,
+                                             NULL};
+            tendon_spring_rig_desc d;
+            memset(&d, 0, sizeof d);
+            d.skeleton = sk, d.chains = &chain, d.chain_count = 1, d.tier = (tendon_tier)tier;
+            d.source.kind = TENDON_RIG_SOURCE_CLIPS;
+            if (based)
+                d.source.base = (tendon_rig_clip){base, 0.0, 1};
+            d.source.blend = (tendon_rig_clip){blend, 0.1, 1};
+            d.source.blend_weight =
+                bedge ? (tendon_rig_weight){edge_blend_weight, bedge == 2 ? &nan_flag : NULL, 0}
+                      : (tendon_rig_weight){NULL, NULL, 0.5};
+            if (layer) {
+                d.source.layer = (tendon_rig_clip){lc, 0.0, 1};
+                d.source.layer_mode =
+                    layer == 1 ? TENDON_RIG_LAYER_ADDITIVE : TENDON_RIG_LAYER_OVERRIDE;
+                d.source.layer_weight = ledge ? (tendon_rig_weight){edge_layer_weight, NULL, 0}
+                                              : (tendon_rig_weight){NULL, NULL, 0.5};
+                d.source.layer_mask = mask;
+            }
+            tendon_spring_rig *rig;
+            ck_assert_msg(tendon_spring_rig_create(&d, &rig) == TENDON_OK, "%s",
+                          tendon_error_message());
+            size_t bytes;
+            ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
+            void *ws = malloc(bytes);
+            ck_assert(tendon_spring_rig_evaluate_on(k, rig, 0.5, ws, bytes) == TENDON_OK);
+            float anchors[3 * 512], one[3], model[16 * J];
+            double at[512];
+            ck_assert(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, anchors, 3 * 512, at,
+                                                          512) == TENDON_OK);
+            const size_t nt = tendon_spring_rig_grid_times(rig, 0);
+            ck_assert(nt > 3 && nt <= 512);
+            tendon_pose p, scratch;
+            ck_assert(tendon_pose_create(J, &p) == TENDON_OK);
+            ck_assert(tendon_pose_create(J, &scratch) == TENDON_OK);
+            for (size_t i = 0; i < nt; ++i, ++checked) {
+                ck_assert(tendon_spring_rig_anchor(rig, 0, at[i], &p, &scratch, model, one) ==
+                          TENDON_OK);
+                ck_assert_msg(first_float_diff(one, anchors + 3 * i, 3) < 0,
+                              "%s pattern %d variant %d time %zu (%.17g): batched %08x %08x "
+                              "%08x, single %08x %08x %08x",
+                              tendon_isa_name(k->isa), pattern, variant, i, at[i],
+                              float_bits(anchors[3 * i]), float_bits(anchors[3 * i + 1]),
+                              float_bits(anchors[3 * i + 2]), float_bits(one[0]),
+                              float_bits(one[1]), float_bits(one[2]));
+            }
+            free(ws);
+            tendon_pose_destroy(&p), tendon_pose_destroy(&scratch), tendon_pose_destroy(&rest);
+            tendon_spring_rig_destroy(rig);
+            tendon_clip_destroy(blend), tendon_clip_destroy(base), tendon_clip_destroy(lc);
+            tendon_skeleton_destroy(sk);
+        }
+    ck_assert_uint_gt(checked, 32 * 72 * 3);
+}
+END_TEST
+
 /* Grids and batches: chains with equal plans share an evaluation; equal links share a march. */
 START_TEST(grids_and_batches)
 {
@@ -1540,6 +1673,7 @@ int main(void)
     tcase_add_loop_test(tc, deep_rig_small_chunks_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, add_at_zero_weight_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, negative_zero_mask_every_isa, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(tc, rest_channels_kept_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_test(tc, clip_times_grid_equals_single_time);
     tcase_add_test(tc, grids_and_batches);
     tcase_add_test(tc, positions_to_rotations_by_hand);
