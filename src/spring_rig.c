@@ -1472,14 +1472,30 @@ void tendon_add_zero_weight_apply(const tendon_kernels *k, int f32,
         t[i] = t[i] + c[i - whole];
         sc[i] = sc[i] * c[48 + i - whole];
     }
+    tendon_add_zero_weight_rotate(k, f32, q0, count, pose->rotation);
+}
+
+int tendon_add_zero_weight_keeps(const float c[TENDON_ADD_ZERO_FLOATS])
+{
+    for (int e = 0; e < 3; ++e) {
+        uint32_t bits;
+        memcpy(&bits, &c[e], sizeof bits);
+        if (bits != 0u || c[48 + e] != 1.0f)
+            return 0;
+    }
+    return 1;
+}
+
+void tendon_add_zero_weight_rotate(const tendon_kernels *k, int f32, const float *q0,
+                                   size_t count, float *rotation)
+{
     /* q0 with one component ±1 and the others ±0 (the usual case: an identity delta): every
        product is exact and every sum has one term that is not ±0, so float arithmetic gives
        the exact tier's bits too, without the conversions to double */
     int axis = 0;
     for (int e = 0; e < 4; ++e)
         axis += q0[e] == 1.0f || q0[e] == -1.0f ? 1 : q0[e] == 0.0f ? 0 : 8;
-    (f32 || axis == 1 ? k->quat_multiply_f32 : k->quat_multiply)(pose->rotation, q0, count,
-                                                                 pose->rotation);
+    (f32 || axis == 1 ? k->quat_multiply_f32 : k->quat_multiply)(rotation, q0, count, rotation);
 }
 
 /* An idle layer slot's additive layer over its run (rig_grid.idle). */
@@ -1663,13 +1679,17 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
         for (size_t sl = 0, r = 0; sl < n; ++sl) {
             const size_t b = sl * R;
             const int idle = gr->idle_count && gr->idle[sl];
+            const float *idle_c =
+                idle ? gr->idle_c + TENDON_ADD_ZERO_FLOATS * (gr->idle[sl] - 1) : NULL;
             /* the blend leaves the translation and scale at rest; the layer too (its clip
                drives neither here, and the float32 tier's additive layer, whose rotation no
-               quaternion kernel computes alone, runs whole); so the matrices read the rest's */
-            const int blend_rest = layered && blend_plain && gr->rest_ts[sl] && !idle;
+               quaternion kernel computes alone, runs whole; an idle slot's constants keep
+               them); so the matrices read the rest's */
+            const int blend_rest = layered && blend_plain && gr->rest_ts[sl] &&
+                                   (!idle || tendon_add_zero_weight_keeps(idle_c));
             const int layer_rest = blend_rest && rig->clip[2] && layer_plain &&
                                    !(gr->channels[2][sl] & 5u) && !(f32 && additive);
-            const int at_rest = blend_rest && (!rig->clip[2] || layer_rest);
+            const int at_rest = blend_rest && (!rig->clip[2] || idle || layer_rest);
             const tendon_pose rv = view(gr->rest, m, b, cv);
             tendon_pose pv = view(pose[0], cn, b, cv);
             if (layered && rig->clip[1]) {
@@ -1693,7 +1713,10 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 tendon_pose base = pv; /* the blend's output: its rest channels where kept */
                 if (blend_rest)
                     base.translation = rv.translation, base.scale = rv.scale;
-                if (idle) {
+                if (idle && blend_rest) {
+                    tendon_add_zero_weight_rotate(k, f32, gr->idle_q + 4 * R * (gr->idle[sl] - 1),
+                                                  R, pv.rotation);
+                } else if (idle) {
                     idle_add(k, gr, f32, pose[0], cn, sl);
                 } else if (layer_rest && additive) {
                     /* pose_add_weighted's rotations (exact tier): the rounded slerp from the

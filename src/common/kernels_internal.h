@@ -260,7 +260,10 @@ TENDON_HIDDEN tendon_status tendon_blend_tree_evaluate_env(tendon_blend_tree *tr
  * scale · c, the rotation ⊗ q0 by k's quat_multiply_f32 (the float32 tier, or the exact tier
  * when q0 has one component ±1 and the others ±0: then every product is exact and every sum
  * has one term, so float and double agree) or quat_multiply — the same bits as
- * k->pose_add_weighted(_f32)(pose, d at every joint, weights +0, count, pose).
+ * k->pose_add_weighted(_f32)(pose, d at every joint, weights +0, count, pose). _rotate is
+ * _apply's rotation alone (rotation: [4·count]); _keeps says whether c's translation addends
+ * are all +0 and its scale factors all 1 (an identity delta's), so that _apply leaves a
+ * translation and a scale that are finite and hold no −0 as they are: x + (+0) = x, x·1 = x.
  */
 #define TENDON_ADD_ZERO_FLOATS 96
 TENDON_HIDDEN void tendon_add_zero_weight_make(int f32, const float d_translation[3],
@@ -270,6 +273,9 @@ TENDON_HIDDEN void tendon_add_zero_weight_apply(const tendon_kernels *k, int f32
                                                 const float c[TENDON_ADD_ZERO_FLOATS],
                                                 const float *q0, size_t count,
                                                 tendon_pose *pose);
+TENDON_HIDDEN void tendon_add_zero_weight_rotate(const tendon_kernels *k, int f32,
+                                                 const float *q0, size_t count, float *rotation);
+TENDON_HIDDEN int tendon_add_zero_weight_keeps(const float c[TENDON_ADD_ZERO_FLOATS]);
 /*
  * Many times, a subset of the joints (src/clip.c): tendon_clip_subset lists the TRS tracks of
  * the joints with a slot (slot_of_joint[joint] ≥ 0; [clip joint_count]) into tracks/slots
