@@ -1667,8 +1667,8 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
              an idle slot's constant product;
            - where the stages leave a slot's translation and scale at rest (rest_ts and the
              chunk's weights), only its rotation computed — the blend's and layer's slerp,
-             the additive layer's slerp from the identity and product (exact tier) — and the
-             matrices read the rest's translation and scale;
+             the additive layer's quat_add_weighted — and the matrices read the rest's
+             translation and scale;
            - a joint no track drives back to its rest transform, exactly;
            - its local and model matrices at every time of the chunk, a time per lane (rows 0-2
              as planes: slot s's element e at time i is planes[16·R·s + R·e + i]), and an
@@ -1682,13 +1682,12 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
             const float *idle_c =
                 idle ? gr->idle_c + TENDON_ADD_ZERO_FLOATS * (gr->idle[sl] - 1) : NULL;
             /* the blend leaves the translation and scale at rest; the layer too (its clip
-               drives neither here, and the float32 tier's additive layer, whose rotation no
-               quaternion kernel computes alone, runs whole; an idle slot's constants keep
-               them); so the matrices read the rest's */
+               drives neither here; an idle slot's constants keep them); so the matrices read
+               the rest's */
             const int blend_rest = layered && blend_plain && gr->rest_ts[sl] &&
                                    (!idle || tendon_add_zero_weight_keeps(idle_c));
             const int layer_rest = blend_rest && rig->clip[2] && layer_plain &&
-                                   !(gr->channels[2][sl] & 5u) && !(f32 && additive);
+                                   !(gr->channels[2][sl] & 5u);
             const int at_rest = blend_rest && (!rig->clip[2] || idle || layer_rest);
             const tendon_pose rv = view(gr->rest, m, b, cv);
             tendon_pose pv = view(pose[0], cn, b, cv);
@@ -1718,14 +1717,11 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                                                   R, pv.rotation);
                 } else if (idle) {
                     idle_add(k, gr, f32, pose[0], cn, sl);
-                } else if (layer_rest && additive) {
-                    /* pose_add_weighted's rotations (exact tier): the rounded slerp from the
-                       identity (ident: no reference), then the product; the slerp's out, the
-                       slot's layer rotations (its own, or room the identity left unused) */
-                    float *scaled = view(pose[2], cn, b, cv).rotation;
-                    k->quat_slerp(view(gr->ident, m, b, cv).rotation, lv.rotation, ld + b, cv,
-                                  scaled);
-                    k->quat_multiply(pv.rotation, scaled, cv, pv.rotation);
+                } else if (layer_rest && additive) { /* pose_add_weighted's rotations */
+                    (f32 ? k->quat_add_weighted_f32(pv.rotation, lv.rotation, lf + b, cv,
+                                                    pv.rotation)
+                         : k->quat_add_weighted(pv.rotation, lv.rotation, ld + b, cv,
+                                                pv.rotation));
                 } else if (layer_rest) { /* pose_blend_weighted's rotations */
                     (f32 ? k->quat_slerp_f32(pv.rotation, lv.rotation, lf + b, cv, pv.rotation)
                          : k->quat_slerp(pv.rotation, lv.rotation, ld + b, cv, pv.rotation));

@@ -259,6 +259,8 @@ START_TEST(test_kernel_table_append_only)
         offsetof(tendon_kernels, palette_splat_max),
         offsetof(tendon_kernels, local_model_lanes),
         offsetof(tendon_kernels, transform_points_lanes),
+        offsetof(tendon_kernels, quat_add_weighted),
+        offsetof(tendon_kernels, quat_add_weighted_f32),
     };
     const size_t n = sizeof in_order_added / sizeof in_order_added[0];
     for (size_t i = 1; i < n; ++i)

@@ -1,9 +1,10 @@
 /*
  * The kernels with a weight per joint given (tendon_kernels.pose_blend_weighted, pose_add_weighted
  * and their float32 twins; what the spring rig blends every substep time of a pose with, at
- * once):
+ * once), and the additive layer's rotations alone (quat_add_weighted, _f32):
  *   - with weights[j] the joint weight the masked kernels compute from t and the mask, the same
- *     bits as pose_blend / pose_add (and _f32), on every ISA;
+ *     bits as pose_blend / pose_add (and _f32), on every ISA; quat_add_weighted(_f32) the same
+ *     bits as pose_add_weighted(_f32)'s rotations;
  *   - with any weights (below 0, above 1, 0, 1, huge, NaN), every ISA equals the scalar table bit
  *     for bit (NaN by class), at every count 0 … 67 and 1003, misaligned, and in place.
  */
@@ -65,6 +66,15 @@ static tendon_pose view(const tendon_pose *p, size_t first, size_t n)
     return v;
 }
 
+/* The rotations alone: quat_add_weighted(_f32)'s output against a pose's. */
+static void same_rotations(const float *x, const tendon_pose *y, size_t n, const char *what,
+                           int isa, size_t count)
+{
+    const long r = first_float_diff(x, y->rotation, 4 * n);
+    ck_assert_msg(r < 0, "%s on %s, %zu joints: rotation float %ld differs", what,
+                  tendon_isa_name((tendon_isa)isa), count, r);
+}
+
 static void same(const tendon_pose *x, const tendon_pose *y, size_t n, const char *what, int isa,
                  size_t count)
 {
@@ -104,11 +114,15 @@ START_TEST(weighted_equals_masked_every_isa)
                 k->pose_add(&p.a, &p.b, t, m, n, &p.ref);
                 k->pose_add_weighted(&p.a, &p.b, p.w, n, &p.out);
                 same(&p.out, &p.ref, n, "pose_add_weighted", _i, n);
+                k->quat_add_weighted(p.a.rotation, p.b.rotation, p.w, n, p.out.rotation);
+                same_rotations(p.out.rotation, &p.ref, n, "quat_add_weighted", _i, n);
                 for (size_t j = 0; j < n; ++j)
                     p.wf[j] = tendon_add_weight_f32(t, m, j);
                 k->pose_add_f32(&p.a, &p.b, t, m, n, &p.ref);
                 k->pose_add_weighted_f32(&p.a, &p.b, p.wf, n, &p.out);
                 same(&p.out, &p.ref, n, "pose_add_weighted_f32", _i, n);
+                k->quat_add_weighted_f32(p.a.rotation, p.b.rotation, p.wf, n, p.out.rotation);
+                same_rotations(p.out.rotation, &p.ref, n, "quat_add_weighted_f32", _i, n);
                 for (size_t j = 0; j < n; ++j)
                     p.wf[j] = tendon_blend_weight_f32(t, m, j);
             }
@@ -151,6 +165,17 @@ START_TEST(weighted_every_isa_equals_scalar)
             s->pose_add_weighted_f32(&a, &b, p.wf + first, n, &ref);
             k->pose_add_weighted_f32(&a, &b, p.wf + first, n, &out);
             same(&out, &ref, n, "pose_add_weighted_f32", _i, n);
+            /* the rotations alone: the scalar's, and the scalar pose kernel's rotations */
+            s->pose_add_weighted(&a, &b, p.w + first, n, &ref);
+            s->quat_add_weighted(a.rotation, b.rotation, p.w + first, n, out.rotation);
+            same_rotations(out.rotation, &ref, n, "scalar quat_add_weighted", _i, n);
+            k->quat_add_weighted(a.rotation, b.rotation, p.w + first, n, out.rotation);
+            same_rotations(out.rotation, &ref, n, "quat_add_weighted", _i, n);
+            s->pose_add_weighted_f32(&a, &b, p.wf + first, n, &ref);
+            s->quat_add_weighted_f32(a.rotation, b.rotation, p.wf + first, n, out.rotation);
+            same_rotations(out.rotation, &ref, n, "scalar quat_add_weighted_f32", _i, n);
+            k->quat_add_weighted_f32(a.rotation, b.rotation, p.wf + first, n, out.rotation);
+            same_rotations(out.rotation, &ref, n, "quat_add_weighted_f32", _i, n);
         }
     }
     /* in place */
@@ -162,6 +187,21 @@ START_TEST(weighted_every_isa_equals_scalar)
     s->pose_add_weighted_f32(&p.a, &p.b, p.wf, N, &p.ref);
     k->pose_add_weighted_f32(&p.out, &p.b, p.wf, N, &p.out);
     same(&p.out, &p.ref, N, "pose_add_weighted_f32 in place", _i, N);
+    /* the rotations alone, in place over base and over delta */
+    tendon_pose_copy(&p.a, &p.out);
+    s->pose_add_weighted(&p.a, &p.b, p.w, N, &p.ref);
+    k->quat_add_weighted(p.out.rotation, p.b.rotation, p.w, N, p.out.rotation);
+    same_rotations(p.out.rotation, &p.ref, N, "quat_add_weighted in place (base)", _i, N);
+    tendon_pose_copy(&p.b, &p.out);
+    k->quat_add_weighted(p.a.rotation, p.out.rotation, p.w, N, p.out.rotation);
+    same_rotations(p.out.rotation, &p.ref, N, "quat_add_weighted in place (delta)", _i, N);
+    tendon_pose_copy(&p.a, &p.out);
+    s->pose_add_weighted_f32(&p.a, &p.b, p.wf, N, &p.ref);
+    k->quat_add_weighted_f32(p.out.rotation, p.b.rotation, p.wf, N, p.out.rotation);
+    same_rotations(p.out.rotation, &p.ref, N, "quat_add_weighted_f32 in place (base)", _i, N);
+    tendon_pose_copy(&p.b, &p.out);
+    k->quat_add_weighted_f32(p.a.rotation, p.out.rotation, p.wf, N, p.out.rotation);
+    same_rotations(p.out.rotation, &p.ref, N, "quat_add_weighted_f32 in place (delta)", _i, N);
     release(&p);
 }
 END_TEST

@@ -108,6 +108,12 @@
     TENDON_HIDDEN void tendon_pose_add_weighted_f32_##sfx(                                         \
         const tendon_pose *base, const tendon_pose *delta, const float *weights,                   \
         size_t joint_count, tendon_pose *out);                                                     \
+    TENDON_HIDDEN void tendon_quat_add_weighted_##sfx(const float *base, const float *delta,        \
+                                                      const double *weights, size_t count,       \
+                                                      float *out);                                \
+    TENDON_HIDDEN void tendon_quat_add_weighted_f32_##sfx(const float *base, const float *delta,    \
+                                                          const float *weights, size_t count,    \
+                                                          float *out);                            \
     TENDON_HIDDEN void tendon_local_model_lanes_##sfx(                                             \
         const float *translation, const float *rotation, const float *scale, size_t count,        \
         const float *parent, size_t parent_stride, float *local, float *model, size_t stride);  \
@@ -163,6 +169,13 @@ TENDON_HIDDEN void tendon_pose_blend_weighted_f32_scalar_from(const tendon_pose 
                                                               const float *weights, size_t first,
                                                               size_t joint_count,
                                                               tendon_pose *out);
+TENDON_HIDDEN void tendon_quat_add_weighted_scalar_from(const float *base, const float *delta,
+                                                       const double *weights, size_t first,
+                                                       size_t count, float *out);
+TENDON_HIDDEN void tendon_quat_add_weighted_f32_scalar_from(const float *base,
+                                                           const float *delta,
+                                                           const float *weights, size_t first,
+                                                           size_t count, float *out);
 TENDON_HIDDEN void tendon_pose_add_weighted_f32_scalar_from(const tendon_pose *base,
                                                             const tendon_pose *delta,
                                                             const float *weights, size_t first,

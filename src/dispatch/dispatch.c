@@ -53,6 +53,8 @@
         .palette_splat_max = splat_max,                                                            \
         .local_model_lanes = tendon_local_model_lanes_##sfx,                                       \
         .transform_points_lanes = tendon_transform_points_lanes_##sfx,                             \
+        .quat_add_weighted = tendon_quat_add_weighted_##sfx,                                       \
+        .quat_add_weighted_f32 = tendon_quat_add_weighted_f32_##sfx,                               \
     }
 
 /*

@@ -89,6 +89,22 @@ void tendon_pose_blend_nlerp_f32_scalar(const tendon_pose *a, const tendon_pose 
     blend_from(a, b, t, joint_weights, NULL, 0, joint_count, out, 1);
 }
 
+/* The rotation of one joint of the additive layer at float weight w: base ⊗ the slerp from the
+   identity toward delta at min(w, 1) (quaternions of 4 floats; out may be base or delta). */
+static inline void add_rotation(const float *base, const float *delta, float w, size_t j,
+                                float *out)
+{
+    float qd[4], qb[4], scaled[4], q[4];
+    for (int c = 0; c < 4; ++c) {
+        qd[c] = delta[4 * j + c];
+        qb[c] = base[4 * j + c];
+    }
+    tendon_reff_slerp_from_identity(qd, w > 1.0f ? 1.0f : w, scaled);
+    tendon_reff_multiply(qb, scaled, q);
+    for (int c = 0; c < 4; ++c)
+        out[4 * j + c] = q[c];
+}
+
 /* One joint of the additive layer at float weight w (≥ 0 or NaN; +∞ allowed). */
 static inline void add_joint(const tendon_pose *base, const tendon_pose *delta, float w, size_t j,
                              tendon_pose *out)
@@ -99,15 +115,21 @@ static inline void add_joint(const tendon_pose *base, const tendon_pose *delta, 
         out->translation[3 * j + c] = bt + dt * w;
         out->scale[3 * j + c] = bs * (1.0f + (ds - 1.0f) * w);
     }
-    float qd[4], qb[4], scaled[4], q[4];
-    for (int c = 0; c < 4; ++c) {
-        qd[c] = delta->rotation[4 * j + c];
-        qb[c] = base->rotation[4 * j + c];
-    }
-    tendon_reff_slerp_from_identity(qd, w > 1.0f ? 1.0f : w, scaled);
-    tendon_reff_multiply(qb, scaled, q);
-    for (int c = 0; c < 4; ++c)
-        out->rotation[4 * j + c] = q[c];
+    add_rotation(base->rotation, delta->rotation, w, j, out->rotation);
+}
+
+void tendon_quat_add_weighted_f32_scalar_from(const float *base, const float *delta,
+                                              const float *weights, size_t first, size_t count,
+                                              float *out)
+{
+    for (size_t i = first; i < count; ++i)
+        add_rotation(base, delta, weights[i], i, out);
+}
+
+void tendon_quat_add_weighted_f32_scalar(const float *base, const float *delta,
+                                         const float *weights, size_t count, float *out)
+{
+    tendon_quat_add_weighted_f32_scalar_from(base, delta, weights, 0, count, out);
 }
 
 void tendon_pose_add_f32_scalar_from(const tendon_pose *base, const tendon_pose *delta,

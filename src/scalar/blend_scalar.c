@@ -77,31 +77,52 @@ void tendon_pose_blend_scalar(const tendon_pose *a, const tendon_pose *b, double
     tendon_pose_blend_scalar_from(a, b, t, joint_weights, 0, joint_count, out);
 }
 
+/* The rotation of one joint of the additive layer at weight w = max0(raw): base ⊗ the slerp
+   from the identity toward delta at min(w, 1), rounded (quaternions of 4 floats; out may be
+   base or delta). */
+static inline void add_rotation(const float *base, const float *delta, double w, size_t j,
+                                float *out)
+{
+    double qd[4], scaled[4], qb[4], q[4];
+    tendon_ref_load4(delta + 4 * j, qd);
+    tendon_ref_slerp(IDENTITY, qd, w > 1.0 ? 1.0 : w, scaled);
+    /* The seed keeps the scaled delta in a float32 scratch: round it before the product. */
+    for (int c = 0; c < 4; ++c)
+        scaled[c] = (double)(float)scaled[c];
+    tendon_ref_load4(base + 4 * j, qb);
+    tendon_ref_multiply(qb, scaled, q);
+    tendon_ref_store4(q, out + 4 * j);
+}
+
 /* One joint of the additive layer at raw weight `raw` (t·m, not yet clamped below at 0). */
 static inline void add_joint(const tendon_pose *base, const tendon_pose *delta, double raw,
                              size_t j, tendon_pose *out)
 {
-    {
-        const double w = tendon_ref_max0(raw);
-        for (size_t c = 0; c < 3; ++c) {
-            const double bt = (double)base->translation[3 * j + c];
-            const double dt = (double)delta->translation[3 * j + c];
-            const double bs = (double)base->scale[3 * j + c];
-            const double ds = (double)delta->scale[3 * j + c];
-            out->translation[3 * j + c] = (float)(bt + dt * w);
-            /* One at weight zero, the delta's own factor at weight one. */
-            out->scale[3 * j + c] = (float)(bs * (1.0 + (ds - 1.0) * w));
-        }
-        double qd[4], scaled[4], qb[4], q[4];
-        tendon_ref_load4(delta->rotation + 4 * j, qd);
-        tendon_ref_slerp(IDENTITY, qd, w > 1.0 ? 1.0 : w, scaled);
-        /* The seed keeps the scaled delta in a float32 scratch: round it before the product. */
-        for (int c = 0; c < 4; ++c)
-            scaled[c] = (double)(float)scaled[c];
-        tendon_ref_load4(base->rotation + 4 * j, qb);
-        tendon_ref_multiply(qb, scaled, q);
-        tendon_ref_store4(q, out->rotation + 4 * j);
+    const double w = tendon_ref_max0(raw);
+    for (size_t c = 0; c < 3; ++c) {
+        const double bt = (double)base->translation[3 * j + c];
+        const double dt = (double)delta->translation[3 * j + c];
+        const double bs = (double)base->scale[3 * j + c];
+        const double ds = (double)delta->scale[3 * j + c];
+        out->translation[3 * j + c] = (float)(bt + dt * w);
+        /* One at weight zero, the delta's own factor at weight one. */
+        out->scale[3 * j + c] = (float)(bs * (1.0 + (ds - 1.0) * w));
     }
+    add_rotation(base->rotation, delta->rotation, w, j, out->rotation);
+}
+
+void tendon_quat_add_weighted_scalar_from(const float *base, const float *delta,
+                                          const double *weights, size_t first, size_t count,
+                                          float *out)
+{
+    for (size_t i = first; i < count; ++i)
+        add_rotation(base, delta, tendon_ref_max0(weights[i]), i, out);
+}
+
+void tendon_quat_add_weighted_scalar(const float *base, const float *delta,
+                                     const double *weights, size_t count, float *out)
+{
+    tendon_quat_add_weighted_scalar_from(base, delta, weights, 0, count, out);
 }
 
 void tendon_pose_add_scalar_from(const tendon_pose *base, const tendon_pose *delta, double weight,

@@ -472,8 +472,31 @@ typedef void (*pose_w_fn)(const tendon_pose *, const tendon_pose *, const double
                           tendon_pose *);
 typedef void (*pose_wf_fn)(const tendon_pose *, const tendon_pose *, const float *, size_t,
                            tendon_pose *);
+/* the rotations alone (quat_add_weighted and its twin): only the rotations are hashed */
+typedef void (*quat_w_fn)(const float *, const float *, const double *, size_t, float *);
+typedef void (*quat_wf_fn)(const float *, const float *, const float *, size_t, float *);
 
-static int dg_pose_weighted(pose_w_fn fn, pose_wf_fn fnf, uint64_t seed, dg_sink *s)
+/* One call of whichever of the four is given, and its output hashed. */
+static void dg_weighted_call(pose_w_fn fn, pose_wf_fn fnf, quat_w_fn qfn, quat_wf_fn qfnf,
+                             const tendon_pose *a, const tendon_pose *b, const double *wd,
+                             const float *wf, size_t n, tendon_pose *out, dg_sink *s)
+{
+    if (fn)
+        fn(a, b, wd, n, out);
+    else if (fnf)
+        fnf(a, b, wf, n, out);
+    else if (qfn)
+        qfn(a->rotation, b->rotation, wd, n, out->rotation);
+    else
+        qfnf(a->rotation, b->rotation, wf, n, out->rotation);
+    if (fn || fnf)
+        dg_hash_pose(s, out);
+    else
+        dg_hash_floats(s, out->rotation, 4 * n);
+}
+
+static int dg_pose_weighted(pose_w_fn fn, pose_wf_fn fnf, quat_w_fn qfn, quat_wf_fn qfnf,
+                            uint64_t seed, dg_sink *s)
 {
     dg_poses w;
     if (dg_make_poses(seed, &w) != 0)
@@ -493,11 +516,7 @@ static int dg_pose_weighted(pose_w_fn fn, pose_wf_fn fnf, uint64_t seed, dg_sink
             const size_t n = POSE_SPANS[j].count, o = POSE_SPANS[j].offset;
             const tendon_pose a = dg_view(&w.a, o, n), b = dg_view(&w.b, o, n);
             tendon_pose out = dg_view(&w.out, o, n);
-            if (fn)
-                fn(&a, &b, wd + o, n, &out);
-            else
-                fnf(&a, &b, wf + o, n, &out);
-            dg_hash_pose(s, &out);
+            dg_weighted_call(fn, fnf, qfn, qfnf, &a, &b, wd + o, wf + o, n, &out, s);
         }
     }
     memcpy(w.out.translation, w.a.translation, 3 * DG_N * sizeof(float));
@@ -505,33 +524,39 @@ static int dg_pose_weighted(pose_w_fn fn, pose_wf_fn fnf, uint64_t seed, dg_sink
     memcpy(w.out.scale, w.a.scale, 3 * DG_N * sizeof(float));
     tendon_pose out = dg_view(&w.out, 1, 1003);
     const tendon_pose b = dg_view(&w.b, 1, 1003);
-    if (fn)
-        fn(&out, &b, wd + 1, 1003, &out);
-    else
-        fnf(&out, &b, wf + 1, 1003, &out);
-    dg_hash_pose(s, &out);
+    dg_weighted_call(fn, fnf, qfn, qfnf, &out, &b, wd + 1, wf + 1, 1003, &out, s);
     free(wd), free(wf), free(w.block);
     return 0;
 }
 
 static int dg_pose_blend_weighted(const tendon_kernels *k, dg_sink *s)
 {
-    return dg_pose_weighted(k->pose_blend_weighted, NULL, 0xb1e4d0008u, s);
+    return dg_pose_weighted(k->pose_blend_weighted, NULL, NULL, NULL, 0xb1e4d0008u, s);
 }
 
 static int dg_pose_add_weighted(const tendon_kernels *k, dg_sink *s)
 {
-    return dg_pose_weighted(k->pose_add_weighted, NULL, 0xadd0009u, s);
+    return dg_pose_weighted(k->pose_add_weighted, NULL, NULL, NULL, 0xadd0009u, s);
 }
 
 static int dg_pose_blend_weighted_f32(const tendon_kernels *k, dg_sink *s)
 {
-    return dg_pose_weighted(NULL, k->pose_blend_weighted_f32, 0xb1e4df008u, s);
+    return dg_pose_weighted(NULL, k->pose_blend_weighted_f32, NULL, NULL, 0xb1e4df008u, s);
 }
 
 static int dg_pose_add_weighted_f32(const tendon_kernels *k, dg_sink *s)
 {
-    return dg_pose_weighted(NULL, k->pose_add_weighted_f32, 0xaddf009u, s);
+    return dg_pose_weighted(NULL, k->pose_add_weighted_f32, NULL, NULL, 0xaddf009u, s);
+}
+
+static int dg_quat_add_weighted(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_weighted(NULL, NULL, k->quat_add_weighted, NULL, 0xadd000au, s);
+}
+
+static int dg_quat_add_weighted_f32(const tendon_kernels *k, dg_sink *s)
+{
+    return dg_pose_weighted(NULL, NULL, NULL, k->quat_add_weighted_f32, 0xaddf00au, s);
 }
 
 static int dg_pose_blend(const tendon_kernels *k, dg_sink *s)
@@ -2023,6 +2048,8 @@ static const struct dg_kernel {
     {"pose_add_weighted_f32", dg_pose_add_weighted_f32},
     {"local_model_lanes", dg_local_model_lanes},
     {"transform_points_lanes", dg_transform_points_lanes},
+    {"quat_add_weighted", dg_quat_add_weighted},
+    {"quat_add_weighted_f32", dg_quat_add_weighted_f32},
 };
 enum { KERNEL_COUNT = sizeof KERNELS / sizeof KERNELS[0] };
 

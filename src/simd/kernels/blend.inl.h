@@ -72,10 +72,12 @@ void TENDON_FN(pose_blend_weighted)(const tendon_pose *a, const tendon_pose *b,
     blend_body(a, b, 0.0, NULL, weights, joint_count, out);
 }
 
-/* pose_add with the joints' weights from weight and the mask, or given (`given` non-NULL). */
+/* pose_add with the joints' weights from weight and the mask, or given (`given` non-NULL);
+   rotations_only (a constant once inlined): the rotations alone (quat_add_weighted: the poses'
+   translations and scales are neither read nor written). */
 static inline __attribute__((always_inline)) void add_body(
     const tendon_pose *base, const tendon_pose *delta, double weight, const float *joint_weights,
-    const double *given, size_t joint_count, tendon_pose *out)
+    const double *given, size_t joint_count, tendon_pose *out, int rotations_only)
 {
     const vd zero = vset1(0.0), one = vset1(1.0);
     const vquat identity = {zero, zero, zero, one};
@@ -100,6 +102,8 @@ static inline __attribute__((always_inline)) void add_body(
             scaled.w = vround_f32(scaled.w);
             const vquat qb = vload_quat4(base->rotation + 4 * j);
             vstore_quat4(out->rotation + 4 * j, vmultiply(qb, scaled));
+            if (rotations_only)
+                continue;
             vd e[3], bv[3], dv[3], r[3];
             vexpand3(w[c], &e[0], &e[1], &e[2]);
             /* translation adds delta·w */
@@ -116,7 +120,10 @@ static inline __attribute__((always_inline)) void add_body(
             vstore_f32x3(out->scale + 3 * j, r[0], r[1], r[2]);
         }
     })
-    if (given)
+    if (rotations_only)
+        tendon_quat_add_weighted_scalar_from(base->rotation, delta->rotation, given, done,
+                                             joint_count, out->rotation);
+    else if (given)
         tendon_pose_add_weighted_scalar_from(base, delta, given, done, joint_count, out);
     else
         tendon_pose_add_scalar_from(base, delta, weight, joint_weights, done, joint_count, out);
@@ -125,11 +132,26 @@ static inline __attribute__((always_inline)) void add_body(
 void TENDON_FN(pose_add)(const tendon_pose *base, const tendon_pose *delta, double weight,
                          const float *joint_weights, size_t joint_count, tendon_pose *out)
 {
-    add_body(base, delta, weight, joint_weights, NULL, joint_count, out);
+    add_body(base, delta, weight, joint_weights, NULL, joint_count, out, 0);
 }
 
 void TENDON_FN(pose_add_weighted)(const tendon_pose *base, const tendon_pose *delta,
                                   const double *weights, size_t joint_count, tendon_pose *out)
 {
-    add_body(base, delta, 0.0, NULL, weights, joint_count, out);
+    add_body(base, delta, 0.0, NULL, weights, joint_count, out, 0);
+}
+
+/* The poses' rotations only: their translations and scales are never touched. */
+static inline tendon_pose rotations_view(const float *rotation, size_t count)
+{
+    const tendon_pose p = {NULL, (float *)(uintptr_t)rotation, NULL, count};
+    return p;
+}
+
+void TENDON_FN(quat_add_weighted)(const float *base, const float *delta, const double *weights,
+                                  size_t count, float *out)
+{
+    const tendon_pose b = rotations_view(base, count), d = rotations_view(delta, count);
+    tendon_pose o = rotations_view(out, count);
+    add_body(&b, &d, 0.0, NULL, weights, count, &o, 1);
 }

@@ -184,7 +184,7 @@ void TENDON_FN(pose_blend_weighted_f32)(const tendon_pose *a, const tendon_pose 
  */
 static inline __attribute__((always_inline)) void add_f32_blocks(
     const tendon_pose *base, const tendon_pose *delta, double weight, const float *joint_weights,
-    const float *given, size_t j, int nb, vf w_all, tendon_pose *out)
+    const float *given, size_t j, int nb, vf w_all, tendon_pose *out, int rotations_only)
 {
     const int per_joint = joint_weights || given;
     const vf one = vfset1(1.0f);
@@ -212,6 +212,8 @@ static inline __attribute__((always_inline)) void add_f32_blocks(
         r.w = vfadd(s0[c], vfmul(s1[c], qd[c].w));
         const vfquat qb = vfload_quat(base->rotation + 4 * jc);
         vfstore_quat(out->rotation + 4 * jc, vfmultiply(qb, vfnormalize(r)));
+        if (rotations_only)
+            continue;
         /* the pose's three arrays never overlap each other: rotations written, then the rest */
         vf e[3] = {w_all, w_all, w_all};
         if (per_joint)
@@ -226,9 +228,11 @@ static inline __attribute__((always_inline)) void add_f32_blocks(
     }
 }
 
+/* rotations_only (a constant once inlined): quat_add_weighted_f32, the rotations alone. */
 static inline __attribute__((always_inline)) void add_f32_loop(
     const tendon_pose *base_in, const tendon_pose *delta_in, double weight,
-    const float *joint_weights, const float *given, size_t joint_count, tendon_pose *out_in)
+    const float *joint_weights, const float *given, size_t joint_count, tendon_pose *out_in,
+    int rotations_only)
 {
     const tendon_pose base = *base_in, delta = *delta_in;
     tendon_pose out = *out_in;
@@ -236,12 +240,16 @@ static inline __attribute__((always_inline)) void add_f32_loop(
     size_t j = 0;
     for (; j + TENDON_F32_STAGE * TENDON_WF <= joint_count; j += TENDON_F32_STAGE * TENDON_WF)
         add_f32_blocks(&base, &delta, weight, joint_weights, given, j, TENDON_F32_STAGE, w_all,
-                       &out);
+                       &out, rotations_only);
     for (; j + TENDON_WF <= joint_count; j += TENDON_WF)
-        add_f32_blocks(&base, &delta, weight, joint_weights, given, j, 1, w_all, &out);
+        add_f32_blocks(&base, &delta, weight, joint_weights, given, j, 1, w_all, &out,
+                       rotations_only);
     if (j == joint_count) /* no tail: not even a call (it shows at small counts) */
         return;
-    if (given)
+    if (rotations_only)
+        tendon_quat_add_weighted_f32_scalar_from(base_in->rotation, delta_in->rotation, given, j,
+                                                 joint_count, out_in->rotation);
+    else if (given)
         tendon_pose_add_weighted_f32_scalar_from(base_in, delta_in, given, j, joint_count, out_in);
     else
         tendon_pose_add_f32_scalar_from(base_in, delta_in, weight, joint_weights, j, joint_count,
@@ -252,15 +260,25 @@ void TENDON_FN(pose_add_f32)(const tendon_pose *base, const tendon_pose *delta, 
                              const float *joint_weights, size_t joint_count, tendon_pose *out)
 {
     if (joint_weights)
-        add_f32_loop(base, delta, weight, joint_weights, NULL, joint_count, out);
+        add_f32_loop(base, delta, weight, joint_weights, NULL, joint_count, out, 0);
     else
-        add_f32_loop(base, delta, weight, NULL, NULL, joint_count, out);
+        add_f32_loop(base, delta, weight, NULL, NULL, joint_count, out, 0);
 }
 
 void TENDON_FN(pose_add_weighted_f32)(const tendon_pose *base, const tendon_pose *delta,
                                       const float *weights, size_t joint_count, tendon_pose *out)
 {
-    add_f32_loop(base, delta, 0.0, NULL, weights, joint_count, out);
+    add_f32_loop(base, delta, 0.0, NULL, weights, joint_count, out, 0);
+}
+
+void TENDON_FN(quat_add_weighted_f32)(const float *base, const float *delta, const float *weights,
+                                      size_t count, float *out)
+{
+    /* the poses' rotations only: their translations and scales are never touched */
+    const tendon_pose b = {NULL, (float *)(uintptr_t)base, NULL, count};
+    const tendon_pose d = {NULL, (float *)(uintptr_t)delta, NULL, count};
+    tendon_pose o = {NULL, out, NULL, count};
+    add_f32_loop(&b, &d, 0.0, NULL, weights, count, &o, 1);
 }
 
 /* ---- quaternion arrays ---- */
