@@ -187,21 +187,25 @@ START_TEST(weighted_every_isa_equals_scalar)
     s->pose_add_weighted_f32(&p.a, &p.b, p.wf, N, &p.ref);
     k->pose_add_weighted_f32(&p.out, &p.b, p.wf, N, &p.out);
     same(&p.out, &p.ref, N, "pose_add_weighted_f32 in place", _i, N);
-    /* the rotations alone, in place over base and over delta */
-    tendon_pose_copy(&p.a, &p.out);
-    s->pose_add_weighted(&p.a, &p.b, p.w, N, &p.ref);
-    k->quat_add_weighted(p.out.rotation, p.b.rotation, p.w, N, p.out.rotation);
-    same_rotations(p.out.rotation, &p.ref, N, "quat_add_weighted in place (base)", _i, N);
-    tendon_pose_copy(&p.b, &p.out);
-    k->quat_add_weighted(p.a.rotation, p.out.rotation, p.w, N, p.out.rotation);
-    same_rotations(p.out.rotation, &p.ref, N, "quat_add_weighted in place (delta)", _i, N);
-    tendon_pose_copy(&p.a, &p.out);
-    s->pose_add_weighted_f32(&p.a, &p.b, p.wf, N, &p.ref);
-    k->quat_add_weighted_f32(p.out.rotation, p.b.rotation, p.wf, N, p.out.rotation);
-    same_rotations(p.out.rotation, &p.ref, N, "quat_add_weighted_f32 in place (base)", _i, N);
-    tendon_pose_copy(&p.b, &p.out);
-    k->quat_add_weighted_f32(p.a.rotation, p.out.rotation, p.wf, N, p.out.rotation);
-    same_rotations(p.out.rotation, &p.ref, N, "quat_add_weighted_f32 in place (delta)", _i, N);
+    /* the rotations alone, in place over base (over = 0) and over delta (1), each tier */
+    for (int f32 = 0; f32 < 2; ++f32)
+        for (int over = 0; over < 2; ++over) {
+            if (f32)
+                s->pose_add_weighted_f32(&p.a, &p.b, p.wf, N, &p.ref);
+            else
+                s->pose_add_weighted(&p.a, &p.b, p.w, N, &p.ref);
+            tendon_pose_copy(over ? &p.b : &p.a, &p.out);
+            const float *base = over ? p.a.rotation : p.out.rotation;
+            const float *delta = over ? p.out.rotation : p.b.rotation;
+            if (f32)
+                k->quat_add_weighted_f32(base, delta, p.wf, N, p.out.rotation);
+            else
+                k->quat_add_weighted(base, delta, p.w, N, p.out.rotation);
+            static const char *const WHAT[2][2] = {
+                {"quat_add_weighted in place (base)", "quat_add_weighted in place (delta)"},
+                {"quat_add_weighted_f32 in place (base)", "quat_add_weighted_f32 in place (delta)"}};
+            same_rotations(p.out.rotation, &p.ref, N, WHAT[f32][over], _i, N);
+        }
     release(&p);
 }
 END_TEST

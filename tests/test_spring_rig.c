@@ -666,6 +666,66 @@ START_TEST(add_at_zero_weight_every_isa)
 }
 END_TEST
 
+/* The a → b → c skeleton of the tests below, its chain hung from b, and two-key clips' keys. */
+enum { ABC = 3 };
+static const int32_t ABC_PARENTS[ABC] = {-1, 0, 1};
+static const char *const ABC_NAMES[ABC] = {"a", "b", "c"};
+static const uint32_t ABC_CHAIN[2] = {1, 2};
+static const tendon_spring_settings ABC_SETTINGS = {2.0, 0.5, TENDON_SPRING_NO_LIMIT};
+static const float KEY_TIMES[2] = {0.0f, 1.0f};
+static const float IDENTITY_KEYS[8] = {0, 0, 0, 1, 0, 0, 0, 1};
+
+/* A one-chain rig's description over the a → b → c skeleton sk: the chain hung from b with a
+   −0 offset, a clip source on the given tier; the caller sets the clips and weights. */
+static void abc_desc(const tendon_skeleton *sk, int tier, tendon_spring_rig_chain *chain,
+                     tendon_spring_rig_desc *d)
+{
+    *chain = (tendon_spring_rig_chain){"c", NULL, ABC_CHAIN, 2, {-0.0f, -0.0f, -0.0f},
+                                       &ABC_SETTINGS, 1, NULL};
+    memset(d, 0, sizeof *d);
+    d->skeleton = sk, d->chains = chain, d->chain_count = 1, d->tier = (tendon_tier)tier;
+    d->source.kind = TENDON_RIG_SOURCE_CLIPS;
+}
+
+/*
+ * A one-chain rig of a J ≤ 4-joint skeleton from d, evaluated at 0.5 s on k: its anchors at
+ * every time of the grid against the single-time path, bit for bit (NaN by class); the case
+ * named by `what` and two numbers in a failure. Returns the times compared.
+ */
+static size_t one_chain_anchors_match(const tendon_kernels *k, const tendon_spring_rig_desc *d,
+                                      size_t J, const char *what, int x, int y)
+{
+    tendon_spring_rig *rig;
+    ck_assert_msg(tendon_spring_rig_create(d, &rig) == TENDON_OK, "%s", tendon_error_message());
+    size_t bytes;
+    ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
+    void *ws = malloc(bytes);
+    ck_assert(tendon_spring_rig_evaluate_on(k, rig, 0.5, ws, bytes) == TENDON_OK);
+    float anchors[3 * 512], one[3], model[16 * 4];
+    double at[512];
+    ck_assert(J <= 4);
+    ck_assert(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, anchors, 3 * 512, at, 512) ==
+              TENDON_OK);
+    const size_t nt = tendon_spring_rig_grid_times(rig, 0);
+    ck_assert(nt > 3 && nt <= 512);
+    tendon_pose p, scratch;
+    ck_assert(tendon_pose_create(J, &p) == TENDON_OK);
+    ck_assert(tendon_pose_create(J, &scratch) == TENDON_OK);
+    for (size_t i = 0; i < nt; ++i) {
+        ck_assert(tendon_spring_rig_anchor(rig, 0, at[i], &p, &scratch, model, one) == TENDON_OK);
+        ck_assert_msg(first_float_diff(one, anchors + 3 * i, 3) < 0,
+                      "%s %s %d %d time %zu (%.17g): batched %08x %08x %08x, single %08x %08x "
+                      "%08x",
+                      tendon_isa_name(k->isa), what, x, y, i, at[i], float_bits(anchors[3 * i]),
+                      float_bits(anchors[3 * i + 1]), float_bits(anchors[3 * i + 2]),
+                      float_bits(one[0]), float_bits(one[1]), float_bits(one[2]));
+    }
+    free(ws);
+    tendon_pose_destroy(&p), tendon_pose_destroy(&scratch);
+    tendon_spring_rig_destroy(rig);
+    return nt;
+}
+
 /*
  * A layer mask of −0 at a joint the layer's clip drives: the masked kernels weigh it +0 (0
  * where the clamped mask is 0), so the rig must too — its weights once took w·(−0) = −0 there,
@@ -678,15 +738,9 @@ START_TEST(negative_zero_mask_every_isa)
     const tendon_kernels *k = isa_table_or_skip(_i);
     if (!k)
         return;
-    enum { J = 3 };
-    static const int32_t parents[J] = {-1, 0, 1};
-    static const char *const names[J] = {"a", "b", "c"};
-    static const float key_times[2] = {0.0f, 1.0f};
-    static const float base_keys[8] = {0, 0, 0, 1, 0, 0, 0, 1};
+    enum { J = ABC };
     static const float layer_keys[8] = {0.1f, 0.1f, 0.1f, 0.98488578f,
                                         0.1f, 0.1f, 0.1f, 0.98488578f};
-    static const tendon_spring_settings ST = {2.0, 0.5, TENDON_SPRING_NO_LIMIT};
-    static const uint32_t CHAIN[2] = {1, 2};
     const float mask[J] = {-0.0f, 1.0f, 1.0f};
     for (int pattern = 0; pattern < 8; ++pattern)
         for (int tier = 0; tier < 2; ++tier) {
@@ -698,57 +752,26 @@ START_TEST(negative_zero_mask_every_isa)
             }
             rest.translation[7] = -0.1f;
             tendon_skeleton *sk;
-            const tendon_skeleton_desc sd = {J, parents, names, &rest};
+            const tendon_skeleton_desc sd = {J, ABC_PARENTS, ABC_NAMES, &rest};
             ck_assert(tendon_skeleton_create(&sd, &sk) == TENDON_OK);
             const tendon_track_desc tb = {0, TENDON_PATH_ROTATION, TENDON_INTERP_STEP, 4, 2,
-                                          key_times, base_keys};
+                                          KEY_TIMES, IDENTITY_KEYS};
             const tendon_track_desc tl = {0, TENDON_PATH_ROTATION, TENDON_INTERP_STEP, 4, 2,
-                                          key_times, layer_keys};
+                                          KEY_TIMES, layer_keys};
             const tendon_clip_desc cb = {J, 1, &tb}, cl = {J, 1, &tl};
             tendon_clip *base, *layer;
             ck_assert(tendon_clip_create(&cb, &base) == TENDON_OK);
             ck_assert(tendon_clip_create(&cl, &layer) == TENDON_OK);
-            tendon_spring_rig_chain chain = {"c", NULL, CHAIN, 2, {-0.0f, -0.0f, -0.0f}, &ST, 1,
-                                             NULL};
+            tendon_spring_rig_chain chain;
             tendon_spring_rig_desc d;
-            memset(&d, 0, sizeof d);
-            d.skeleton = sk, d.chains = &chain, d.chain_count = 1, d.tier = (tendon_tier)tier;
-            d.source.kind = TENDON_RIG_SOURCE_CLIPS;
+            abc_desc(sk, tier, &chain, &d);
             d.source.base = (tendon_rig_clip){base, 0.0, 1};
             d.source.layer = (tendon_rig_clip){layer, 0.0, 1};
             d.source.layer_mode = TENDON_RIG_LAYER_ADDITIVE;
             d.source.layer_weight = (tendon_rig_weight){NULL, NULL, 0.5};
             d.source.layer_mask = mask;
-            tendon_spring_rig *rig;
-            ck_assert_msg(tendon_spring_rig_create(&d, &rig) == TENDON_OK, "%s",
-                          tendon_error_message());
-            size_t bytes;
-            ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
-            void *ws = malloc(bytes);
-            ck_assert(tendon_spring_rig_evaluate_on(k, rig, 0.5, ws, bytes) == TENDON_OK);
-            float anchors[3 * 512], one[3], model[16 * J];
-            double at[512];
-            ck_assert(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, anchors, 3 * 512, at,
-                                                          512) == TENDON_OK);
-            const size_t nt = tendon_spring_rig_grid_times(rig, 0);
-            ck_assert(nt > 3 && nt <= 512);
-            tendon_pose p, scratch;
-            ck_assert(tendon_pose_create(J, &p) == TENDON_OK);
-            ck_assert(tendon_pose_create(J, &scratch) == TENDON_OK);
-            for (size_t i = 0; i < nt; ++i) {
-                ck_assert(tendon_spring_rig_anchor(rig, 0, at[i], &p, &scratch, model, one) ==
-                          TENDON_OK);
-                ck_assert_msg(first_float_diff(one, anchors + 3 * i, 3) < 0,
-                              "%s tier %d pattern %d time %zu: batched %08x %08x %08x, single "
-                              "%08x %08x %08x",
-                              tendon_isa_name(k->isa), tier, pattern, i,
-                              float_bits(anchors[3 * i]), float_bits(anchors[3 * i + 1]),
-                              float_bits(anchors[3 * i + 2]), float_bits(one[0]),
-                              float_bits(one[1]), float_bits(one[2]));
-            }
-            free(ws);
-            tendon_pose_destroy(&p), tendon_pose_destroy(&scratch), tendon_pose_destroy(&rest);
-            tendon_spring_rig_destroy(rig);
+            one_chain_anchors_match(k, &d, J, "tier, pattern", tier, pattern);
+            tendon_pose_destroy(&rest);
             tendon_clip_destroy(base), tendon_clip_destroy(layer);
             tendon_skeleton_destroy(sk);
         }
@@ -790,15 +813,9 @@ START_TEST(rest_channels_kept_every_isa)
     const tendon_kernels *k = isa_table_or_skip(_i);
     if (!k)
         return;
-    enum { J = 3 };
-    static const int32_t parents[J] = {-1, 0, 1};
-    static const char *const names[J] = {"a", "b", "c"};
-    static const float key_times[2] = {0.0f, 1.0f};
-    static const float ident_keys[8] = {0, 0, 0, 1, 0, 0, 0, 1};
+    enum { J = ABC };
     static const float turn_keys[8] = {0.1f, 0.1f, 0.1f, 0.98488578f,
                                        -0.1f, 0.05f, 0.1f, 0.98868614f};
-    static const tendon_spring_settings ST = {2.0, 0.5, TENDON_SPRING_NO_LIMIT};
-    static const uint32_t CHAIN[2] = {1, 2};
     size_t checked = 0;
     /* −0 in b's translation (bits 0-2: x y z), b's scale (3), a's translation (4): none, each
        alone, some together (whether a −0 reaches the anchors depends on the products' other
@@ -822,7 +839,7 @@ START_TEST(rest_channels_kept_every_isa)
             if (pattern & 8)
                 rest.scale[3 + 1] = -0.0f;
             tendon_skeleton *sk;
-            const tendon_skeleton_desc sd = {J, parents, names, &rest};
+            const tendon_skeleton_desc sd = {J, ABC_PARENTS, ABC_NAMES, &rest};
             ck_assert(tendon_skeleton_create(&sd, &sk) == TENDON_OK);
             const float mask[J] = {1.0f, idle ? 0.0f : 1.0f, 1.0f};
             tendon_pose reference;
@@ -831,23 +848,20 @@ START_TEST(rest_channels_kept_every_isa)
             reference.translation[3 + 1] = 0.25f, reference.scale[3 + 1] = 1.0f; /* not rest */
             reference.rotation[3] = 0.8f, reference.rotation[2] = 0.6f;
             const tendon_track_desc tb[2] = {
-                {0, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 2, key_times, ident_keys},
-                {1, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 2, key_times, ident_keys}};
+                {0, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 2, KEY_TIMES, IDENTITY_KEYS},
+                {1, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 2, KEY_TIMES, IDENTITY_KEYS}};
             const tendon_track_desc tbase = {0, TENDON_PATH_ROTATION, TENDON_INTERP_STEP, 4, 2,
-                                             key_times, ident_keys};
+                                             KEY_TIMES, IDENTITY_KEYS};
             const tendon_track_desc tl = {0, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 2,
-                                          key_times, turn_keys};
+                                          KEY_TIMES, turn_keys};
             const tendon_clip_desc cb = {J, 2, tb}, cbase = {J, 1, &tbase}, cl = {J, 1, &tl};
             tendon_clip *blend, *base, *lc;
             ck_assert(tendon_clip_create(&cb, &blend) == TENDON_OK);
             ck_assert(tendon_clip_create(&cbase, &base) == TENDON_OK);
             ck_assert(tendon_clip_create(&cl, &lc) == TENDON_OK);
-            tendon_spring_rig_chain chain = {"c", NULL, CHAIN, 2, {-0.0f, -0.0f, -0.0f}, &ST, 1,
-                                             NULL};
+            tendon_spring_rig_chain chain;
             tendon_spring_rig_desc d;
-            memset(&d, 0, sizeof d);
-            d.skeleton = sk, d.chains = &chain, d.chain_count = 1, d.tier = (tendon_tier)tier;
-            d.source.kind = TENDON_RIG_SOURCE_CLIPS;
+            abc_desc(sk, tier, &chain, &d);
             if (based)
                 d.source.base = (tendon_rig_clip){base, 0.0, 1};
             d.source.blend = (tendon_rig_clip){blend, 0.1, 1};
@@ -863,37 +877,8 @@ START_TEST(rest_channels_kept_every_isa)
                                               : (tendon_rig_weight){NULL, NULL, 0.5};
                 d.source.layer_mask = mask;
             }
-            tendon_spring_rig *rig;
-            ck_assert_msg(tendon_spring_rig_create(&d, &rig) == TENDON_OK, "%s",
-                          tendon_error_message());
-            size_t bytes;
-            ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
-            void *ws = malloc(bytes);
-            ck_assert(tendon_spring_rig_evaluate_on(k, rig, 0.5, ws, bytes) == TENDON_OK);
-            float anchors[3 * 512], one[3], model[16 * J];
-            double at[512];
-            ck_assert(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, anchors, 3 * 512, at,
-                                                          512) == TENDON_OK);
-            const size_t nt = tendon_spring_rig_grid_times(rig, 0);
-            ck_assert(nt > 3 && nt <= 512);
-            tendon_pose p, scratch;
-            ck_assert(tendon_pose_create(J, &p) == TENDON_OK);
-            ck_assert(tendon_pose_create(J, &scratch) == TENDON_OK);
-            for (size_t i = 0; i < nt; ++i, ++checked) {
-                ck_assert(tendon_spring_rig_anchor(rig, 0, at[i], &p, &scratch, model, one) ==
-                          TENDON_OK);
-                ck_assert_msg(first_float_diff(one, anchors + 3 * i, 3) < 0,
-                              "%s pattern %d variant %d time %zu (%.17g): batched %08x %08x "
-                              "%08x, single %08x %08x %08x",
-                              tendon_isa_name(k->isa), pattern, variant, i, at[i],
-                              float_bits(anchors[3 * i]), float_bits(anchors[3 * i + 1]),
-                              float_bits(anchors[3 * i + 2]), float_bits(one[0]),
-                              float_bits(one[1]), float_bits(one[2]));
-            }
-            free(ws);
-            tendon_pose_destroy(&p), tendon_pose_destroy(&scratch), tendon_pose_destroy(&rest);
-            tendon_pose_destroy(&reference);
-            tendon_spring_rig_destroy(rig);
+            checked += one_chain_anchors_match(k, &d, J, "pattern, variant", pattern, variant);
+            tendon_pose_destroy(&rest), tendon_pose_destroy(&reference);
             tendon_clip_destroy(blend), tendon_clip_destroy(base), tendon_clip_destroy(lc);
             tendon_skeleton_destroy(sk);
         }
