@@ -1231,6 +1231,8 @@ void tendon_clip_mark_channels(const tendon_clip *clip, uint8_t *channels)
 {
     for (size_t i = 0; i < clip->track_count; ++i) {
         const clip_track *c = &clip->tracks[i];
+        if (c->path == TENDON_PATH_WEIGHTS) /* its id is a target's, not a joint: any value */
+            continue;
         channels[c->joint] |= c->path == TENDON_PATH_TRANSLATION ? 1u
                               : c->path == TENDON_PATH_ROTATION  ? 2u
                               : c->path == TENDON_PATH_SCALE     ? 4u

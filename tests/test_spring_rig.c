@@ -886,6 +886,47 @@ START_TEST(rest_channels_kept_every_isa)
 }
 END_TEST
 
+/*
+ * A clip's morph-weight tracks (TENDON_PATH_WEIGHTS) name a target, not a joint: any id. The
+ * rig's creation once marked channels at that id as if it were a joint — past the end of a
+ * joint-sized array (the review's crash: id 0x40000000; ASan at id 5). Base, blend and layer
+ * clips with such tracks: the rig is created and its anchors are the single-time path's.
+ */
+START_TEST(weights_tracks_name_no_joint)
+{
+    const tendon_kernels *k = isa_table_or_skip(_i);
+    if (!k)
+        return;
+    enum { J = ABC };
+    static const float wv[2] = {0.0f, 1.0f};
+    static const uint32_t IDS[3] = {5u, 0x40000000u, 0xffffffffu};
+    tendon_skeleton *sk;
+    const tendon_skeleton_desc sd = {J, ABC_PARENTS, ABC_NAMES, NULL};
+    ck_assert(tendon_skeleton_create(&sd, &sk) == TENDON_OK);
+    for (int id = 0; id < 3; ++id)
+        for (int tier = 0; tier < 2; ++tier) {
+            const tendon_track_desc tr[2] = {
+                {0, TENDON_PATH_ROTATION, TENDON_INTERP_LINEAR, 4, 2, KEY_TIMES, IDENTITY_KEYS},
+                {IDS[id], TENDON_PATH_WEIGHTS, TENDON_INTERP_LINEAR, 1, 2, KEY_TIMES, wv}};
+            const tendon_clip_desc cd = {J, 2, tr};
+            tendon_clip *c;
+            ck_assert_msg(tendon_clip_create(&cd, &c) == TENDON_OK, "%s", tendon_error_message());
+            tendon_spring_rig_chain chain;
+            tendon_spring_rig_desc d;
+            abc_desc(sk, tier, &chain, &d);
+            d.source.base = (tendon_rig_clip){c, 0.0, 1};
+            d.source.blend = (tendon_rig_clip){c, 0.25, 1};
+            d.source.blend_weight = (tendon_rig_weight){NULL, NULL, 0.5};
+            d.source.layer = (tendon_rig_clip){c, 0.5, 1};
+            d.source.layer_mode = TENDON_RIG_LAYER_ADDITIVE;
+            d.source.layer_weight = (tendon_rig_weight){NULL, NULL, 0.5};
+            ck_assert_uint_gt(one_chain_anchors_match(k, &d, J, "id, tier", id, tier), 3);
+            tendon_clip_destroy(c);
+        }
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
 /* Grids and batches: chains with equal plans share an evaluation; equal links share a march. */
 START_TEST(grids_and_batches)
 {
@@ -1672,6 +1713,7 @@ int main(void)
     tcase_add_loop_test(tc, add_at_zero_weight_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, negative_zero_mask_every_isa, 0, TENDON_ISA_COUNT);
     tcase_add_loop_test(tc, rest_channels_kept_every_isa, 0, TENDON_ISA_COUNT);
+    tcase_add_loop_test(tc, weights_tracks_name_no_joint, 0, TENDON_ISA_COUNT);
     tcase_add_test(tc, clip_times_grid_equals_single_time);
     tcase_add_test(tc, grids_and_batches);
     tcase_add_test(tc, positions_to_rotations_by_hand);
