@@ -1683,11 +1683,12 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 idle ? gr->idle_c + TENDON_ADD_ZERO_FLOATS * (gr->idle[sl] - 1) : NULL;
             /* the blend leaves the translation and scale at rest; the layer too (its clip
                drives neither here; an idle slot's constants keep them); so the matrices read
-               the rest's */
+               the rest's. Not the float32 tier's additive layer: quat_add_weighted_f32 there
+               measured 3-6 % slower in the demo at avx2 than the whole kernel (docs/springs.md) */
             const int blend_rest = layered && blend_plain && gr->rest_ts[sl] &&
                                    (!idle || tendon_add_zero_weight_keeps(idle_c));
             const int layer_rest = blend_rest && rig->clip[2] && layer_plain &&
-                                   !(gr->channels[2][sl] & 5u);
+                                   !(gr->channels[2][sl] & 5u) && !(f32 && additive);
             const int at_rest = blend_rest && (!rig->clip[2] || idle || layer_rest);
             const tendon_pose rv = view(gr->rest, m, b, cv);
             tendon_pose pv = view(pose[0], cn, b, cv);
@@ -1718,10 +1719,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                 } else if (idle) {
                     idle_add(k, gr, f32, pose[0], cn, sl);
                 } else if (layer_rest && additive) { /* pose_add_weighted's rotations */
-                    (f32 ? k->quat_add_weighted_f32(pv.rotation, lv.rotation, lf + b, cv,
-                                                    pv.rotation)
-                         : k->quat_add_weighted(pv.rotation, lv.rotation, ld + b, cv,
-                                                pv.rotation));
+                    k->quat_add_weighted(pv.rotation, lv.rotation, ld + b, cv, pv.rotation);
                 } else if (layer_rest) { /* pose_blend_weighted's rotations */
                     (f32 ? k->quat_slerp_f32(pv.rotation, lv.rotation, lf + b, cv, pv.rotation)
                          : k->quat_slerp(pv.rotation, lv.rotation, ld + b, cv, pv.rotation));
