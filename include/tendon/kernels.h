@@ -209,9 +209,9 @@ typedef struct tendon_kernels {
        result is written); no other overlap (one point must not overlap out). */
     void (*transform_points_lanes)(const float *m, size_t m_stride, const float *p,
                                    size_t p_stride, size_t count, float *out, size_t out_stride);
-    /** The additive layer's rotations alone (the spring rig's joints whose translation and
-       scale the layer leaves as they are: docs/springs.md, "Translations and scales left at
-       rest"): for i < count, out_i = base_i ⊗ the slerp from the identity toward delta_i —
+    /** The additive layer's rotations alone (the exact-tier spring rig's joints whose
+       translation and scale the layer leaves as they are: docs/springs.md, "Translations and
+       scales left at rest"): for i < count, out_i = base_i ⊗ the slerp from the identity toward delta_i —
        pose_add_weighted's rotation of joint i at weights[i] (clamped below at 0, the slerp's
        weight also above at 1, the scaled delta rounded to float before the product), bit for
        bit. Quaternions x y z w, 4 floats each; out may be exactly base or delta, and must not
