@@ -1580,7 +1580,8 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
                    overwritten: both are filled every chunk. The blend and other layers hold
                    only their clips' channels: the rest the kernels read in place (slot_view) */
                 if (q == 0 && !rig->clip[0] && rig->clip[1])
-                    continue; /* the blend reads the rest pose itself (below) and writes P whole */
+                    continue; /* the blend reads the rest pose itself (below) and writes P
+                                 (only its rotations where it leaves the rest: rest_ts) */
                 if (q == 0 || (q == 2 && rig->has_reference))
                     fill_chunk(pose[q], cn, q == 2 && additive ? gr->ident : gr->rest, m, m);
                 if (!rig->clip[q])
@@ -1688,6 +1689,7 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
             const int blend_rest = layered && blend_plain && gr->rest_ts[sl] &&
                                    (!idle || tendon_add_zero_weight_keeps(idle_c));
             const int layer_rest = blend_rest && rig->clip[2] && layer_plain &&
+                                   gr->mask01[sl] == gr->mask01[sl] && /* a NaN mask: NaN w */
                                    !(gr->channels[2][sl] & 5u) && !(f32 && additive);
             const int at_rest = blend_rest && (!rig->clip[2] || idle || layer_rest);
             const tendon_pose rv = view(gr->rest, m, b, cv);

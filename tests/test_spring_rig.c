@@ -794,7 +794,7 @@ END_TEST
 /* user non-NULL: a NaN among them (t > −64 s here) */
 static void edge_blend_weight(void *user, const double *t, size_t n, double *out)
 {
-    static const double W[8] = {0.5, -0.0, 1.5, 0.75, 0.25, -0.5, 0.0, 1.0};
+    static const double W[8] = {0.5, -0.0, 1.5, 0.75, INFINITY, -0.5, 0.0, 1.0};
     for (size_t i = 0; i < n; ++i) {
         const size_t x = (size_t)((t[i] + 64.0) * 40.0) % 8;
         out[i] = user && x == 3 ? NAN : W[x];

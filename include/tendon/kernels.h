@@ -215,8 +215,9 @@ typedef struct tendon_kernels {
        pose_add_weighted's rotation of joint i at weights[i] (clamped below at 0, the slerp's
        weight also above at 1, the scaled delta rounded to float before the product), bit for
        bit. Quaternions x y z w, 4 floats each; out may be exactly base or delta, and must not
-       overlap them otherwise. The float32 tier's twin takes pose_add_weighted_f32's weights and
-       gives its rotations. @{ */
+       overlap them otherwise. The float32 tier's twin gives pose_add_weighted_f32's rotations
+       from its weights as that takes them: the slerp's weight min(w, 1), nothing clamped below
+       0, no rounding step (the arithmetic is float). A NaN weight gives NaN. @{ */
     void (*quat_add_weighted)(const float *base, const float *delta, const double *weights,
                               size_t count, float *out);
     void (*quat_add_weighted_f32)(const float *base, const float *delta, const float *weights,
