@@ -138,7 +138,8 @@ typedef struct rig_grid {
     /* [slots] 1 where the blend leaves the translation and scale at rest, bit for bit, at
        every weight that is not NaN (docs/springs.md, "Translations and scales left at
        rest"): a clip source whose blend clip and base clip (if any) drive neither channel at
-       the slot's joint, whose rest translation and scale are finite and hold no −0 */
+       the slot's joint, whose rest translation and scale are finite and hold no −0, and, at
+       an idle layer slot, whose constants keep them (tendon_add_zero_weight_keeps) */
     uint8_t *rest_ts;
     /* workspace byte offsets (the chunk buffers are the rig's, shared by the grids) */
     size_t ws_times, ws_ctimes, ws_anchors, ws_hints[3];
@@ -1111,6 +1112,9 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
                 for (int e = 0; e < 3 && keeps; ++e)
                     keeps = plain_float(rest->translation[3 * j + e]) &&
                             plain_float(rest->scale[3 * j + e]);
+                if (keeps && gr->idle_count && gr->idle[s]) /* its constants keep them too */
+                    keeps = tendon_add_zero_weight_keeps(
+                        gr->idle_c + TENDON_ADD_ZERO_FLOATS * (gr->idle[s] - 1));
                 gr->rest_ts[s] = (uint8_t)keeps;
             }
         /* each chain's anchor: anchor = M(parent of J0) · (L(J0) · (offset, 1)) */
@@ -1680,14 +1684,11 @@ static tendon_status evaluate_grid(const char *fn, const tendon_kernels *k,
         for (size_t sl = 0, r = 0; sl < n; ++sl) {
             const size_t b = sl * R;
             const int idle = gr->idle_count && gr->idle[sl];
-            const float *idle_c =
-                idle ? gr->idle_c + TENDON_ADD_ZERO_FLOATS * (gr->idle[sl] - 1) : NULL;
-            /* the blend leaves the translation and scale at rest; the layer too (its clip
-               drives neither here; an idle slot's constants keep them); so the matrices read
+            /* the blend leaves the translation and scale at rest (an idle slot's constants
+               too: rest_ts); the layer too where its clip drives neither; so the matrices read
                the rest's. Not the float32 tier's additive layer: quat_add_weighted_f32 there
                measured 3-6 % slower in the demo at avx2 than the whole kernel (docs/springs.md) */
-            const int blend_rest = layered && blend_plain && gr->rest_ts[sl] &&
-                                   (!idle || tendon_add_zero_weight_keeps(idle_c));
+            const int blend_rest = layered && blend_plain && gr->rest_ts[sl];
             const int layer_rest = blend_rest && rig->clip[2] && layer_plain &&
                                    gr->mask01[sl] == gr->mask01[sl] && /* a NaN mask: NaN w */
                                    !(gr->channels[2][sl] & 5u) && !(f32 && additive);
