@@ -859,6 +859,17 @@ START_TEST(test_truncated_glb)
     ck_assert_int_eq(tendon_gltf_load_memory(glb, size - 1, "cut.glb", NULL, &g), TENDON_ERR_FORMAT);
     ck_assert_ptr_nonnull(strstr(tendon_error_message(), "truncated"));
     free(glb);
+    /* a declared length below the headers' 20 bytes, with a JSON chunk far longer than the file:
+       the chunk's bound (length − 20, unsigned) wrapped and the JSON parser read past the end */
+    for (unsigned length = 0; length < 20; length += 3) {
+        unsigned char head[32] = {'g', 'l', 'T', 'F', 2, 0, 0, 0, (unsigned char)length, 0, 0, 0,
+                                  0xff, 0xff, 0xff, 0x7f, 'J', 'S', 'O', 'N'};
+        memcpy(head + 20, "{\"a\":\"xxxxx", 12); /* a string left open */
+        ck_assert_int_eq(tendon_gltf_load_memory(head, sizeof head, "short.glb", NULL, &g),
+                         TENDON_ERR_FORMAT);
+        ck_assert_msg(strstr(tendon_error_message(), "needs at least 20") != NULL,
+                      "declared %u bytes: %s", length, tendon_error_message());
+    }
 }
 END_TEST
 

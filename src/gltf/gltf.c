@@ -1534,6 +1534,9 @@ static tendon_status load_impl(ctx *c, const unsigned char *data, size_t size)
         if (length > size)
             return ferr(c, "GLB header", "declares %u bytes, the file has %zu: truncated", length,
                         size);
+        if (length < 20) /* the chunk bounds below are taken against it, unsigned */
+            return ferr(c, "GLB header", "declares %u bytes: a GLB needs at least 20 (its header "
+                                         "and the JSON chunk's header)", length);
         const uint32_t clen = le32(data + 12), ctype = le32(data + 16);
         if (ctype != 0x4E4F534Au)
             return ferr(c, "GLB chunk 0", "must be the JSON chunk (type 0x4E4F534A)");
