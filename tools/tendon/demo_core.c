@@ -1471,34 +1471,33 @@ static int named(const tendon_gltf *g, size_t j, const char *word)
     return 0;
 }
 
-/* Whether `a` is `j` or one of its ancestors. */
-static int ancestor_or_self(const int32_t *parents, long a, long j)
-{
-    for (; j >= 0; j = parents[j])
-        if (j == a)
-            return 1;
-    return 0;
-}
-
 /* Where to split the upper-body mask: the first joint named like a spine, torso or chest whose
-   subtree holds no joint named like a leg (so the split leaves the legs out), or −1. */
+   subtree holds no joint named like a leg (so the split leaves the legs out), or −1 (also when
+   out of memory: the demo then skips the masked layer and says so). The skeleton's joints are
+   in depth-first pre-order (0 ≤ parents[j] < j), so one pass from the last joint up marks every
+   joint with a leg in its subtree: linear in the joints and their names' lengths (the first
+   form searched each candidate's later joints and their ancestors, quadratic: 31 s for a
+   3000-joint chain of spines). */
 static long find_split(const tendon_gltf *g, const int32_t *parents, size_t n)
 {
     static const char *const UPPER[] = {"spine", "torso", "chest"};
     static const char *const LOWER[] = {"leg", "thigh", "calf", "foot", "knee"};
-    for (size_t w = 0; w < sizeof UPPER / sizeof UPPER[0]; ++w) {
-        for (size_t j = 0; j < n; ++j) {
-            if (!named(g, j, UPPER[w]))
-                continue;
-            int legs = 0;
-            for (size_t k = j; k < n && !legs; ++k)
-                for (size_t l = 0; l < sizeof LOWER / sizeof LOWER[0] && !legs; ++l)
-                    legs = named(g, k, LOWER[l]) && ancestor_or_self(parents, (long)j, (long)k);
-            if (!legs)
-                return (long)j;
-        }
+    unsigned char *legs = calloc(n ? n : 1, 1); /* legs[j]: a leg-named joint in j's subtree */
+    if (!legs)
+        return -1;
+    for (size_t k = n; k-- > 0;) {
+        for (size_t l = 0; l < sizeof LOWER / sizeof LOWER[0] && !legs[k]; ++l)
+            legs[k] = (unsigned char)named(g, k, LOWER[l]);
+        if (legs[k] && parents[k] >= 0)
+            legs[parents[k]] = 1;
     }
-    return -1;
+    long split = -1;
+    for (size_t w = 0; w < sizeof UPPER / sizeof UPPER[0] && split < 0; ++w)
+        for (size_t j = 0; j < n && split < 0; ++j)
+            if (!legs[j] && named(g, j, UPPER[w]))
+                split = (long)j;
+    free(legs);
+    return split;
 }
 
 int demo_scene_gltf(const char *path, const char *animation, demo_scene *out, char *why,
