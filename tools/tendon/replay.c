@@ -578,7 +578,7 @@ static json_t *op_sample_spring_chain(const json_t *c, replay_run *run)
 {
     tendon_spring_link *links = NULL;
     size_t n = 0;
-    double time, length = -1.0;
+    double time, length = 0.0;
     spring_anchor *an = malloc(sizeof *an);
     float *out = NULL;
     json_t *actual = NULL;
@@ -586,10 +586,13 @@ static json_t *op_sample_spring_chain(const json_t *c, replay_run *run)
         malformed(run, "out of memory");
         return NULL;
     }
+    const int given = json_object_get(c, "outLength") != NULL;
     if (get_links(c, &links, &n, run) == 0 && get_anchor(c, an, run) == 0 &&
         get_number(c, "time", &time, run) == 0 &&
-        (!json_object_get(c, "outLength") || get_number(c, "outLength", &length, run) == 0)) {
-        const double want = length >= 0.0 ? length : 3.0 * (double)n;
+        (!given || get_number(c, "outLength", &length, run) == 0)) {
+        /* absent: every link's position; given, it is checked as it is (a negative or NaN
+           length was taken for an absent one) */
+        const double want = given ? length : 3.0 * (double)n;
         if (!(want >= 0.0 && want <= SPRING_MAX_OUT && want == (double)(size_t)want)) {
             malformed(run, "\"outLength\" must be an integer from 0 to %d", SPRING_MAX_OUT);
         } else if (!(out = calloc((size_t)want + 1, sizeof *out))) {
@@ -1013,6 +1016,9 @@ static int op_selected(const char *list, const char *op)
 
 static int check_only_list(const char *list)
 {
+    if (!*list) /* no name at all: it would select nothing, silently */
+        return cli_usage_error("replay", USAGE_REPLAY, "--only: an empty list (give op names, "
+                                                       "comma-separated)");
     for (const char *p = list; *p;) {
         const char *end = strchr(p, ',');
         const size_t n = end ? (size_t)(end - p) : strlen(p);
