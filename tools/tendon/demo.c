@@ -261,6 +261,17 @@ static int parse_double(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
+/* A whole number in decimal digits (no sign, fraction, exponent or hex) within [lo, hi]. */
+static int parse_count(const char *s, double lo, double hi, double *out)
+{
+    if (!*s)
+        return -1;
+    for (const char *p = s; *p; ++p)
+        if (*p < '0' || *p > '9')
+            return -1;
+    return parse_double(s, lo, hi, out);
+}
+
 static void print_tables(const demo_scene *s, const demo_result *r, size_t count)
 {
     printf("\nmicroseconds per frame (speed-up over scalar)\n%-8s %-14s", "stage", "items");
@@ -456,9 +467,9 @@ int cmd_demo(int argc, char **argv)
                                sec);
     if (fp && parse_double(fp, 1, 10000, &fps) != 0)
         return cli_usage_error(C, USAGE_DEMO, "--fps \"%s\" is not a number in [1, 10000]", fp);
-    if (vert && parse_double(vert, 1000, 1e6, &vertices) != 0)
-        return cli_usage_error(C, USAGE_DEMO, "--vertices \"%s\" is not a number in [1000, 1000000]",
-                               vert);
+    if (vert && parse_count(vert, 1000, 1e6, &vertices) != 0)
+        return cli_usage_error(C, USAGE_DEMO,
+                               "--vertices \"%s\" is not a whole number in [1000, 1000000]", vert);
     if (!model && animation)
         return cli_usage_error(C, USAGE_DEMO, "--animation needs a MODEL");
     if (!model && springs)
@@ -472,11 +483,12 @@ int cmd_demo(int argc, char **argv)
             return cli_usage_error(C, USAGE_DEMO, "--tier \"%s\" is not exact or f32", tier_name);
     }
     double characters = 1, threads = 1;
-    if (chars && parse_double(chars, 1, 100000, &characters) != 0)
-        return cli_usage_error(C, USAGE_DEMO, "--characters \"%s\" is not a number in [1, 100000]",
-                               chars);
-    if (thr && parse_double(thr, 1, 256, &threads) != 0)
-        return cli_usage_error(C, USAGE_DEMO, "--threads \"%s\" is not a number in [1, 256]", thr);
+    if (chars && parse_count(chars, 1, 100000, &characters) != 0)
+        return cli_usage_error(C, USAGE_DEMO,
+                               "--characters \"%s\" is not a whole number in [1, 100000]", chars);
+    if (thr && parse_count(thr, 1, 256, &threads) != 0)
+        return cli_usage_error(C, USAGE_DEMO, "--threads \"%s\" is not a whole number in [1, 256]",
+                               thr);
     /* a crowd is --characters; --threads says on how many threads it runs */
     if (thr && !chars)
         return cli_usage_error(C, USAGE_DEMO,
@@ -498,6 +510,7 @@ int cmd_demo(int argc, char **argv)
     int want[TENDON_ISA_COUNT] = {0};
     if (isa_list) {
         char *copy = strdup(isa_list), *save = NULL;
+        size_t named_isas = 0;
         if (!copy)
             return CLI_FAIL;
         for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -505,6 +518,7 @@ int cmd_demo(int argc, char **argv)
             if (strcmp(tok, "all") == 0) { /* every ISA that can run here, emulated ones too */
                 for (int i = 0; i < TENDON_ISA_COUNT; ++i)
                     want[i] |= tendon_kernels_for((tendon_isa)i) != NULL;
+                ++named_isas;
                 continue;
             }
             if (tendon_isa_from_name(tok, &isa) != TENDON_OK) {
@@ -521,8 +535,12 @@ int cmd_demo(int argc, char **argv)
                 return rc;
             }
             want[isa] = 1;
+            ++named_isas;
         }
         free(copy);
+        if (named_isas == 0) /* "" or ",,": no name at all (only scalar would have run) */
+            return cli_usage_error(C, USAGE_DEMO, "--isa \"%s\" names no ISA (give names, "
+                                                  "comma-separated, or all)", isa_list);
         cli_isa_env_warn(C, "--isa names the ISAs to run");
     } else if (crowd) { /* a crowd runs the ISA dispatch picks */
         tendon_isa active;
