@@ -838,6 +838,39 @@ START_TEST(test_tangents)
 }
 END_TEST
 
+/* The file's channels, skipped ones counted: two after the imported ones (a path the importer
+   does not animate, and no target node) were missing from every count the API gave. */
+START_TEST(test_channel_count)
+{
+    json_t *j = simple_skin();
+    json_t *chs = json_object_get(at(j, "animations", 0), "channels");
+    const size_t n0 = json_array_size(chs);
+    ck_assert_uint_gt(n0, 0);
+    json_array_append_new(chs, json_pack("{s:i, s:{s:i, s:s}}", "sampler", 0, "target", "node", 0,
+                                         "path", "pointer"));
+    json_array_append_new(chs, json_pack("{s:i, s:{s:s}}", "sampler", 0, "target", "path",
+                                         "rotation"));
+    char *text = json_dumps(j, JSON_COMPACT);
+    tendon_gltf *g;
+    ck_assert_msg(tendon_gltf_load_memory(text, strlen(text), "skipped.gltf", NULL, &g) == TENDON_OK,
+                  "%s", tendon_error_message());
+    free(text);
+    json_decref(j);
+    ck_assert_uint_eq(tendon_gltf_animation_count(g), 1);
+    ck_assert_uint_eq(tendon_gltf_animation_channel_count(g, 0), n0 + 2);
+    ck_assert_uint_eq(tendon_clip_track_count(tendon_gltf_animation(g, 0)), n0);
+    tendon_gltf_channel gc;
+    ck_assert_int_eq(tendon_gltf_animation_channel(g, 0, n0 - 1, &gc), TENDON_OK);
+    ck_assert_uint_eq(gc.channel, n0 - 1);
+    char where[64];
+    snprintf(where, sizeof where, "channels[%zu]", n0 + 1);
+    ck_assert_msg(strstr(tendon_gltf_notes(g), where) != NULL, "notes: %s", tendon_gltf_notes(g));
+    ck_assert_uint_eq(tendon_gltf_animation_channel_count(g, 1), 0); /* out of range */
+    ck_assert_uint_eq(tendon_gltf_animation_channel_count(NULL, 0), 0);
+    tendon_gltf_destroy(g);
+}
+END_TEST
+
 START_TEST(test_truncated_glb)
 {
     size_t size;
@@ -1024,6 +1057,7 @@ static Suite *gltf_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_every_asset_imports);
     tcase_add_test(tc, test_notes_and_names);
+    tcase_add_test(tc, test_channel_count);
     tcase_add_test(tc, test_joint_names);
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_truncated_glb);

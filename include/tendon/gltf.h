@@ -123,6 +123,14 @@ typedef struct tendon_gltf_channel {
 /** Track `track` of animation `anim`. Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE. */
 TENDON_API tendon_status tendon_gltf_animation_channel(const tendon_gltf *gltf, size_t anim,
                                                        size_t track, tendon_gltf_channel *out);
+/**
+ * How many channels animation `anim` has in the file: those imported as its clip's tracks and
+ * those skipped (tendon_gltf_notes says which and why), so every tendon_gltf_channel.channel is
+ * below it, and a channel index at or above the last imported one's may still name a skipped
+ * channel. 0 when `gltf` is NULL or `anim` is out of range (no error is set). Pure: reads the
+ * loaded file's counts.
+ */
+TENDON_API size_t tendon_gltf_animation_channel_count(const tendon_gltf *gltf, size_t anim);
 
 /** One mesh primitive's vertex data, owned by the model. */
 typedef struct tendon_gltf_primitive {

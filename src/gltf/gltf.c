@@ -58,7 +58,8 @@ struct tendon_gltf {
     tendon_clip **clips;
     char **anim_names;
     tendon_gltf_channel **chans;
-    size_t *chan_counts;
+    size_t *chan_counts;  /* tracks imported, per animation */
+    size_t *file_chans;   /* channels in the file (imported or skipped), per animation */
     size_t mesh_count;
     mesh_data *meshes;
 };
@@ -97,6 +98,7 @@ void tendon_gltf_destroy(tendon_gltf *g)
     free(g->clips);
     free(g->chans);
     free(g->chan_counts);
+    free(g->file_chans);
     free_strings(g->anim_names, g->anim_count);
     for (size_t m = 0; g->meshes && m < g->mesh_count; ++m) {
         for (size_t p = 0; p < g->meshes[m].prim_count; ++p) {
@@ -1211,14 +1213,15 @@ static tendon_status load_animations(ctx *c)
     g->anim_names = xcalloc(na, sizeof *g->anim_names);
     g->chans = xcalloc(na, sizeof *g->chans);
     g->chan_counts = xcalloc(na, sizeof *g->chan_counts);
+    g->file_chans = xcalloc(na, sizeof *g->file_chans);
     /* accessors read once per animation: inputs at [i], outputs at [n + i] (an accessor may
        serve as both, with different rules), with the components an output was read with */
     const size_t na2 = 2 * c->n_accessors;
     float **cache = xcalloc(na2, sizeof(float *));
     size_t *cache_n = xcalloc(na2, sizeof(size_t));
     int *cache_comps = xcalloc(na2, sizeof(int));
-    if (!g->clips || !g->anim_names || !g->chans || !g->chan_counts || !cache || !cache_n ||
-        !cache_comps) {
+    if (!g->clips || !g->anim_names || !g->chans || !g->chan_counts || !g->file_chans || !cache ||
+        !cache_n || !cache_comps) {
         free(cache);
         free(cache_n);
         free(cache_comps);
@@ -1241,6 +1244,7 @@ static tendon_status load_animations(ctx *c)
             break;
         }
         const size_t nc = json_array_size(channels), ns = json_array_size(samplers);
+        g->file_chans[a] = nc;
         free(tracks);
         tracks = xcalloc(nc, sizeof *tracks);
         g->chans[a] = xcalloc(nc, sizeof(tendon_gltf_channel));
@@ -1752,6 +1756,11 @@ tendon_status tendon_gltf_animation_channel(const tendon_gltf *g, size_t anim, s
                                      anim, track, g->anim_count);
     *out = g->chans[anim][track];
     return TENDON_OK;
+}
+
+size_t tendon_gltf_animation_channel_count(const tendon_gltf *g, size_t anim)
+{
+    return g && anim < g->anim_count ? g->file_chans[anim] : 0;
 }
 
 size_t tendon_gltf_mesh_count(const tendon_gltf *g) { return g ? g->mesh_count : 0; }

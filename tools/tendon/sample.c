@@ -160,14 +160,9 @@ static int emit(state *s, const tendon_clip *clip, size_t anim, double t, int ha
     }
     json_object_set_new(o, "skins", skins);
     if (clip) {
-        /* per glTF channel, in its order; skipped channels are null */
-        size_t nch = 0;
-        for (size_t tr = 0; tr < tendon_clip_track_count(clip); ++tr) {
-            tendon_gltf_channel gc;
-            tendon_gltf_animation_channel(s->g, anim, tr, &gc);
-            if (gc.channel + 1 > nch)
-                nch = gc.channel + 1;
-        }
+        /* per glTF channel, in its order; skipped channels are null, those after the last
+           imported one too (the file's count, not the highest imported index + 1) */
+        const size_t nch = tendon_gltf_animation_channel_count(s->g, anim);
         json_t *chs = json_array();
         for (size_t c = 0; c < nch; ++c)
             json_array_append_new(chs, json_null());
