@@ -712,6 +712,20 @@ size_t demo_stage_items(const demo_scene *s, int stage, const char **item)
     }
 }
 
+/* Mesh m's skinning job over the given buffers (the palette, the positions to skin, where the
+   positions and normals go: normals only where the mesh has them). */
+static tendon_skin_job mesh_job(const demo_mesh *m, const float *palette, const float *positions,
+                                float *out_positions, float *out_normals)
+{
+    return (tendon_skin_job){
+        .palette = palette, .palette_count = m->palette_count, .vertex_count = m->vertex_count,
+        .influence_count = 4, .joint_index_type = TENDON_JOINT_INDEX_U16, .joints = m->joints,
+        .joints_stride = 8, .weights = m->weights, .weights_stride = 16, .positions = positions,
+        .positions_stride = 12, .out_positions = out_positions, .out_positions_stride = 12,
+        .normals = m->normals, .normals_stride = 12,
+        .out_normals = m->normals ? out_normals : NULL, .out_normals_stride = 12};
+}
+
 int demo_scene_finish(demo_scene *s, char *why, size_t why_size)
 {
     s->palette_count = s->vertex_count = s->morph_count = s->target_count = 0;
@@ -720,6 +734,29 @@ int demo_scene_finish(demo_scene *s, char *why, size_t why_size)
         s->palette_count += m->palette_count, s->vertex_count += m->vertex_count;
         s->target_count += m->target_count;
         s->morph_count += m->target_count ? m->morph_count : 0;
+    }
+    /* each mesh prepared once here, so a model the skinning refuses (a non-finite weight, a
+       joint index past its palette) is refused at load, before any run, as the other input
+       errors are; the runs prepare their own (into their buffers) */
+    for (size_t i = 0; i < s->mesh_count; ++i) {
+        const demo_mesh *m = &s->meshes[i];
+        float *palette = calloc(16 * (m->palette_count + 1), sizeof(float));
+        float *out = malloc(6 * (m->vertex_count + 1) * sizeof(float)); /* positions, normals */
+        tendon_skin_mesh *mesh = NULL;
+        tendon_status st = TENDON_ERR_NOMEM;
+        if (palette && out) {
+            const tendon_skin_job job =
+                mesh_job(m, palette, m->positions, out, out + 3 * (m->vertex_count + 1));
+            st = tendon_skin_mesh_create(&job, &mesh);
+        }
+        tendon_skin_mesh_destroy(mesh);
+        free(palette);
+        free(out);
+        if (st != TENDON_OK) {
+            say(why, why_size, "skin mesh %zu: %s", i,
+                st == TENDON_ERR_NOMEM ? "out of memory" : tendon_error_message());
+            return -1;
+        }
     }
     return demo_scene_springs(s, s->tier, why, why_size);
 }
@@ -1009,17 +1046,8 @@ int demo_run_ex(const demo_scene *s, const tendon_kernels *k, size_t frames, dou
     for (size_t g = 0; s->rig && g < tendon_spring_rig_grid_count(s->rig); ++g)
         evaluations += tendon_spring_rig_grid_times(s->rig, g);
     tendon_skin_job jobs[DEMO_MAX_MESHES];
-    for (size_t i = 0; i < s->mesh_count; ++i) {
-        const demo_mesh *m = &s->meshes[i];
-        jobs[i] = (tendon_skin_job){
-            .palette = w.palette[i], .palette_count = m->palette_count,
-            .vertex_count = m->vertex_count, .influence_count = 4,
-            .joint_index_type = TENDON_JOINT_INDEX_U16, .joints = m->joints, .joints_stride = 8,
-            .weights = m->weights, .weights_stride = 16, .positions = w.positions[i],
-            .positions_stride = 12, .out_positions = w.out_pos[i], .out_positions_stride = 12,
-            .normals = m->normals, .normals_stride = 12,
-            .out_normals = m->normals ? w.out_nrm[i] : NULL, .out_normals_stride = 12};
-    }
+    for (size_t i = 0; i < s->mesh_count; ++i)
+        jobs[i] = mesh_job(&s->meshes[i], w.palette[i], w.positions[i], w.out_pos[i], w.out_nrm[i]);
     /* the prepared meshes: every index and weight checked once, here (a morphed mesh gets
      * its moved positions per frame through tendon_skin_mesh_set_positions) */
     for (size_t i = 0; i < s->mesh_count; ++i) {
