@@ -871,6 +871,33 @@ START_TEST(test_channel_count)
 }
 END_TEST
 
+/* A buffer's file is read only to its byteLength: one that never ends (here /dev/zero, through a
+   symlink beside the model) was read until memory ran out. The tcase's timeout bounds it. */
+START_TEST(test_endless_buffer_file)
+{
+    char dir[] = "/tmp/tendon-gltf-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char model[64], zero[64];
+    snprintf(model, sizeof model, "%s/m.gltf", dir);
+    snprintf(zero, sizeof zero, "%s/zero.bin", dir);
+    ck_assert_int_eq(symlink("/dev/zero", zero), 0);
+    FILE *f = fopen(model, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"n\"}],"
+          "\"buffers\":[{\"byteLength\":16,\"uri\":\"zero.bin\"}]}",
+          f);
+    ck_assert_int_eq(fclose(f), 0);
+    tendon_gltf *g = NULL;
+    const tendon_status st = tendon_gltf_load(model, &g);
+    ck_assert_msg(st == TENDON_OK, "%s", tendon_error_message());
+    ck_assert_uint_eq(tendon_gltf_node_count(g), 1);
+    tendon_gltf_destroy(g);
+    unlink(zero);
+    unlink(model);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_truncated_glb)
 {
     size_t size;
@@ -1061,6 +1088,7 @@ static Suite *gltf_suite(void)
     tcase_add_test(tc, test_joint_names);
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_truncated_glb);
+    tcase_add_test(tc, test_endless_buffer_file);
     tcase_add_test(tc, test_tangents);
     tcase_add_test(tc, test_mesh_quantization);
     tcase_add_test(tc, test_counts_before_allocation);

@@ -312,7 +312,17 @@ static int hexval(char h)
                                                                 : -1;
 }
 
-static tendon_status read_file(const char *path, unsigned char **data, size_t *len, int *err)
+/*
+ * The first `limit` bytes of the file at path (all of it when shorter), or, with `too_long` set,
+ * an error when it holds more: a model file is read whole, to at most TENDON_GLTF_MAX_FILE (a
+ * GLB's length is 32-bit); a buffer's file only to its byteLength. Either way a file that never
+ * ends (a FIFO, /dev/zero) stops being read there instead of until memory runs out. *err: the
+ * errno of a failure (EFBIG: longer than the limit).
+ */
+enum { GLTF_READ_CHUNK = 1 << 16 };
+#define TENDON_GLTF_MAX_FILE ((size_t)UINT32_MAX)
+static tendon_status read_file(const char *path, size_t limit, int too_long, unsigned char **data,
+                               size_t *len, int *err)
 {
     FILE *f = fopen(path, "rb");
     *data = NULL;
@@ -321,33 +331,49 @@ static tendon_status read_file(const char *path, unsigned char **data, size_t *l
         *err = errno;
         return TENDON_ERR_IO;
     }
-    size_t cap = 1 << 16, n = 0;
+    size_t cap = GLTF_READ_CHUNK, n = 0;
     unsigned char *buf = malloc(cap);
     while (buf) {
-        const size_t got = fread(buf + n, 1, cap - n, f);
+        const size_t room = limit - n; /* n ≤ limit throughout */
+        const size_t want = cap - n < room ? cap - n : room;
+        if (want == 0 && n == limit) { /* at the limit: does the file hold more? */
+            const int more = fgetc(f);
+            if (more == EOF && ferror(f)) {
+                *err = errno ? errno : EIO;
+                free(buf);
+                fclose(f);
+                return TENDON_ERR_IO;
+            }
+            if (more != EOF && too_long) {
+                free(buf);
+                fclose(f);
+                *err = EFBIG;
+                return TENDON_ERR_IO;
+            }
+            break; /* the end, or a buffer's bytes past its byteLength (not needed) */
+        }
+        if (want == 0) { /* full, below the limit: grow */
+            unsigned char *g = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+            if (!g) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = g;
+            cap *= 2;
+            continue;
+        }
+        const size_t got = fread(buf + n, 1, want, f);
         n += got;
-        if (n < cap) {
+        if (got < want) {
             if (ferror(f)) {
                 *err = errno ? errno : EIO;
                 free(buf);
                 fclose(f);
                 return TENDON_ERR_IO;
             }
-            break;
+            break; /* the end of the file */
         }
-        if (cap > SIZE_MAX / 2) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        unsigned char *g = realloc(buf, cap * 2);
-        if (!g) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = g;
-        cap *= 2;
     }
     fclose(f);
     if (!buf) {
@@ -447,7 +473,7 @@ static tendon_status load_buffers(ctx *c)
         unsigned char *data;
         size_t dlen;
         int err = 0;
-        st = read_file(path, &data, &dlen, &err);
+        st = read_file(path, blen, 0, &data, &dlen, &err);
         if (st) {
             tendon_gltf_set_error(st, "%s: %s: cannot read \"%s\": %s", c->file, where, path,
                                   strerror(err));
@@ -1661,7 +1687,11 @@ tendon_status tendon_gltf_load(const char *path, tendon_gltf **out)
     unsigned char *data;
     size_t size;
     int err = 0;
-    tendon_status st = read_file(path, &data, &size, &err);
+    tendon_status st = read_file(path, TENDON_GLTF_MAX_FILE, 1, &data, &size, &err);
+    if (st == TENDON_ERR_IO && err == EFBIG)
+        return tendon_gltf_set_error(TENDON_ERR_FORMAT, "%s: longer than %zu bytes (4 GiB − 1, a "
+                                     "GLB's largest length): not read further",
+                                     path, TENDON_GLTF_MAX_FILE);
     if (st)
         return tendon_gltf_set_error(st, "%s: cannot read: %s", path, strerror(err));
     char *dir = strdup(path);
