@@ -32,6 +32,11 @@ static tendon_status check_aligned(const char *fn, const char *what, const void 
     return TENDON_OK;
 }
 
+tendon_status tendon_check_aligned(const char *fn, const char *what, const void *p, size_t align)
+{
+    return check_aligned(fn, what, p, align);
+}
+
 /* count items of item_bytes each, at p aligned to align */
 static tendon_status check_array_of(const char *fn, const char *what, const void *p, size_t count,
                                     size_t item_bytes, size_t align)

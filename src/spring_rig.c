@@ -335,6 +335,36 @@ void tendon_rig_clip_times_grid(const tendon_rig_clip *c, double d, const double
     }
 }
 
+/*
+ * A looped clip's time is x − ⌊x/d⌋·d with x = t + offset_sec: for an infinite x (a finite time
+ * and offset whose sum overflows) that is NaN, which the single-time sampler refused as "time_sec
+ * is NaN" and the many-times one sampled as key 0. Both refuse it here, by name, for rig times
+ * in [t0, t1] (x is monotonic in t: the ends decide).
+ */
+static tendon_status check_clip_sums(const char *fn, const tendon_spring_rig *rig, double t0,
+                                     double t1)
+{
+    static const char *const name[3] = {"base", "blend", "layer"};
+    const tendon_rig_clip *rc[3] = {&rig->source.base, &rig->source.blend, &rig->source.layer};
+    if (rig->source.kind == TENDON_RIG_SOURCE_TREE)
+        return TENDON_OK;
+    for (int q = 0; q < 3; ++q) {
+        if (!rig->clip[q] || !rc[q]->loop || !(tendon_clip_duration(rig->clip[q]) > 0.0))
+            continue;
+        const double ends[2] = {t0, t1};
+        for (int e = 0; e < 2; ++e) {
+            const double x = ends[e] + rc[q]->offset_sec;
+            if (!(x - x == 0.0))
+                return tendon_fail(TENDON_ERR_VALUE,
+                                   "%s: time %.17g + the %s clip's offset_sec %.17g is %g: a "
+                                   "looped clip's time is taken modulo its duration, which needs "
+                                   "a finite sum",
+                                   fn, ends[e], name[q], rc[q]->offset_sec, x);
+        }
+    }
+    return TENDON_OK;
+}
+
 static double clip_time(const tendon_rig_clip *c, double t)
 {
     return tendon_rig_clip_time(c, tendon_clip_duration(c->clip), t);
@@ -639,6 +669,30 @@ static tendon_status resolve_chain(const char *fn, tendon_spring_rig *rig,
                            "%s: %s: settings_count is %zu; it must be 1 (every link) or the link "
                            "count %zu",
                            fn, ch->name, d->settings_count, n);
+    /* every array the chain is read from, aligned to its type (a misaligned read is undefined
+       behaviour) and within the address space */
+    {
+        char what[96];
+        tendon_status st;
+        snprintf(what, sizeof what, "%s: settings", ch->name);
+        if ((st = tendon_check_aligned(fn, what, d->settings, _Alignof(tendon_spring_settings))) !=
+            TENDON_OK)
+            return st;
+        if (d->joint_names) {
+            snprintf(what, sizeof what, "%s: joint_names", ch->name);
+            if ((st = tendon_check_aligned(fn, what, d->joint_names, _Alignof(const char *))) !=
+                TENDON_OK)
+                return st;
+        } else {
+            snprintf(what, sizeof what, "%s: joints", ch->name);
+            if ((st = tendon_check_array(fn, what, d->joints, d->joint_count, 1)) != TENDON_OK)
+                return st;
+        }
+        snprintf(what, sizeof what, "%s: rest_offsets_m", ch->name);
+        if (d->rest_offsets_m &&
+            (st = tendon_check_array_f64(fn, what, d->rest_offsets_m, 3 * n)) != TENDON_OK)
+            return st;
+    }
     ch->n = n;
     ch->joints = rig_alloc(rig, (n + 1) * sizeof *ch->joints);
     ch->links = rig_alloc(rig, n * sizeof *ch->links);
@@ -1194,12 +1248,18 @@ tendon_status tendon_spring_rig_create(const tendon_spring_rig_desc *desc, tendo
     *out = NULL;
     if (!desc)
         return tendon_fail(TENDON_ERR_NULL, "%s: desc is NULL", fn);
+    tendon_status st0 = tendon_check_aligned(fn, "desc", desc, _Alignof(tendon_spring_rig_desc));
+    if (st0 != TENDON_OK)
+        return st0;
     if (!desc->skeleton)
         return tendon_fail(TENDON_ERR_NULL, "%s: desc->skeleton is NULL", fn);
     if (!desc->chains || desc->chain_count == 0)
         return tendon_fail(desc->chains ? TENDON_ERR_VALUE : TENDON_ERR_NULL,
                            "%s: a rig needs at least one chain (chains %s, chain_count %zu)", fn,
                            desc->chains ? "given" : "NULL", desc->chain_count);
+    if ((st0 = tendon_check_aligned(fn, "chains", desc->chains,
+                                     _Alignof(tendon_spring_rig_chain))) != TENDON_OK)
+        return st0;
     if (desc->tier != TENDON_TIER_EXACT && desc->tier != TENDON_TIER_F32)
         return tendon_fail(TENDON_ERR_VALUE,
                            "%s: tier is %d, not a tendon_tier (TENDON_TIER_EXACT = 0, "
@@ -1822,6 +1882,10 @@ static tendon_status rig_evaluate(const tendon_kernels *given, const tendon_spri
     if (!(time_sec - time_sec == 0.0))
         return tendon_fail(TENDON_ERR_VALUE,
                            "%s: time_sec is %g: the rig samples finite times", fn, time_sec);
+    for (size_t g = 0; g < rig->grid_count; ++g) /* evaluate_grid's first and last times */
+        if ((st = check_clip_sums(fn, rig, time_sec - rig->grids[g].plan.lookback_sec,
+                                  time_sec)) != TENDON_OK)
+            return st;
     const tendon_kernels *k = given;
     if (!k && (st = tendon_active_kernels(&k)) != TENDON_OK)
         return st;
@@ -2037,6 +2101,20 @@ tendon_status tendon_spring_rig_evaluated_anchors(const tendon_spring_rig *rig,
     if (out_count < 3 * gr->times || (out_times && time_count < gr->times))
         return tendon_fail(TENDON_ERR_COUNT, "%s: %s has %zu anchor times (%zu floats)", fn,
                            ch->name, gr->times, 3 * gr->times);
+    if ((st = tendon_check_array(fn, "out", out, gr->times, 3)) != TENDON_OK ||
+        (out_times && (st = tendon_check_array_f64(fn, "out_times", out_times, gr->times)) !=
+                          TENDON_OK))
+        return st;
+    /* written while the workspace is read */
+    if (tendon_ranges_overlap(out, 3 * gr->times * sizeof(float), workspace, workspace_bytes) ||
+        (out_times &&
+         tendon_ranges_overlap(out_times, gr->times * sizeof(double), workspace, workspace_bytes)))
+        return tendon_fail(TENDON_ERR_ALIAS, "%s: %s overlaps the workspace, which it is read from",
+                           fn,
+                           tendon_ranges_overlap(out, 3 * gr->times * sizeof(float), workspace,
+                                                 workspace_bytes)
+                               ? "out"
+                               : "out_times");
     const unsigned char *ws = (const unsigned char *)h;
     const float *anchors = (const float *)(const void *)(ws + gr->ws_anchors) + bt->anchors_at;
     const float *a = anchors + 3 * gr->anchor_run * ch->in_batch;
@@ -2101,6 +2179,8 @@ static tendon_status source_pose_clips(const source_args *a, const tendon_spring
     if (!(time_sec - time_sec == 0.0))
         return tendon_fail(TENDON_ERR_VALUE, "%s: time_sec is %g: the rig samples finite times",
                            fn, time_sec);
+    if ((st = check_clip_sums(fn, rig, time_sec, time_sec)) != TENDON_OK)
+        return st;
     const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
     const tendon_spring_rig_source *src = &rig->source;
     if ((st = tendon_pose_copy(rest, pose)) != TENDON_OK)
@@ -2240,6 +2320,12 @@ tendon_status tendon_spring_chain_pose(const tendon_skeleton *skeleton, const ui
                               4 * J * sizeof(float)))
         return tendon_fail(TENDON_ERR_ALIAS,
                            "%s: positions overlaps the pose's rotations, which it writes", fn);
+    /* the joints are read again after each rotation is written: held in the rotations, a
+       written float became an index far out of range */
+    if (tendon_ranges_overlap(joints, joint_count * sizeof(uint32_t), pose->rotation,
+                              4 * J * sizeof(float)))
+        return tendon_fail(TENDON_ERR_ALIAS,
+                           "%s: joints overlaps the pose's rotations, which it writes", fn);
     const int32_t *parents = tendon_skeleton_parents(skeleton);
     for (size_t k = 0; k < joint_count; ++k) {
         if (joints[k] >= J)

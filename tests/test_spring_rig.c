@@ -1235,6 +1235,37 @@ START_TEST(bad_chains_refused_by_name)
     ck_assert(strstr(tendon_error_message(), "settings_count is 3"));
     c = (tendon_spring_rig_chain){"coat", NULL, NULL, 3, {0, 0, 0}, COAT, 1, NULL};
     ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_NULL);
+    /* a chain's arrays not aligned to their types: refused by name (they were read misaligned,
+       undefined behaviour, with TENDON_OK) */
+    {
+        _Alignas(16) unsigned char raw[64];
+        memcpy(raw + 2, COAT_CHAIN, 3 * sizeof(uint32_t));
+        c = (tendon_spring_rig_chain){"coat", NULL, (const uint32_t *)(const void *)(raw + 2), 3,
+                                      {0, 0, 0}, COAT, 1, NULL};
+        ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_VALUE);
+        msg = tendon_error_message();
+        ck_assert_msg(strstr(msg, "chain \"coat\": joints at ") && strstr(msg, "not aligned"),
+                      "%s", msg);
+        static const double offsets[6] = {0, -0.1, 0, 0, -0.1, 0};
+        _Alignas(16) unsigned char rawd[sizeof offsets + 8];
+        memcpy(rawd + 4, offsets, sizeof offsets);
+        c = (tendon_spring_rig_chain){"coat", NULL, COAT_CHAIN, 3, {0, 0, 0}, COAT, 1,
+                                      (const double *)(const void *)(rawd + 4)};
+        ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_VALUE);
+        msg = tendon_error_message();
+        ck_assert_msg(strstr(msg, "chain \"coat\": rest_offsets_m at "), "%s", msg);
+        _Alignas(16) unsigned char raws[sizeof(tendon_spring_settings) + 8];
+        memcpy(raws + 4, COAT, sizeof(tendon_spring_settings));
+        c = (tendon_spring_rig_chain){"coat", NULL, COAT_CHAIN, 3, {0, 0, 0},
+                                      (const tendon_spring_settings *)(const void *)(raws + 4), 1,
+                                      NULL};
+        ck_assert_int_eq(create_with(&sc, &c, 1, NULL), TENDON_ERR_VALUE);
+        ck_assert_msg(strstr(tendon_error_message(), "chain \"coat\": settings at "), "%s",
+                      tendon_error_message());
+        /* aligned, the same values: created */
+        c = (tendon_spring_rig_chain){"coat", NULL, COAT_CHAIN, 3, {0, 0, 0}, COAT, 1, offsets};
+        ck_assert_msg(create_with(&sc, &c, 1, NULL) == TENDON_OK, "%s", tendon_error_message());
+    }
     /* a spring the spring rules refuse, named with its chain */
     const tendon_spring_settings undamped = {2.0, 0.0, -1};
     c = (tendon_spring_rig_chain){"coat", NULL, COAT_CHAIN, 3, {0, 0, 0}, &undamped, 1, NULL};
@@ -1357,6 +1388,30 @@ START_TEST(failing_root_and_stale_workspace)
                      TENDON_ERR_COUNT);
     ck_assert_int_eq(tendon_spring_rig_march(rig, 0.0, ws, bytes, (float *)ws, 21, NULL),
                      TENDON_ERR_ALIAS);
+    /* the evaluated anchors into a misaligned out, or into the workspace itself: refused (a
+       misaligned store, and a copy over what it reads) */
+    {
+        const size_t nt = tendon_spring_rig_chain_times(rig, 0);
+        float *a = malloc((3 * nt + 1) * sizeof(float));
+        ck_assert_ptr_nonnull(a);
+        ck_assert(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, a, 3 * nt, NULL, 0) ==
+                  TENDON_OK);
+        float *odd = (float *)(void *)((unsigned char *)a + 2);
+        ck_assert_int_eq(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, odd, 3 * nt, NULL, 0),
+                         TENDON_ERR_VALUE);
+        ck_assert_msg(strstr(tendon_error_message(), "out at ") &&
+                          strstr(tendon_error_message(), "not aligned"),
+                      "%s", tendon_error_message());
+        ck_assert_int_eq(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, (float *)ws, 3 * nt,
+                                                             NULL, 0),
+                         TENDON_ERR_ALIAS);
+        ck_assert_msg(strstr(tendon_error_message(), "out overlaps the workspace"), "%s",
+                      tendon_error_message());
+        double *t = (double *)ws;
+        ck_assert_int_eq(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, a, 3 * nt, t, nt),
+                         TENDON_ERR_ALIAS);
+        free(a);
+    }
     free(ws);
     tendon_pose_destroy(&pose), tendon_pose_destroy(&copy);
     tendon_spring_rig_destroy(rig);
@@ -1557,6 +1612,60 @@ START_TEST(single_time_calls_refuse_by_their_names)
 }
 END_TEST
 
+/*
+ * A looped clip at a time whose sum with the clip's offset overflows (both finite): its clip
+ * time x − ⌊x/d⌋·d is NaN. The evaluation sampled it as key 0 with TENDON_OK, while the
+ * single-time calls refused it as "time_sec is NaN"; now every call refuses it by name, and a
+ * time whose sum is finite still samples.
+ */
+START_TEST(looped_clip_time_overflow_refused)
+{
+    scene sc;
+    make_scene(&sc);
+    tendon_spring_rig_chain chains[3];
+    tendon_spring_rig_desc d;
+    make_desc(&sc, SRC_LAYERED, 0, 0, 0, NULL, chains, &d);
+    d.source.blend.offset_sec = 1e308; /* looped */
+    tendon_spring_rig *rig = NULL;
+    ck_assert(tendon_spring_rig_create(&d, &rig) == TENDON_OK);
+    size_t bytes;
+    ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
+    void *ws = calloc(1, bytes);
+    tendon_pose pose, scratch;
+    ck_assert(tendon_pose_create(JOINTS, &pose) == TENDON_OK);
+    ck_assert(tendon_pose_create(JOINTS, &scratch) == TENDON_OK);
+    float model[16 * JOINTS], out[3] = {7, 7, 7};
+    const char *msg;
+    ck_assert_int_eq(tendon_spring_rig_evaluate(rig, 1e308, ws, bytes), TENDON_ERR_VALUE);
+    msg = tendon_error_message();
+    ck_assert_msg(strstr(msg, "tendon_spring_rig_evaluate: time ") &&
+                      strstr(msg, "the blend clip's offset_sec 1e+308 is inf"),
+                  "%s", msg);
+    ck_assert_int_eq(tendon_spring_rig_source_pose(rig, 1e308, &scratch, &pose), TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "tendon_spring_rig_source_pose: time 1e+308 + "
+                                                 "the blend clip's offset_sec"),
+                  "%s", tendon_error_message());
+    ck_assert_int_eq(tendon_spring_rig_anchor(rig, 0, 1e308, &pose, &scratch, model, out),
+                     TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "tendon_spring_rig_anchor: time 1e+308"), "%s",
+                  tendon_error_message());
+    ck_assert(out[0] == 7 && out[1] == 7 && out[2] == 7);
+    /* −1e308: the sum is 0, finite; the evaluation and the single-time call agree */
+    ck_assert(tendon_spring_rig_evaluate(rig, -1e308, ws, bytes) == TENDON_OK);
+    ck_assert(tendon_spring_rig_anchor(rig, 0, -1e308, &pose, &scratch, model, out) == TENDON_OK);
+    const size_t nt = tendon_spring_rig_chain_times(rig, 0);
+    float *a = malloc(3 * nt * sizeof(float));
+    ck_assert(tendon_spring_rig_evaluated_anchors(rig, ws, bytes, 0, a, 3 * nt, NULL, 0) ==
+              TENDON_OK);
+    ck_assert(memcmp(a + 3 * (nt - 1), out, sizeof out) == 0);
+    free(a);
+    free(ws);
+    tendon_pose_destroy(&pose), tendon_pose_destroy(&scratch);
+    tendon_spring_rig_destroy(rig);
+    free_scene(&sc);
+}
+END_TEST
+
 /* tendon_spring_chain_pose refuses what it cannot read or would read while writing it. */
 START_TEST(chain_pose_refusals)
 {
@@ -1588,6 +1697,21 @@ START_TEST(chain_pose_refusals)
                      TENDON_ERR_ALIAS);
     ck_assert_msg(strstr(tendon_error_message(), "positions overlaps the pose's rotations"), "%s",
                   tendon_error_message());
+    /* the joints in the pose's own rotations: read again after each rotation is written, they
+       became indices far out of range (a segfault) */
+    {
+        tendon_pose held;
+        ck_assert(tendon_pose_create(5, &held) == TENDON_OK);
+        tendon_pose_copy(&rest, &held);
+        uint32_t *in_rotations = (uint32_t *)(void *)held.rotation;
+        memcpy(in_rotations, J, sizeof J);
+        ck_assert_int_eq(tendon_spring_chain_pose(sk, in_rotations, 4, positions, NULL, &held),
+                         TENDON_ERR_ALIAS);
+        ck_assert_msg(strstr(tendon_error_message(), "joints overlaps the pose's rotations"),
+                      "%s", tendon_error_message());
+        ck_assert(memcmp(in_rotations, J, sizeof J) == 0); /* nothing written */
+        tendon_pose_destroy(&held);
+    }
     /* more joints than the skeleton has */
     ck_assert_int_eq(tendon_spring_chain_pose(sk, J, 6, positions, NULL, &pose),
                      TENDON_ERR_VALUE);
@@ -1724,6 +1848,7 @@ int main(void)
     tcase_add_test(tc, workspace_moved_within_a_buffer);
     tcase_add_test(tc, single_time_calls_refuse_by_their_names);
     tcase_add_test(tc, chain_pose_refusals);
+    tcase_add_test(tc, looped_clip_time_overflow_refused);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -241,7 +241,8 @@ typedef struct tendon_spring_rig tendon_spring_rig;
  *                         settings (tendon/spring.h's rules); an unknown tier, lookback, source
  *                         kind or layer mode; a layer reference with an override layer; a
  *                         non-finite anchor offset or rest offset; a march over the work budget
- *                         or the substep bound
+ *                         or the substep bound; desc, chains, or a chain's settings, joints,
+ *                         joint_names or rest_offsets_m not aligned to its type
  *   TENDON_ERR_COUNT      a clip, tree, mask holder or reference of another joint count
  *   TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM
  * On error *out is NULL.
@@ -312,8 +313,9 @@ TENDON_API tendon_status tendon_spring_rig_workspace_size(const tendon_spring_ri
  * evaluates no pose, and asks them nothing) and, with a root transform, the root once per time
  * of each grid.
  * Errors: TENDON_ERR_NULL (rig, workspace), TENDON_ERR_COUNT (workspace_bytes too small),
- * TENDON_ERR_VALUE (time), the root transform's status, a tree evaluation's refusal,
- * TENDON_ERR_ISA. On error the workspace holds no evaluation (tendon_spring_rig_march refuses it).
+ * TENDON_ERR_VALUE (time NaN or ±∞; a looped clip whose offset_sec plus a grid time overflows),
+ * the root transform's status, a tree evaluation's refusal, TENDON_ERR_ISA. On error the
+ * workspace holds no evaluation (tendon_spring_rig_march refuses it).
  */
 TENDON_API tendon_status tendon_spring_rig_evaluate(const tendon_spring_rig *rig, double time_sec,
                                                     void *workspace, size_t workspace_bytes);
@@ -351,7 +353,9 @@ TENDON_API tendon_status tendon_spring_rig_sample(const tendon_spring_rig *rig, 
  * tendon_spring_chain_sample calls its root at, in that order); *out_times (may be NULL) gets
  * the times. For tests and tools.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE (chain), TENDON_ERR_VALUE (no evaluation in the
- * workspace), TENDON_ERR_COUNT (out_count < 3·(substeps + 2), or time_count < substeps + 2).
+ * workspace; out or out_times not aligned to its type), TENDON_ERR_COUNT (out_count <
+ * 3·(substeps + 2), or time_count < substeps + 2), TENDON_ERR_ALIAS (out or out_times
+ * overlapping the workspace).
  */
 TENDON_API tendon_status tendon_spring_rig_evaluated_anchors(const tendon_spring_rig *rig,
                                                              const void *workspace,
@@ -366,8 +370,9 @@ TENDON_API tendon_status tendon_spring_rig_evaluated_anchors(const tendon_spring
  * pose of that joint count for the blend and the layer (NULL allowed when the source has
  * neither), overwritten; it must not share memory with pose. With a tree source this
  * evaluates the tree (its scratch). Allocates nothing. Errors: TENDON_ERR_NULL,
- * TENDON_ERR_COUNT, TENDON_ERR_VALUE (time NaN or ±∞), TENDON_ERR_ALIAS (scratch sharing memory
- * with pose, when the source needs it), the calls' own.
+ * TENDON_ERR_COUNT, TENDON_ERR_VALUE (time NaN or ±∞; a looped clip whose offset_sec plus the
+ * time overflows), TENDON_ERR_ALIAS (scratch sharing memory with pose, when the source needs
+ * it), the calls' own.
  */
 TENDON_API tendon_status tendon_spring_rig_source_pose(const tendon_spring_rig *rig,
                                                        double time_sec, tendon_pose *scratch,
@@ -414,8 +419,9 @@ TENDON_API tendon_status tendon_spring_rig_anchor(const tendon_spring_rig *rig, 
  * ray toward p_{k+1}, at its own distance. No twist is added about the bone.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (pose joint count), TENDON_ERR_VALUE (fewer than 2
  * joints or more than the skeleton has, not a parent → child path, a misaligned joints,
- * positions or root_matrix), TENDON_ERR_RANGE, TENDON_ERR_ALIAS (positions overlapping the
- * pose's rotations). Nothing is written on error.
+ * positions or root_matrix), TENDON_ERR_RANGE, TENDON_ERR_ALIAS (positions or joints
+ * overlapping the pose's rotations, which are written while both are still read). Nothing is
+ * written on error.
  */
 TENDON_API tendon_status tendon_spring_chain_pose(const tendon_skeleton *skeleton,
                                                   const uint32_t *joints, size_t joint_count,

@@ -357,6 +357,10 @@ static inline tendon_status tendon_active_kernels(const tendon_kernels **out)
  */
 TENDON_HIDDEN tendon_status tendon_check_array(const char *fn, const char *what, const void *p,
                                                size_t count, size_t elem_floats);
+/* p aligned to `align` bytes (a pointer to a struct or to pointers: _Alignof its type); NULL
+   passes (the caller's NULL check names it) */
+TENDON_HIDDEN tendon_status tendon_check_aligned(const char *fn, const char *what, const void *p,
+                                                 size_t align);
 /* count doubles, 8-byte aligned */
 TENDON_HIDDEN tendon_status tendon_check_array_f64(const char *fn, const char *what,
                                                    const double *p, size_t count);
