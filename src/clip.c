@@ -1495,6 +1495,23 @@ static tendon_status sample_times_checked(const char *fn, const tendon_kernels *
                            "joint s at i·joint_count + s)",
                            fn, out->joint_count, time_count, joint_count,
                            time_count * joint_count);
+    /* times and joints are read again after out is partly written (a chunk of times, the
+       tracks' slots): neither may share memory with it */
+    {
+        const size_t n = out->joint_count;
+        const void *arr[3] = {out->translation, out->rotation, out->scale};
+        const size_t bytes[3] = {3 * n * sizeof(float), 4 * n * sizeof(float),
+                                 3 * n * sizeof(float)};
+        static const char *const name[3] = {"translation", "rotation", "scale"};
+        for (int a = 0; a < 3; ++a) {
+            if (tendon_ranges_overlap(times, time_count * sizeof(double), arr[a], bytes[a]))
+                return tendon_fail(TENDON_ERR_ALIAS, "%s: times overlaps out.%s, which it writes",
+                                   fn, name[a]);
+            if (tendon_ranges_overlap(joints, joint_count * sizeof(uint32_t), arr[a], bytes[a]))
+                return tendon_fail(TENDON_ERR_ALIAS, "%s: joints overlaps out.%s, which it writes",
+                                   fn, name[a]);
+        }
+    }
     for (size_t s = 0; s < joint_count; ++s) {
         if (joints[s] >= clip->joint_count)
             return tendon_fail(TENDON_ERR_RANGE,

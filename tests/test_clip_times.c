@@ -217,6 +217,26 @@ START_TEST(times_errors)
     ck_assert_msg(strstr(tendon_error_message(), "tendon_clip_sample_times_f32: joints at "),
                   "%s", tendon_error_message());
     ck_assert(memcmp(snapshot, before.translation, 18 * sizeof(float)) == 0);
+    /* times or joints inside out's arrays: read again after out is partly written, refused */
+    {
+        tendon_pose held;
+        ck_assert(tendon_pose_create(6, &held) == TENDON_OK);
+        fill_rest(&held);
+        double *t_in = (double *)(void *)held.rotation; /* 24 floats: room for 2 doubles */
+        memcpy(t_in, times, sizeof times);
+        ck_assert_int_eq(tendon_clip_sample_times(tc.clip, t_in, 2, joints, 3, &held),
+                         TENDON_ERR_ALIAS);
+        ck_assert_msg(strstr(tendon_error_message(), "times overlaps out.rotation"), "%s",
+                      tendon_error_message());
+        uint32_t *j_in = (uint32_t *)(void *)held.scale;
+        memcpy(j_in, joints, sizeof joints);
+        ck_assert_int_eq(tendon_clip_sample_times_f32(tc.clip, times, 2, j_in, 3, &held),
+                         TENDON_ERR_ALIAS);
+        ck_assert_msg(strstr(tendon_error_message(), "joints overlaps out.scale"), "%s",
+                      tendon_error_message());
+        ck_assert(memcmp(j_in, joints, sizeof joints) == 0); /* nothing written */
+        tendon_pose_destroy(&held);
+    }
     tendon_pose empty;
     ck_assert(tendon_pose_create(0, &empty) == TENDON_OK);
     ck_assert_int_eq(tendon_clip_sample_times(tc.clip, times, 0, joints, 3, &empty), TENDON_OK);

@@ -233,7 +233,8 @@ TENDON_API tendon_status tendon_clip_sample_tracks_f32(const tendon_clip *clip, 
  * Errors: TENDON_ERR_NULL (clip; times, joints with a nonzero count; out or its arrays),
  * TENDON_ERR_COUNT (out->joint_count ≠ time_count·joint_count), TENDON_ERR_RANGE (a joint ≥ the
  * clip's joint count), TENDON_ERR_VALUE (joints not strictly increasing; a NaN time; misaligned
- * arrays), TENDON_ERR_OVERFLOW, TENDON_ERR_ISA. Nothing is written on error.
+ * arrays), TENDON_ERR_ALIAS (times or joints sharing memory with out's arrays, which are written
+ * while both are still read), TENDON_ERR_OVERFLOW, TENDON_ERR_ISA. Nothing is written on error.
  */
 TENDON_API tendon_status tendon_clip_sample_times(const tendon_clip *clip, const double *times,
                                                   size_t time_count, const uint32_t *joints,
