@@ -146,6 +146,73 @@ static uint64_t times_hash(const float *times, size_t n)
     return h;
 }
 
+/*
+ * An open-addressing table of (64-bit key, uint32 index) entries: tracks by channel, timelines
+ * by the hash of their times. Linear probing; it doubles when half full, so it grows with what
+ * is put in it, not with a claimed count. tendon_clip_create's two merges — one track per
+ * channel, one timeline per distinct times — looked every earlier one up in a loop: quadratic,
+ * 4 s for 80 000 tracks.
+ */
+typedef struct index_entry {
+    uint64_t key;
+    uint32_t index; /* UINT32_MAX: empty */
+} index_entry;
+
+typedef struct index_set {
+    index_entry *slot;
+    size_t mask, count;
+} index_set;
+
+static int index_set_alloc(index_set *t, size_t cap)
+{
+    t->slot = malloc(cap * sizeof *t->slot);
+    t->mask = cap - 1;
+    t->count = 0;
+    if (!t->slot)
+        return -1;
+    for (size_t i = 0; i < cap; ++i)
+        t->slot[i].index = UINT32_MAX;
+    return 0;
+}
+
+/* The first probe for key (a 64-bit finaliser: keys are joint·4 + path, or FNV hashes). */
+static size_t index_set_start(const index_set *t, uint64_t key)
+{
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdu;
+    key ^= key >> 33;
+    key *= 0xc4ceb9fe1a85ec53u;
+    key ^= key >> 33;
+    return (size_t)key & t->mask;
+}
+
+static void index_set_put(index_set *t, uint64_t key, uint32_t index)
+{
+    size_t at = index_set_start(t, key);
+    while (t->slot[at].index != UINT32_MAX)
+        at = (at + 1) & t->mask;
+    t->slot[at].key = key;
+    t->slot[at].index = index;
+    ++t->count;
+}
+
+/* Adds (key, index), doubling the table first when it would be more than half full. */
+static int index_set_add(index_set *t, uint64_t key, uint32_t index)
+{
+    if (2 * (t->count + 1) > t->mask + 1) {
+        index_set bigger;
+        if (index_set_alloc(&bigger, 2 * (t->mask + 1)) != 0)
+            return -1;
+        for (size_t i = 0; i <= t->mask; ++i)
+            if (t->slot[i].index != UINT32_MAX)
+                index_set_put(&bigger, t->slot[i].key, t->slot[i].index);
+        free(t->slot);
+        *t = bigger;
+    }
+    index_set_put(t, key, index);
+    return 0;
+}
+
 /* The order of a timeline's LINEAR and STEP tracks in its block rows. */
 typedef struct block_key {
     uint32_t timeline, interp, path, key, track;
@@ -180,6 +247,82 @@ static void scratch_free(create_scratch *s)
     free(s->counts);
 }
 
+/* Track i of desc checked (tendon_clip_create's validation, in its order), its floats and
+   values counted; channels: the TRS tracks before it. */
+static tendon_status check_track(const char *fn, const tendon_clip_desc *desc, size_t i,
+                                 index_set *channels, size_t *floats, size_t *value_count)
+{
+    const tendon_track_desc *t = &desc->tracks[i];
+    if (t->path > TENDON_PATH_WEIGHTS)
+        return tendon_fail(TENDON_ERR_VALUE, "%s: track %zu: path %d is not a tendon_track_path",
+                           fn, i, (int)t->path);
+    if (t->interpolation > TENDON_INTERP_CUBICSPLINE)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: track %zu: interpolation %d is not a tendon_interpolation", fn,
+                           i, (int)t->interpolation);
+    const size_t want = t->path == TENDON_PATH_ROTATION ? 4 : 3;
+    if (t->path == TENDON_PATH_WEIGHTS ? (t->width < 1 || t->width > 65536)
+                                       : t->width != want)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: track %zu (%s): width %zu, expected %s", fn, i,
+                           path_name(t->path), t->width,
+                           t->path == TENDON_PATH_WEIGHTS ? "1..65536"
+                           : want == 4                    ? "4"
+                                                          : "3");
+    if (t->path != TENDON_PATH_WEIGHTS && t->joint >= desc->joint_count)
+        return tendon_fail(TENDON_ERR_RANGE,
+                           "%s: track %zu (%s): joint %u is not below the joint count %zu", fn,
+                           i, path_name(t->path), (unsigned)t->joint, desc->joint_count);
+    if (t->key_count == 0)
+        return tendon_fail(TENDON_ERR_VALUE, "%s: track %zu (%s): no keys (key_count 0)", fn,
+                           i, path_name(t->path));
+    if (!t->times || !t->values)
+        return tendon_fail(TENDON_ERR_NULL, "%s: track %zu (%s): %s is NULL", fn, i,
+                           path_name(t->path), !t->times ? "times" : "values");
+    const size_t per_key = t->width * (t->interpolation == TENDON_INTERP_CUBICSPLINE ? 3 : 1);
+    if (t->key_count > (SIZE_MAX / sizeof(float) - *floats) / (per_key + 1) / 2)
+        return tendon_fail(TENDON_ERR_OVERFLOW, "%s: track %zu: %zu keys overflow size_t", fn,
+                           i, t->key_count);
+    char what[64];
+    snprintf(what, sizeof what, "track %zu (%s): times", i, path_name(t->path));
+    tendon_status st = tendon_check_array(fn, what, t->times, t->key_count, 1);
+    if (st != TENDON_OK)
+        return st;
+    snprintf(what, sizeof what, "track %zu (%s): values", i, path_name(t->path));
+    if ((st = tendon_check_array(fn, what, t->values, t->key_count, per_key)) != TENDON_OK)
+        return st;
+    for (size_t k = 0; k < t->key_count; ++k) {
+        const float x = t->times[k];
+        if (!(x - x == 0.0f))
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: track %zu (%s): time of key %zu is %g: times must be "
+                               "finite",
+                               fn, i, path_name(t->path), k, (double)x);
+        if (k > 0 && !(x > t->times[k - 1]))
+            return tendon_fail(TENDON_ERR_VALUE,
+                               "%s: track %zu (%s): key %zu at %.9g s is not after key %zu at "
+                               "%.9g s: times must be strictly increasing",
+                               fn, i, path_name(t->path), k, (double)x, k - 1,
+                               (double)t->times[k - 1]);
+    }
+    *floats += t->key_count * (per_key + 1);
+    *value_count += t->width;
+    if (t->path != TENDON_PATH_WEIGHTS) { /* the earlier track of this channel, if any */
+        const uint64_t key = (uint64_t)t->joint << 2 | (uint64_t)t->path;
+        for (size_t at = index_set_start(channels, key); channels->slot[at].index != UINT32_MAX;
+             at = (at + 1) & channels->mask)
+            if (channels->slot[at].key == key)
+                return tendon_fail(TENDON_ERR_VALUE,
+                                   "%s: tracks %u and %zu both drive the %s of joint %u: one "
+                                   "track per channel",
+                                   fn, (unsigned)channels->slot[at].index, i, path_name(t->path),
+                                   (unsigned)t->joint);
+        if (index_set_add(channels, key, (uint32_t)i) != 0)
+            return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate the creation scratch", fn);
+    }
+    return TENDON_OK;
+}
+
 tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out)
 {
     TENDON_FPENV_GUARD();
@@ -195,72 +338,18 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
     if (n > UINT32_MAX / 4)
         return tendon_fail(TENDON_ERR_OVERFLOW, "%s: track_count %zu is too large", fn, n);
 
-    /* validate, and bound the copy (every track counted with its own times) */
+    /* validate, and bound the copy (every track counted with its own times); `channels` holds
+       the TRS tracks seen so far, by (joint, path), for the one-track-per-channel rule */
+    index_set channels;
+    if (index_set_alloc(&channels, 16) != 0)
+        return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate the creation scratch", fn);
+    tendon_status vst = TENDON_OK;
     size_t floats = 0, value_count = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const tendon_track_desc *t = &desc->tracks[i];
-        if (t->path > TENDON_PATH_WEIGHTS)
-            return tendon_fail(TENDON_ERR_VALUE, "%s: track %zu: path %d is not a tendon_track_path",
-                               fn, i, (int)t->path);
-        if (t->interpolation > TENDON_INTERP_CUBICSPLINE)
-            return tendon_fail(TENDON_ERR_VALUE,
-                               "%s: track %zu: interpolation %d is not a tendon_interpolation", fn,
-                               i, (int)t->interpolation);
-        const size_t want = t->path == TENDON_PATH_ROTATION ? 4 : 3;
-        if (t->path == TENDON_PATH_WEIGHTS ? (t->width < 1 || t->width > 65536)
-                                           : t->width != want)
-            return tendon_fail(TENDON_ERR_VALUE,
-                               "%s: track %zu (%s): width %zu, expected %s", fn, i,
-                               path_name(t->path), t->width,
-                               t->path == TENDON_PATH_WEIGHTS ? "1..65536"
-                               : want == 4                    ? "4"
-                                                              : "3");
-        if (t->path != TENDON_PATH_WEIGHTS && t->joint >= desc->joint_count)
-            return tendon_fail(TENDON_ERR_RANGE,
-                               "%s: track %zu (%s): joint %u is not below the joint count %zu", fn,
-                               i, path_name(t->path), (unsigned)t->joint, desc->joint_count);
-        if (t->key_count == 0)
-            return tendon_fail(TENDON_ERR_VALUE, "%s: track %zu (%s): no keys (key_count 0)", fn,
-                               i, path_name(t->path));
-        if (!t->times || !t->values)
-            return tendon_fail(TENDON_ERR_NULL, "%s: track %zu (%s): %s is NULL", fn, i,
-                               path_name(t->path), !t->times ? "times" : "values");
-        const size_t per_key = t->width * (t->interpolation == TENDON_INTERP_CUBICSPLINE ? 3 : 1);
-        if (t->key_count > (SIZE_MAX / sizeof(float) - floats) / (per_key + 1) / 2)
-            return tendon_fail(TENDON_ERR_OVERFLOW, "%s: track %zu: %zu keys overflow size_t", fn,
-                               i, t->key_count);
-        char what[64];
-        snprintf(what, sizeof what, "track %zu (%s): times", i, path_name(t->path));
-        tendon_status st = tendon_check_array(fn, what, t->times, t->key_count, 1);
-        if (st != TENDON_OK)
-            return st;
-        snprintf(what, sizeof what, "track %zu (%s): values", i, path_name(t->path));
-        if ((st = tendon_check_array(fn, what, t->values, t->key_count, per_key)) != TENDON_OK)
-            return st;
-        for (size_t k = 0; k < t->key_count; ++k) {
-            const float x = t->times[k];
-            if (!(x - x == 0.0f))
-                return tendon_fail(TENDON_ERR_VALUE,
-                                   "%s: track %zu (%s): time of key %zu is %g: times must be "
-                                   "finite",
-                                   fn, i, path_name(t->path), k, (double)x);
-            if (k > 0 && !(x > t->times[k - 1]))
-                return tendon_fail(TENDON_ERR_VALUE,
-                                   "%s: track %zu (%s): key %zu at %.9g s is not after key %zu at "
-                                   "%.9g s: times must be strictly increasing",
-                                   fn, i, path_name(t->path), k, (double)x, k - 1,
-                                   (double)t->times[k - 1]);
-        }
-        floats += t->key_count * (per_key + 1);
-        value_count += t->width;
-        if (t->path != TENDON_PATH_WEIGHTS)
-            for (size_t j = 0; j < i; ++j)
-                if (desc->tracks[j].joint == t->joint && desc->tracks[j].path == t->path)
-                    return tendon_fail(TENDON_ERR_VALUE,
-                                       "%s: tracks %zu and %zu both drive the %s of joint %u: one "
-                                       "track per channel",
-                                       fn, j, i, path_name(t->path), (unsigned)t->joint);
-    }
+    for (size_t i = 0; i < n && vst == TENDON_OK; ++i)
+        vst = check_track(fn, desc, i, &channels, &floats, &value_count);
+    free(channels.slot);
+    if (vst != TENDON_OK)
+        return vst;
 
     /* timelines: a track shares the timeline of an earlier one with equal times */
     create_scratch sc = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
@@ -277,13 +366,20 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
     }
     size_t timelines = 0, time_floats = 0, value_floats = 0, n_order = 0;
     size_t n_lin_vec = 0, n_lin_rot = 0, n_other = 0, n_f_cubic = 0;
+    index_set by_times; /* the timelines so far, by their times' hash */
+    if (index_set_alloc(&by_times, 16) != 0) {
+        scratch_free(&sc);
+        return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate the creation scratch", fn);
+    }
     for (size_t i = 0; i < n; ++i) {
         const tendon_track_desc *t = &desc->tracks[i];
         const uint64_t h = times_hash(t->times, t->key_count);
-        size_t tl = timelines;
-        for (size_t j = 0; j < timelines; ++j) {
+        size_t tl = timelines; /* the one timeline with these times (they are distinct), or new */
+        for (size_t at = index_set_start(&by_times, h); by_times.slot[at].index != UINT32_MAX;
+             at = (at + 1) & by_times.mask) {
+            const size_t j = by_times.slot[at].index;
             const tendon_track_desc *f = &desc->tracks[sc.tl_first[j]];
-            if (sc.tl_hash[j] == h && f->key_count == t->key_count &&
+            if (by_times.slot[at].key == h && f->key_count == t->key_count &&
                 (f->times == t->times ||
                  memcmp(f->times, t->times, t->key_count * sizeof(float)) == 0)) {
                 tl = j;
@@ -291,6 +387,12 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
             }
         }
         if (tl == timelines) {
+            if (index_set_add(&by_times, h, (uint32_t)timelines) != 0) {
+                free(by_times.slot);
+                scratch_free(&sc);
+                return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate the creation scratch",
+                                   fn);
+            }
             sc.tl_first[timelines] = (uint32_t)i;
             sc.tl_hash[timelines++] = h;
             time_floats += t->key_count;
@@ -316,6 +418,7 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
         b->key = t->path == TENDON_PATH_WEIGHTS ? (uint32_t)i : t->joint;
         b->track = (uint32_t)i;
     }
+    free(by_times.slot);
     qsort(sc.order, n_order, sizeof *sc.order, block_key_cmp);
 
     /* the runs (their block offsets are filled in once the blocks have a place) */

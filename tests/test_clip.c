@@ -940,6 +940,61 @@ START_TEST(test_equal_times_share_a_timeline)
 }
 END_TEST
 
+/*
+ * Thousands of tracks: the one-track-per-channel rule and the timeline merge look earlier
+ * tracks up in a table that grows as it fills (they scanned every earlier one: 4 s for 80 000
+ * tracks). 3000 channels over 7 distinct times (each track its own copy), then 3000 distinct
+ * times; each track's samples equal those of a clip holding it alone; a duplicate channel after
+ * them names the first track that drove it.
+ */
+START_TEST(test_many_tracks_merge)
+{
+    enum { N = 3000 };
+    float(*times)[2] = malloc(N * sizeof *times);
+    float(*vals)[6] = malloc(N * sizeof *vals);
+    tendon_track_desc *tracks = malloc((N + 1) * sizeof *tracks);
+    ck_assert(times && vals && tracks);
+    for (int distinct = 0; distinct < 2; ++distinct) {
+        for (size_t i = 0; i < N; ++i) {
+            times[i][0] = 0.0f;
+            times[i][1] = distinct ? 1.0f + (float)i / 1024.0f : (float)(1 + i % 7);
+            for (int e = 0; e < 6; ++e)
+                vals[i][e] = (float)((double)(i * 6 + (size_t)e) / 7.0);
+            tracks[i] = (tendon_track_desc){(uint32_t)i, TENDON_PATH_TRANSLATION,
+                                            TENDON_INTERP_LINEAR, 3, 2, times[i], vals[i]};
+        }
+        tendon_clip_desc d = {N, N, tracks};
+        tendon_clip *clip;
+        ck_assert_int_eq(tendon_clip_create(&d, &clip), TENDON_OK);
+        ck_assert_uint_eq(tendon_clip_timeline_count(clip), distinct ? N : 7);
+        tendon_pose all, one;
+        ck_assert(tendon_pose_create(N, &all) == TENDON_OK);
+        ck_assert(tendon_pose_create(N, &one) == TENDON_OK);
+        ck_assert(tendon_clip_sample(clip, 0.625, &all) == TENDON_OK);
+        for (size_t i = 0; i < N; i += 97) {
+            tendon_clip_desc d1 = {N, 1, &tracks[i]};
+            tendon_clip *alone;
+            ck_assert_int_eq(tendon_clip_create(&d1, &alone), TENDON_OK);
+            ck_assert(tendon_clip_sample(alone, 0.625, &one) == TENDON_OK);
+            ck_assert_msg(memcmp(all.translation + 3 * i, one.translation + 3 * i,
+                                 3 * sizeof(float)) == 0,
+                          "track %zu", i);
+            tendon_clip_destroy(alone);
+        }
+        tendon_pose_destroy(&all), tendon_pose_destroy(&one);
+        tendon_clip_destroy(clip);
+        /* one more track on joint 1234's translation: named with the first */
+        tracks[N] = tracks[1234];
+        d.track_count = N + 1;
+        ck_assert_int_eq(tendon_clip_create(&d, &clip), TENDON_ERR_VALUE);
+        ck_assert_msg(strstr(tendon_error_message(),
+                             "tracks 1234 and 3000 both drive the translation of joint 1234"),
+                      "%s", tendon_error_message());
+    }
+    free(times), free(vals), free(tracks);
+}
+END_TEST
+
 static Suite *clip_suite(void)
 {
     Suite *s = suite_create("clip");
@@ -958,6 +1013,7 @@ static Suite *clip_suite(void)
     tcase_add_test(tc, test_create_errors);
     tcase_add_test(tc, test_cursor_same_bits);
     tcase_add_test(tc, test_equal_times_share_a_timeline);
+    tcase_add_test(tc, test_many_tracks_merge);
     suite_add_tcase(s, tc);
     tc = tcase_create("isa");
     tcase_set_timeout(tc, 60);
