@@ -322,7 +322,8 @@ TENDON_API tendon_status tendon_spring_rig_evaluate(const tendon_spring_rig *rig
 
 /**
  * Steps 2 and 3: march every chain on the anchors tendon_spring_rig_evaluate left in the
- * workspace for the same time_sec, then (pose non-NULL) positions → rotations into `pose`.
+ * workspace for the same time_sec (the same bits: −0 is not +0), then (pose non-NULL) positions
+ * → rotations into `pose`.
  *
  * out_positions: NULL, or out_count ≥ 3·tendon_spring_rig_link_count floats: chain by chain
  * (tendon_spring_rig_chain_first_link), link by link, x y z — in model space, or in the world
