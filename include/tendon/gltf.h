@@ -55,8 +55,12 @@ typedef struct tendon_gltf tendon_gltf;
 
 /**
  * Load a .gltf or .glb file (the format is told by the GLB magic, not the name). External
- * buffers are read relative to the file's directory.
- * Errors: TENDON_ERR_NULL, TENDON_ERR_IO (cannot read the file or a buffer), TENDON_ERR_FORMAT,
+ * buffers are read relative to the file's directory, each only as far as its byteLength; the
+ * file itself to at most 4 GiB − 1 bytes (a GLB's largest length), so a file that never ends
+ * (a FIFO, /dev/zero) is refused rather than read until memory runs out.
+ * Errors: TENDON_ERR_NULL, TENDON_ERR_IO (cannot read the file or a buffer), TENDON_ERR_FORMAT
+ * (also: the file is longer than 4 GiB − 1 bytes; where size_t is 32-bit, TENDON_ERR_NOMEM past
+ * 2 GiB),
  * the errors of tendon_skeleton_create / tendon_skin_binding_create / tendon_clip_create
  * (prefixed with the file and the object), TENDON_ERR_NOMEM. On error *out is NULL.
  */

@@ -84,16 +84,21 @@ void tendon_gltf_destroy(tendon_gltf *g)
     free(g->node_mesh);
     free(g->node_skin);
     free_strings(g->node_names, g->node_count);
-    for (size_t i = 0; g->skins && i < g->skin_count; ++i) {
-        tendon_skin_binding_destroy(g->skins[i]);
-        free(g->skin_nodes[i]);
+    /* a half-built model (an allocation failed): each array of a pair may be NULL alone */
+    for (size_t i = 0; i < g->skin_count; ++i) {
+        if (g->skins)
+            tendon_skin_binding_destroy(g->skins[i]);
+        if (g->skin_nodes)
+            free(g->skin_nodes[i]);
     }
     free(g->skins);
     free(g->skin_nodes);
     free_strings(g->skin_names, g->skin_count);
-    for (size_t i = 0; g->clips && i < g->anim_count; ++i) {
-        tendon_clip_destroy(g->clips[i]);
-        free(g->chans[i]);
+    for (size_t i = 0; i < g->anim_count; ++i) {
+        if (g->clips)
+            tendon_clip_destroy(g->clips[i]);
+        if (g->chans)
+            free(g->chans[i]);
     }
     free(g->clips);
     free(g->chans);
@@ -101,7 +106,7 @@ void tendon_gltf_destroy(tendon_gltf *g)
     free(g->file_chans);
     free_strings(g->anim_names, g->anim_count);
     for (size_t m = 0; g->meshes && m < g->mesh_count; ++m) {
-        for (size_t p = 0; p < g->meshes[m].prim_count; ++p) {
+        for (size_t p = 0; g->meshes[m].prims && p < g->meshes[m].prim_count; ++p) {
             prim_data *d = &g->meshes[m].prims[p];
             free(d->pos);
             free(d->nrm);
@@ -317,7 +322,8 @@ static int hexval(char h)
  * an error when it holds more: a model file is read whole, to at most TENDON_GLTF_MAX_FILE (a
  * GLB's length is 32-bit); a buffer's file only to its byteLength. Either way a file that never
  * ends (a FIFO, /dev/zero) stops being read there instead of until memory runs out. *err: the
- * errno of a failure (EFBIG: longer than the limit).
+ * errno of a failure (EFBIG: longer than the limit). Where size_t is 32-bit (WebAssembly) the
+ * buffer cannot grow past 2 GiB: a longer model fails as out of memory, before the limit.
  */
 enum { GLTF_READ_CHUNK = 1 << 16 };
 #define TENDON_GLTF_MAX_FILE ((size_t)UINT32_MAX)
@@ -336,6 +342,8 @@ static tendon_status read_file(const char *path, size_t limit, int too_long, uns
     while (buf) {
         const size_t room = limit - n; /* n ≤ limit throughout */
         const size_t want = cap - n < room ? cap - n : room;
+        if (want == 0 && n == limit && !too_long)
+            break; /* a buffer's bytes past its byteLength are not needed, nor waited for */
         if (want == 0 && n == limit) { /* at the limit: does the file hold more? */
             const int more = fgetc(f);
             if (more == EOF && ferror(f)) {
@@ -344,13 +352,13 @@ static tendon_status read_file(const char *path, size_t limit, int too_long, uns
                 fclose(f);
                 return TENDON_ERR_IO;
             }
-            if (more != EOF && too_long) {
+            if (more != EOF) {
                 free(buf);
                 fclose(f);
                 *err = EFBIG;
                 return TENDON_ERR_IO;
             }
-            break; /* the end, or a buffer's bytes past its byteLength (not needed) */
+            break; /* the end */
         }
         if (want == 0) { /* full, below the limit: grow */
             unsigned char *g = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);

@@ -1500,8 +1500,8 @@ static int named(const tendon_gltf *g, size_t j, const char *word)
 }
 
 /* Where to split the upper-body mask: the first joint named like a spine, torso or chest whose
-   subtree holds no joint named like a leg (so the split leaves the legs out), or −1 (also when
-   out of memory: the demo then skips the masked layer and says so). The skeleton's joints are
+   subtree holds no joint named like a leg (so the split leaves the legs out), −1 when there is
+   none, −2 when out of memory. The skeleton's joints are
    in depth-first pre-order (0 ≤ parents[j] < j), so one pass from the last joint up marks every
    joint with a leg in its subtree: linear in the joints and their names' lengths (the first
    form searched each candidate's later joints and their ancestors, quadratic: 31 s for a
@@ -1512,7 +1512,7 @@ static long find_split(const tendon_gltf *g, const int32_t *parents, size_t n)
     static const char *const LOWER[] = {"leg", "thigh", "calf", "foot", "knee"};
     unsigned char *legs = calloc(n ? n : 1, 1); /* legs[j]: a leg-named joint in j's subtree */
     if (!legs)
-        return -1;
+        return -2;
     for (size_t k = n; k-- > 0;) {
         for (size_t l = 0; l < sizeof LOWER / sizeof LOWER[0] && !legs[k]; ++l)
             legs[k] = (unsigned char)named(g, k, LOWER[l]);
@@ -1671,6 +1671,8 @@ int demo_scene_gltf(const char *path, const char *animation, demo_scene *out, ch
 
     /* the masked additive layer: split at the first joint named like a spine */
     const long spine = find_split(g, tendon_skeleton_parents(out->skeleton), n);
+    if (spine == -2)
+        goto nomem;
     tendon_pose probe = {0};
     int delta_ok = tendon_pose_create(n, &probe) == TENDON_OK &&
                    tendon_pose_delta(&o->rest, &o->rest, &probe) == TENDON_OK;
