@@ -333,9 +333,9 @@ static tendon_status read_file(const char *path, size_t limit, int too_long, uns
     FILE *f = fopen(path, "rb");
     *data = NULL;
     *len = 0;
-    if (!f) {
+    if (!f) { /* its FILE may not have been allocated: that is no I/O error */
         *err = errno;
-        return TENDON_ERR_IO;
+        return errno == ENOMEM ? TENDON_ERR_NOMEM : TENDON_ERR_IO;
     }
     size_t cap = GLTF_READ_CHUNK, n = 0;
     unsigned char *buf = malloc(cap);
@@ -1598,6 +1598,11 @@ static tendon_status load_impl(ctx *c, const unsigned char *data, size_t size)
     json_error_t jerr;
     c->root = json_loadb((const char *)json, json_len, JSON_DECODE_INT_AS_REAL | JSON_REJECT_DUPLICATES
                          | JSON_ALLOW_NUL, &jerr);
+    /* jansson out of memory: its code says so, or (its lexer's buffer not allocated) it returns
+       with no message at all — every parse error has one */
+    if (!c->root && (json_error_code(&jerr) == json_error_out_of_memory || !jerr.text[0]))
+        return tendon_gltf_set_error(TENDON_ERR_NOMEM, "%s: JSON: out of memory while parsing",
+                                     c->file);
     if (!c->root)
         return ferr(c, "JSON", "%s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
     if (!json_is_object(c->root))
