@@ -233,7 +233,6 @@ static int block_key_cmp(const void *pa, const void *pb)
 typedef struct create_scratch {
     uint32_t *tl_of;    /* [n] each track's timeline */
     uint32_t *tl_first; /* [n] the first track of each timeline */
-    uint64_t *tl_hash;  /* [n] */
     block_key *order;   /* [n] LINEAR and STEP tracks in block order */
     size_t *place;      /* [n] each ordered track's offset in its timeline's block rows */
     clip_run *runs;     /* [n] */
@@ -242,7 +241,7 @@ typedef struct create_scratch {
 
 static void scratch_free(create_scratch *s)
 {
-    free(s->tl_of), free(s->tl_first), free(s->tl_hash), free(s->order), free(s->place);
+    free(s->tl_of), free(s->tl_first), free(s->order), free(s->place);
     free(s->runs);
     free(s->counts);
 }
@@ -352,15 +351,14 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
         return vst;
 
     /* timelines: a track shares the timeline of an earlier one with equal times */
-    create_scratch sc = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    create_scratch sc = {NULL, NULL, NULL, NULL, NULL, NULL};
     const size_t cap = n > 0 ? n : 1;
     sc.tl_of = malloc(cap * sizeof *sc.tl_of);
     sc.tl_first = malloc(cap * sizeof *sc.tl_first);
-    sc.tl_hash = malloc(cap * sizeof *sc.tl_hash);
     sc.order = malloc(cap * sizeof *sc.order);
     sc.place = malloc(cap * sizeof *sc.place);
     sc.runs = malloc(cap * sizeof *sc.runs);
-    if (!sc.tl_of || !sc.tl_first || !sc.tl_hash || !sc.order || !sc.place || !sc.runs) {
+    if (!sc.tl_of || !sc.tl_first || !sc.order || !sc.place || !sc.runs) {
         scratch_free(&sc);
         return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate the creation scratch", fn);
     }
@@ -393,8 +391,7 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
                 return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate the creation scratch",
                                    fn);
             }
-            sc.tl_first[timelines] = (uint32_t)i;
-            sc.tl_hash[timelines++] = h;
+            sc.tl_first[timelines++] = (uint32_t)i;
             time_floats += t->key_count;
         }
         sc.tl_of[i] = (uint32_t)tl;

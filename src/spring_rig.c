@@ -2106,15 +2106,12 @@ tendon_status tendon_spring_rig_evaluated_anchors(const tendon_spring_rig *rig,
                           TENDON_OK))
         return st;
     /* written while the workspace is read */
-    if (tendon_ranges_overlap(out, 3 * gr->times * sizeof(float), workspace, workspace_bytes) ||
-        (out_times &&
-         tendon_ranges_overlap(out_times, gr->times * sizeof(double), workspace, workspace_bytes)))
+    const int out_over =
+        tendon_ranges_overlap(out, 3 * gr->times * sizeof(float), workspace, workspace_bytes);
+    if (out_over || (out_times && tendon_ranges_overlap(out_times, gr->times * sizeof(double),
+                                                        workspace, workspace_bytes)))
         return tendon_fail(TENDON_ERR_ALIAS, "%s: %s overlaps the workspace, which it is read from",
-                           fn,
-                           tendon_ranges_overlap(out, 3 * gr->times * sizeof(float), workspace,
-                                                 workspace_bytes)
-                               ? "out"
-                               : "out_times");
+                           fn, out_over ? "out" : "out_times");
     const unsigned char *ws = (const unsigned char *)h;
     const float *anchors = (const float *)(const void *)(ws + gr->ws_anchors) + bt->anchors_at;
     const float *a = anchors + 3 * gr->anchor_run * ch->in_batch;

@@ -342,10 +342,10 @@ static tendon_status read_file(const char *path, size_t limit, int too_long, uns
     while (buf) {
         const size_t room = limit - n; /* n ≤ limit throughout */
         const size_t want = cap - n < room ? cap - n : room;
-        if (want == 0 && n == limit && !too_long)
-            break; /* a buffer's bytes past its byteLength are not needed, nor waited for */
-        if (want == 0 && n == limit) { /* at the limit: does the file hold more? */
-            const int more = fgetc(f);
+        if (want == 0 && n == limit) {
+            if (!too_long)
+                break; /* a buffer's bytes past its byteLength are not needed, nor waited for */
+            const int more = fgetc(f); /* a model at the limit: does the file hold more? */
             if (more == EOF && ferror(f)) {
                 *err = errno ? errno : EIO;
                 free(buf);
