@@ -229,6 +229,12 @@ export interface GltfClip extends ModuleClip {
   readonly index: number;
   /** Tracks: one per imported channel (ModuleGltf.channel says which). */
   readonly trackCount: number;
+  /**
+   * The animation's channels in the file, imported and skipped (ModuleGltf.notes says which
+   * were skipped and why): every ModuleGltf.channel(index, track).channel is below it.
+   * tendon_gltf_animation_channel_count.
+   */
+  readonly channelCount: number;
 }
 
 /** A glTF skin: a binding to the model's skeleton (palette entry k = joint joints[k]). */

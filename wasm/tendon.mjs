@@ -1792,6 +1792,7 @@ class ModuleGltf {
         jointCount: x.tendon_clip_joint_count(c), duration: x.tendon_clip_duration(c),
         name: str(x.tendon_gltf_animation_name(g, a)), index: a,
         trackCount: x.tendon_clip_track_count(c),
+        channelCount: x.tendon_gltf_animation_channel_count(g, a),
       }));
     });
     this.animationNames = this.animations.map((c) => c.name);

@@ -254,6 +254,34 @@ for (const flavour of FLAVOURS) {
     t.dispose();
   });
 
+  test(`${flavour}: channelCount counts the channels the importer skipped`, async () => {
+    // Fox.glb with two channels appended to its first animation: a path the importer does not
+    // animate, and no target node. The GLB is repacked: the JSON chunk padded with spaces to 4.
+    const fox = readFileSync(join(KHR, 'Fox', 'Fox.glb'));
+    const jsonLength = fox.readUInt32LE(12);
+    const json = JSON.parse(fox.subarray(20, 20 + jsonLength).toString('utf8'));
+    const n0 = json.animations[0].channels.length;
+    json.animations[0].channels.push({ sampler: 0, target: { node: 0, path: 'pointer' } },
+                                     { sampler: 0, target: { path: 'rotation' } });
+    let text = Buffer.from(JSON.stringify(json), 'utf8');
+    text = Buffer.concat([text, Buffer.alloc((4 - (text.length % 4)) % 4, 0x20)]);
+    const rest = fox.subarray(20 + jsonLength); // the BIN chunk, header and all
+    const head = Buffer.alloc(20);
+    head.writeUInt32LE(0x46546c67, 0); // "glTF"
+    head.writeUInt32LE(2, 4);
+    head.writeUInt32LE(20 + text.length + rest.length, 8);
+    head.writeUInt32LE(text.length, 12);
+    head.writeUInt32LE(0x4e4f534a, 16); // "JSON"
+    const t = await loadTendon({ flavour });
+    const g = t.loadGltf(Buffer.concat([head, text, rest]), { name: 'Fox-skipped.glb' });
+    assert.equal(g.animations[0].channelCount, n0 + 2);
+    assert.equal(g.animations[0].trackCount, n0);
+    assert.equal(g.animations[1].channelCount, json.animations[1].channels.length);
+    assert.match(g.notes, new RegExp(`channels\\[${n0 + 1}\\]`));
+    g.dispose();
+    t.dispose();
+  });
+
   test(`${flavour}: animations by name and index, channels, and their errors`, async () => {
     const t = await loadTendon({ flavour });
     const g = t.loadGltf(readFileSync(join(KHR, 'Fox', 'Fox.glb')), { name: 'Fox.glb' });
@@ -280,6 +308,13 @@ for (const flavour of FLAVOURS) {
       }
     }
     assert.throws(() => g.channel(0, g.animations[0].trackCount), (e) => e instanceof TendonError && e.statusName === 'TENDON_ERR_RANGE');
+    // channelCount: the file's channels (read from the GLB's JSON chunk), every one imported here
+    const foxBytes = readFileSync(join(KHR, 'Fox', 'Fox.glb'));
+    const foxJson = JSON.parse(foxBytes.subarray(20, 20 + foxBytes.readUInt32LE(12)).toString('utf8'));
+    for (const c of g.animations) {
+      assert.equal(c.channelCount, foxJson.animations[c.index].channels.length);
+      assert.equal(c.channelCount, c.trackCount);
+    }
     // the skin's palette entries against --list's (entry: joint name)
     const entries = [...list.matchAll(/^ +(\d+): (.*)$/gm)].map((m) => m[2]);
     assert.deepEqual(entries, [...g.skins[0].joints].map((j) => g.jointNames[j]));
