@@ -1073,6 +1073,37 @@ START_TEST(test_counts_before_allocation)
 }
 END_TEST
 
+/* A model file one byte past the limit (4 GiB − 1, a GLB's largest length), made sparse: refused
+   as a format error by its size, before any of it is read. It used to be read whole to find the
+   extra byte: 4 GiB of memory, which under the address-space limit here failed as out of
+   memory. */
+START_TEST(test_model_past_limit)
+{
+    struct rlimit saved;
+    const rlim_t limit = limit_address_space(&saved);
+    char dir[] = "/tmp/tendon-gltf-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char model[64];
+    snprintf(model, sizeof model, "%s/big.glb", dir);
+    FILE *f = fopen(model, "wb");
+    ck_assert_ptr_nonnull(f);
+    static const unsigned char head[12] = {'g', 'l', 'T', 'F', 2, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
+    ck_assert_uint_eq(fwrite(head, 1, sizeof head, f), sizeof head);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(truncate(model, (off_t)UINT32_MAX + 1), 0);
+    tendon_gltf *g = (tendon_gltf *)&g; /* set to NULL by the failing load */
+    const tendon_status st = tendon_gltf_load(model, &g);
+    ck_assert_msg(st == TENDON_ERR_FORMAT, "%s: %s", tendon_status_name(st), tendon_error_message());
+    ck_assert_ptr_null(g);
+    ck_assert_msg(strstr(tendon_error_message(), "big.glb: longer than 4294967295 bytes") != NULL,
+                  "%s", tendon_error_message());
+    unlink(model);
+    rmdir(dir);
+    if (limit != RLIM_INFINITY)
+        ck_assert_int_eq(setrlimit(RLIMIT_AS, &saved), 0);
+}
+END_TEST
+
 static Suite *gltf_suite(void)
 {
     Suite *s = suite_create("gltf");
@@ -1089,6 +1120,7 @@ static Suite *gltf_suite(void)
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_truncated_glb);
     tcase_add_test(tc, test_endless_buffer_file);
+    tcase_add_test(tc, test_model_past_limit);
     tcase_add_test(tc, test_tangents);
     tcase_add_test(tc, test_mesh_quantization);
     tcase_add_test(tc, test_counts_before_allocation);

@@ -57,7 +57,8 @@ typedef struct tendon_gltf tendon_gltf;
  * Load a .gltf or .glb file (the format is told by the GLB magic, not the name). External
  * buffers are read relative to the file's directory, each only as far as its byteLength; the
  * file itself to at most 4 GiB − 1 bytes (a GLB's largest length), so a file that never ends
- * (a FIFO, /dev/zero) is refused rather than read until memory runs out.
+ * (a FIFO, /dev/zero) is refused rather than read until memory runs out; a regular file past
+ * that length is refused by its size, without reading it.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_IO (cannot read the file or a buffer), TENDON_ERR_FORMAT
  * (also: the file is longer than 4 GiB − 1 bytes; where size_t is 32-bit, TENDON_ERR_NOMEM past
  * 2 GiB),

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <math.h> /* sqrt: set-up time only (matrix decomposition), not a kernel */
 
@@ -321,12 +322,28 @@ static int hexval(char h)
  * The first `limit` bytes of the file at path (all of it when shorter), or, with `too_long` set,
  * an error when it holds more: a model file is read whole, to at most TENDON_GLTF_MAX_FILE (a
  * GLB's length is 32-bit); a buffer's file only to its byteLength. Either way a file that never
- * ends (a FIFO, /dev/zero) stops being read there instead of until memory runs out. *err: the
- * errno of a failure (EFBIG: longer than the limit). Where size_t is 32-bit (WebAssembly) the
- * buffer cannot grow past 2 GiB: a longer model fails as out of memory, before the limit.
+ * ends (a FIFO, /dev/zero) stops being read there instead of until memory runs out; a regular
+ * model file longer than the limit is refused by its size, unread. *err: the errno of a failure
+ * (EFBIG: longer than the limit). Where size_t is 32-bit (WebAssembly) the buffer cannot grow
+ * past 2 GiB: a model between 2 GiB and the limit fails as out of memory.
  */
 enum { GLTF_READ_CHUNK = 1 << 16 };
 #define TENDON_GLTF_MAX_FILE ((size_t)UINT32_MAX)
+/* Whether f is a regular file longer than limit bytes (a FIFO, a device or a failed stat: no,
+   and the reading finds out). */
+static int file_exceeds(FILE *f, size_t limit)
+{
+#ifdef _WIN32
+    struct _stati64 sb;
+    return _fstati64(_fileno(f), &sb) == 0 && (sb.st_mode & _S_IFMT) == _S_IFREG &&
+           (uint64_t)sb.st_size > (uint64_t)limit;
+#else
+    struct stat sb;
+    return fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) &&
+           (uint64_t)sb.st_size > (uint64_t)limit;
+#endif
+}
+
 static tendon_status read_file(const char *path, size_t limit, int too_long, unsigned char **data,
                                size_t *len, int *err)
 {
@@ -336,6 +353,11 @@ static tendon_status read_file(const char *path, size_t limit, int too_long, uns
     if (!f) { /* its FILE may not have been allocated: that is no I/O error */
         *err = errno;
         return errno == ENOMEM ? TENDON_ERR_NOMEM : TENDON_ERR_IO;
+    }
+    if (too_long && file_exceeds(f, limit)) { /* known before reading: not read at all */
+        fclose(f);
+        *err = EFBIG;
+        return TENDON_ERR_IO;
     }
     size_t cap = GLTF_READ_CHUNK, n = 0;
     unsigned char *buf = malloc(cap);
