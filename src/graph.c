@@ -251,6 +251,13 @@ static tendon_status tree_build(const tendon_blend_tree_desc *d, tendon_blend_tr
                     return tendon_fail(TENDON_ERR_VALUE, "%s: node %zu: at[%zu] = %.17g does "
                                        "not exceed at[%zu] = %.17g; positions must be strictly "
                                        "increasing", fn, i, c, n->at[c], c - 1, n->at[c - 1]);
+                /* the weight between two neighbours divides by their gap: an infinite one
+                   (finite positions more than DBL_MAX apart) would make it ∞/∞, a NaN pose */
+                if (c > 0 && !is_finite(n->at[c] - n->at[c - 1]))
+                    return tendon_fail(TENDON_ERR_VALUE, "%s: node %zu: at[%zu] − at[%zu] = "
+                                       "%.17g − %.17g overflows; neighbouring positions must be "
+                                       "at most DBL_MAX apart", fn, i, c, c - 1, n->at[c],
+                                       n->at[c - 1]);
                 tree->child_index[next_child] = n->children[c];
                 tree->child_at[next_child] = n->at[c];
                 ++next_child;
@@ -288,11 +295,12 @@ static tendon_status tree_build(const tendon_blend_tree_desc *d, tendon_blend_tr
                                "a tree is at most %d deep (evaluation recurses once per level)",
                                fn, i, steps, TENDON_BLEND_TREE_MAX_DEPTH);
     }
-    tree->scratch_count = 2 * interior;
     if (interior) {
         tree->scratch = calloc(2 * interior, sizeof *tree->scratch);
         if (!tree->scratch)
             return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate scratch poses", fn);
+        /* counted only once the array is there: destroy walks scratch_count of them */
+        tree->scratch_count = 2 * interior;
         for (size_t k = 0; k < 2 * interior; ++k)
             if ((s = tendon_pose_create(d->joint_count, &tree->scratch[k])) != TENDON_OK)
                 return s;

@@ -7,6 +7,7 @@
  * one axis, whose result is the rotation by the interpolated angle — computed with libm's
  * sin/cos in double and allowed one float32 ulp (tendon's slerp uses its own acos/sin).
  */
+#include <float.h>
 #include <math.h>
 
 #ifndef M_PI
@@ -542,6 +543,17 @@ START_TEST(test_tree_errors)
     ck_assert_ptr_nonnull(strstr(tendon_error_message(), "strictly increasing"));
     equal[0].at = at_nan;
     ck_assert_int_eq(try_tree(equal, 3, 0), TENDON_ERR_VALUE);
+    /* finite and increasing, but their gap overflows: a parameter between them made the weight
+       ∞/∞ and every joint NaN, with TENDON_OK */
+    static const double at_far[2] = {-1e308, 1e308};
+    equal[0].at = at_far;
+    ck_assert_int_eq(try_tree(equal, 3, 0), TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(),
+                         "node 0: at[1] − at[0] = 1e+308 − -1e+308 overflows") != NULL,
+                  "%s", tendon_error_message());
+    static const double at_max[2] = {-DBL_MAX / 2, DBL_MAX / 2}; /* a gap of DBL_MAX: accepted */
+    equal[0].at = at_max;
+    ck_assert_int_eq(try_tree(equal, 3, 0), TENDON_OK);
     equal[0].at = at_ok;
     equal[0].child_count = 0;
     ck_assert_int_eq(try_tree(equal, 3, 0), TENDON_ERR_RANGE);

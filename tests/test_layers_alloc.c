@@ -23,26 +23,26 @@ void *__real_realloc(void *p, size_t size);
 void *__real_aligned_alloc(size_t alignment, size_t size);
 
 static size_t g_allocations;
+/* The allocation numbered g_fail_at (g_allocations before it) returns NULL; SIZE_MAX: none. */
+static size_t g_fail_at = SIZE_MAX;
+
+static int counted_fails(void) { return g_allocations++ == g_fail_at; }
 
 void *__wrap_malloc(size_t size)
 {
-    ++g_allocations;
-    return __real_malloc(size);
+    return counted_fails() ? NULL : __real_malloc(size);
 }
 void *__wrap_calloc(size_t n, size_t size)
 {
-    ++g_allocations;
-    return __real_calloc(n, size);
+    return counted_fails() ? NULL : __real_calloc(n, size);
 }
 void *__wrap_realloc(void *p, size_t size)
 {
-    ++g_allocations;
-    return __real_realloc(p, size);
+    return counted_fails() ? NULL : __real_realloc(p, size);
 }
 void *__wrap_aligned_alloc(size_t alignment, size_t size)
 {
-    ++g_allocations;
-    return __real_aligned_alloc(alignment, size);
+    return counted_fails() ? NULL : __real_aligned_alloc(alignment, size);
 }
 
 static void constant_source(void *user, double time, tendon_pose *out)
@@ -207,6 +207,99 @@ START_TEST(test_mask_ik_retarget_per_frame)
 }
 END_TEST
 
+/* ---- construction out of memory ---- */
+
+typedef tendon_status (*create_fn)(const void *desc, void **out);
+typedef void (*destroy_fn)(void *obj);
+
+static tendon_status tree_create(const void *d, void **out)
+{
+    return tendon_blend_tree_create(d, (tendon_blend_tree **)out);
+}
+static void tree_destroy(void *t) { tendon_blend_tree_destroy(t); }
+static tendon_status machine_create(const void *d, void **out)
+{
+    return tendon_state_machine_create(d, (tendon_state_machine **)out);
+}
+static void machine_destroy(void *m) { tendon_state_machine_destroy(m); }
+typedef struct skeleton_pair {
+    const tendon_skeleton *source, *target;
+} skeleton_pair;
+static tendon_status map_create(const void *d, void **out)
+{
+    const skeleton_pair *p = d;
+    return tendon_retarget_map_create(p->source, p->target, (tendon_retarget_map **)out);
+}
+static void map_destroy(void *m) { tendon_retarget_map_destroy(m); }
+
+/* Counts a clean creation's allocations, then fails each in turn: TENDON_ERR_NOMEM and *out
+   NULL every time (no crash, and no leak under ASan). Returns the count. */
+static size_t fail_each_allocation(const char *what, create_fn create, destroy_fn destroy,
+                                   const void *desc)
+{
+    void *obj = NULL;
+    size_t before = g_allocations;
+    const tendon_status clean = create(desc, &obj);
+    const size_t count = g_allocations - before;
+    ck_assert_msg(clean == TENDON_OK, "%s: %s", what, tendon_error_message());
+    destroy(obj);
+    for (size_t k = 0; k < count; ++k) {
+        obj = (void *)&obj;
+        g_fail_at = g_allocations + k;
+        const tendon_status st = create(desc, &obj);
+        g_fail_at = SIZE_MAX;
+        ck_assert_msg(st == TENDON_ERR_NOMEM && obj == NULL,
+                      "%s with allocation %zu of %zu failing: %s, out %p: %s", what, k, count,
+                      tendon_status_name(st), obj, tendon_error_message());
+    }
+    return count;
+}
+
+/* tendon_blend_tree_create's scratch poses were counted before their array was allocated: with
+   that allocation failing, the clean-up destroyed poses of a NULL array (a read at 0x20). */
+START_TEST(test_create_out_of_memory)
+{
+    float a[3] = {0.0f, 0.0f, 1.0f};
+    static const double at[2] = {0.0, 1.0};
+    tendon_blend_node nodes[5] = {
+        {.kind = TENDON_BLEND_LERP, .parameter = "w", .a = 1, .b = 4},
+        {.kind = TENDON_BLEND_ONE_DIMENSIONAL, .parameter = "speed",
+         .children = (size_t[2]){2, 3}, .at = at, .child_count = 2},
+        {.kind = TENDON_BLEND_SOURCE, .sample = constant_source, .user = a, .clock = "stride"},
+        {.kind = TENDON_BLEND_SOURCE, .sample = constant_source, .user = a},
+        {.kind = TENDON_BLEND_SOURCE, .sample = constant_source, .user = a}};
+    tendon_pose bind;
+    ck_assert_int_eq(tendon_pose_create(3, &bind), TENDON_OK);
+    tendon_blend_tree_desc d = {.nodes = nodes, .node_count = 5, .joint_count = 3, .bind = &bind};
+    ck_assert_uint_ge(fail_each_allocation("tendon_blend_tree_create", tree_create, tree_destroy,
+                                           &d),
+                      5);
+    tendon_blend_tree *tree = NULL;
+    ck_assert_int_eq(tendon_blend_tree_create(&d, &tree), TENDON_OK);
+    tendon_state_desc states[2] = {{"idle", tree}, {"walk", tree}};
+    tendon_transition_desc tr[1] = {{"idle", "walk", 0.5, always, NULL}};
+    tendon_state_machine_desc md = {.states = states, .state_count = 2, .transitions = tr,
+                                    .transition_count = 1, .joint_count = 3, .bind = &bind};
+    ck_assert_uint_ge(fail_each_allocation("tendon_state_machine_create", machine_create,
+                                           machine_destroy, &md),
+                      2);
+    tendon_state_machine_destroy(NULL);
+    tendon_blend_tree_destroy(tree);
+
+    static const int32_t parents[3] = {-1, 0, 1};
+    static const char *const names[3] = {"hips", "spine", "head"};
+    tendon_skeleton_desc sd = {3, parents, names, &bind};
+    tendon_skeleton *sk = NULL;
+    ck_assert_int_eq(tendon_skeleton_create(&sd, &sk), TENDON_OK);
+    const skeleton_pair pair = {sk, sk};
+    ck_assert_uint_ge(fail_each_allocation("tendon_retarget_map_create", map_create, map_destroy,
+                                           &pair),
+                      1);
+    tendon_skeleton_destroy(sk);
+    tendon_pose_destroy(&bind);
+}
+END_TEST
+
 /* ---- the spring rig ---- */
 
 static tendon_status still_root(void *user, double t, float *out)
@@ -340,6 +433,7 @@ int main(void)
     tcase_add_test(tc, test_graph_per_frame);
     tcase_add_test(tc, test_clip_per_frame);
     tcase_add_test(tc, test_mask_ik_retarget_per_frame);
+    tcase_add_test(tc, test_create_out_of_memory);
     tcase_add_test(tc, test_spring_rig_per_frame);
     suite_add_tcase(s, tc);
     return run_suite(s);

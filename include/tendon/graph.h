@@ -76,7 +76,7 @@ typedef struct tendon_blend_node {
     size_t a, b;
     /** @} */
     /** @{ TENDON_BLEND_ONE_DIMENSIONAL: child_count ≥ 1 children; children[i] is a node index
-     *  and at[i] its position: finite and strictly increasing. */
+     *  and at[i] its position: finite, strictly increasing, neighbours at most DBL_MAX apart. */
     const size_t *children;
     const double *at;
     size_t child_count;
@@ -121,9 +121,11 @@ typedef struct tendon_blend_tree tendon_blend_tree;
  *   TENDON_ERR_VALUE   an unknown kind; an empty name or one longer than TENDON_GRAPH_NAME_MAX;
  *                      a name used as both a blend parameter and a clock (the seed's rule: one
  *                      number doing both jobs is a rig that responds to the wrong dial); at[]
- *                      not finite or not strictly increasing
+ *                      not finite, not strictly increasing, or two neighbours more than DBL_MAX
+ *                      apart (their gap divides the weight: ∞ would make a NaN pose)
  *   TENDON_ERR_COUNT   bind->joint_count or a clip's tendon_clip_joint_count differs from
  *                      joint_count (checked here, so that sampling cannot fail per frame)
+ *   TENDON_ERR_ALIAS   bind's arrays overlap each other (the pose checks of pose.h)
  *   TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM
  * On error *out is NULL.
  */
@@ -188,8 +190,9 @@ TENDON_API const char *tendon_blend_tree_parameter_name(const tendon_blend_tree 
  * out: tree's joint_count joints; must not be one of the tree's own poses.
  * Errors: TENDON_ERR_NULL (tree, out or its arrays), TENDON_ERR_COUNT (out's joint count
  * differs), TENDON_ERR_ALIAS (out is one of the tree's scratch poses), TENDON_ERR_VALUE
- * (time_sec NaN, refused before any node runs; nothing is written). A refusal from the blend
- * (impossible with the tree's own poses) is passed on.
+ * (time_sec NaN, refused before any node runs; nothing is written), and out's own checks
+ * (pose.h: TENDON_ERR_OVERFLOW for a joint count whose byte size overflows, before the count is
+ * compared). A refusal from the blend (impossible with the tree's own poses) is passed on.
  */
 TENDON_API tendon_status tendon_blend_tree_evaluate(tendon_blend_tree *tree, double time_sec,
                                                     tendon_pose *out);
@@ -265,6 +268,7 @@ typedef struct tendon_state_machine tendon_state_machine;
  *   TENDON_ERR_NOT_FOUND  a transition names a state that was not given
  *   TENDON_ERR_VALUE      two states with one name (the seed's Map would silently keep the
  *                         last); an empty or too long name; a duration that is NaN or ±∞
+ *   TENDON_ERR_ALIAS      bind's arrays overlap each other (the pose checks of pose.h)
  *   TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM
  * On error *out is NULL.
  */
@@ -318,7 +322,8 @@ TENDON_API tendon_status tendon_state_machine_advance(tendon_state_machine *mach
  * evaluated into the machine's two fade poses, which start at the bind pose and keep what
  * sources leave untouched from one evaluation to the next, as the seed's do. Allocates nothing.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (out's joint count differs), TENDON_ERR_ALIAS (out
- * is one of the machine's fade poses), and whatever a tree's evaluation refuses.
+ * is one of the machine's fade poses), out's own checks (pose.h: TENDON_ERR_OVERFLOW, before the
+ * count is compared), and whatever a tree's evaluation refuses.
  */
 TENDON_API tendon_status tendon_state_machine_evaluate(tendon_state_machine *machine,
                                                        tendon_pose *out);

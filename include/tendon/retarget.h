@@ -75,7 +75,9 @@ TENDON_API tendon_status tendon_retarget_map_source_joint(const tendon_retarget_
  * formulas above. Allocates nothing; pure.
  * out must not overlap source_pose.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (a pose's joint count is not its skeleton's; the
- * message gives both), TENDON_ERR_ALIAS. Nothing is written on error.
+ * message gives both), TENDON_ERR_ALIAS, and the poses' own checks (pose.h:
+ * TENDON_ERR_OVERFLOW for a joint count whose byte size overflows, before the counts are
+ * compared). Nothing is written on error.
  */
 TENDON_API tendon_status tendon_retarget_pose(const tendon_retarget_map *map,
                                               const tendon_pose *source_pose, tendon_pose *out);
