@@ -1,4 +1,6 @@
 /* Two-bone IK (tendon/ik.h): float32 geometry, clamped so full reach never takes a NaN. */
+#include <float.h>
+
 #include "common/detmath.h"
 #include "common/fpenv.h"
 #include "common/kernels_internal.h"
@@ -26,15 +28,25 @@ static float len3(const float a[3])
     return (float)tendon_det_sqrt((x * x + y * y) + z * z);
 }
 
-/* a / |a| into o; 0 (o unchanged) when a is the zero vector. */
+/* a / |a| into o; 0 (o unchanged) when a is the zero vector. A vector shorter than 2^-100 is
+ * scaled by 2^100 first (exact: a power of two, and no component can overflow): its length
+ * rounded to a float32 subnormal has only a few significant bits, and dividing by it gave
+ * "unit" vectors 1e-5 off length 1, enough to take a pole on the target line for a bend plane
+ * (a subnormal chain then lost its upper bone). Longer vectors are divided as they are. */
 static int unit3(const float a[3], float o[3])
 {
-    const float l = len3(a);
+    float l = len3(a);
     if (!(l > 0.0f))
         return 0;
-    o[0] = a[0] / l;
-    o[1] = a[1] / l;
-    o[2] = a[2] / l;
+    float s[3] = {a[0], a[1], a[2]};
+    if (l < 0x1p-100f) {
+        for (int c = 0; c < 3; ++c)
+            s[c] = a[c] * 0x1p100f;
+        l = len3(s);
+    }
+    o[0] = s[0] / l;
+    o[1] = s[1] / l;
+    o[2] = s[2] / l;
     return 1;
 }
 
@@ -233,6 +245,16 @@ tendon_status tendon_ik_two_bone(const float root[3], const float mid[3], const 
     rotate(q_up, lower, low_carried);
     arc(low_carried, low_new, q_low);
 
+    if (w == 0.0) { /* the chain as it is, bit for bit: root + (mid − root) may round */
+        static const float id[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+        for (int c = 0; c < 4; ++c)
+            out->upper_delta[c] = out->lower_delta[c] = id[c];
+        for (int c = 0; c < 3; ++c) {
+            out->mid[c] = mid[c];
+            out->end[c] = end[c];
+        }
+        return TENDON_OK;
+    }
     if (w == 1.0) {
         for (int c = 0; c < 4; ++c) {
             out->upper_delta[c] = q_up[c];
@@ -262,14 +284,15 @@ tendon_status tendon_ik_two_bone(const float root[3], const float mid[3], const 
 }
 
 /* The rotation of a model matrix (column-major), its columns normalised: Shepperd's method,
- * in double. 0 when a column has length 0. */
+ * in double. 0 when a column's length is 0, infinite or NaN (a zero or non-finite scale, or a
+ * non-finite element): an infinite column normalised is ∞/∞, NaN in the pose. */
 static int matrix_rotation(const float *m, double q[4])
 {
     double r[3][3]; /* r[row][col] */
     for (int c = 0; c < 3; ++c) {
         const double x = m[4 * c], y = m[4 * c + 1], z = m[4 * c + 2];
         const double l = tendon_det_sqrt((x * x + y * y) + z * z);
-        if (!(l > 0.0))
+        if (!(l > 0.0 && l <= DBL_MAX))
             return 0;
         r[0][c] = x / l;
         r[1][c] = y / l;
@@ -354,8 +377,9 @@ tendon_status tendon_ik_two_bone_pose(const tendon_skeleton *skeleton, const flo
     const size_t mid_parent = (size_t)parents[mid];
     if (!matrix_rotation(model + 16 * upper, w_rot) ||
         !matrix_rotation(model + 16 * mid_parent, p_rot))
-        return tendon_fail(TENDON_ERR_VALUE, "%s: the model matrix of joint %zu has a zero-length "
-                           "column (a zero scale); it has no rotation to solve in", fn,
+        return tendon_fail(TENDON_ERR_VALUE, "%s: the model matrix of joint %zu has a column of "
+                           "length 0, infinity or NaN (a zero or non-finite scale, or a "
+                           "non-finite element); it has no rotation to solve in", fn,
                            matrix_rotation(model + 16 * upper, w_rot) ? mid_parent : upper);
     tendon_ik_two_bone_result r;
     if ((s = tendon_ik_two_bone(model + 16 * upper + 12, model + 16 * mid + 12,

@@ -317,6 +317,11 @@ static tendon_status clip_delta(const char *fn, int f32, const tendon_clip *clip
     if (out_delta->translation == reference->translation)
         return tendon_fail(TENDON_ERR_ALIAS, "%s: out_delta is reference; it must be another "
                            "pose (the clip is sampled over a copy of the reference)", fn);
+    /* no array of one may share a byte with any of the other: sampling into a shared rotation
+       array wrote into the const reference and took the delta against the result */
+    if ((s = tendon_check_poses_apart(fn, "out_delta", out_delta, "reference", reference)) !=
+        TENDON_OK)
+        return s;
     if ((s = tendon_pose_copy(reference, out_delta)) != TENDON_OK ||
         (s = (f32 ? tendon_clip_sample_f32 : tendon_clip_sample)(clip, time_sec, out_delta)) !=
             TENDON_OK)

@@ -464,6 +464,17 @@ START_TEST(test_pose_chain)
     zero_scale[16] = zero_scale[17] = zero_scale[18] = 0.0f;
     ck_assert_int_eq(tendon_ik_two_bone_pose(sk, zero_scale, 1, 2, 3, target, pole, 1.0, &pose,
                                              NULL), TENDON_ERR_VALUE);
+    /* an infinite or NaN element: a column of length ∞ or NaN (∞ was accepted, and ∞/∞ wrote
+       NaN rotations into the pose with TENDON_OK; found by a review) */
+    static const float bad[2] = {INFINITY, NAN};
+    for (int b = 0; b < 2; ++b) {
+        memcpy(zero_scale, model, sizeof zero_scale);
+        zero_scale[16] = bad[b];
+        ck_assert_int_eq(tendon_ik_two_bone_pose(sk, zero_scale, 1, 2, 3, target, pole, 1.0,
+                                                 &pose, NULL), TENDON_ERR_VALUE);
+        ck_assert_ptr_nonnull(strstr(tendon_error_message(), "matrix of joint 1 has a column of "
+                                                             "length 0, infinity or NaN"));
+    }
     const float nan_target[3] = {NAN, 0, 0};
     ck_assert_int_eq(tendon_ik_two_bone_pose(sk, model, 1, 2, 3, nan_target, pole, 1.0, &pose,
                                              NULL), TENDON_ERR_VALUE);
@@ -567,6 +578,39 @@ START_TEST(test_extreme_scales)
 }
 END_TEST
 
+/* Found by a review: weight 0 gave root + (mid − root), rounded (here mid.x came back 0 instead
+ * of 1e-8); a chain at subnormal scale with the pole on the target line lost its upper bone (the
+ * "unit" vectors of subnormal lengths were 1e-5 off length 1, so the pole passed for a bend
+ * plane); the same chain at 2^100 times the size solves to (0.5, 0.5, √½)·K. */
+START_TEST(test_review_cases)
+{
+    tendon_ik_two_bone_result r;
+    const float root[3] = {1, 0, 0}, mid[3] = {1e-8f, 1, 0}, end[3] = {0.3f, 2, 0},
+                target[3] = {1, 1, 1};
+    ck_assert_int_eq(tendon_ik_two_bone(root, mid, end, target, NULL, 0.0, &r), TENDON_OK);
+    for (int c = 0; c < 3; ++c) {
+        ck_assert(float_bits(r.mid[c]) == float_bits(mid[c]));
+        ck_assert(float_bits(r.end[c]) == float_bits(end[c]));
+    }
+    for (int c = 0; c < 4; ++c)
+        ck_assert(r.upper_delta[c] == (c == 3 ? 1.0f : 0.0f) &&
+                  r.lower_delta[c] == (c == 3 ? 1.0f : 0.0f));
+
+    const float k = 0x1.0fp-133f; /* ≈ 9.7e-41, subnormal */
+    const float sr[3] = {0, 0, 0}, sm[3] = {0, 0, k}, se[3] = {0, 0, 2 * k}, st[3] = {k, k, 0};
+    ck_assert_int_eq(tendon_ik_two_bone(sr, sm, se, st, st, 1.0, &r), TENDON_OK);
+    ck_assert(r.reachable);
+    /* the elbow in the bend plane of (mid − root), as at any other scale: (0.5, 0.5, √½)·k, to
+       the subnormal grid's resolution (k has 9 significant bits) */
+    const double want[3] = {0.5 * k, 0.5 * k, sqrt(0.5) * k};
+    for (int c = 0; c < 3; ++c)
+        ck_assert_msg(fabs((double)r.mid[c] - want[c]) <= 0.01 * k, "mid[%d] = %a, want %a", c,
+                      (double)r.mid[c], want[c]);
+    ck_assert_double_le(fabs(dist(r.mid, sr) - k), 0.01 * k);
+    ck_assert(r.end[0] == st[0] && r.end[1] == st[1] && r.end[2] == st[2]);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     tendon_ik_two_bone_result r;
@@ -606,6 +650,7 @@ int main(void)
     tcase_add_test(tc, test_pose_chain_with_twist_joint);
     tcase_add_test(tc, test_extreme_scales);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_review_cases);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

@@ -397,6 +397,19 @@ START_TEST(test_clip_delta)
     /* Refusals. */
     ck_assert_int_eq(clip_delta_pose(NULL, 0.5, &ref, &delta), TENDON_ERR_NULL);
     ck_assert_int_eq(clip_delta_pose(clip, 0.5, &ref, &ref), TENDON_ERR_ALIAS);
+    /* an out_delta with the reference's rotation array and its own others: sampling wrote into
+       the const reference, and the delta came out the identity, with TENDON_OK (a review) */
+    float ref_rot[8];
+    memcpy(ref_rot, ref.rotation, sizeof ref_rot);
+    tendon_pose shares = {delta.translation, ref.rotation, delta.scale, 2};
+    ck_assert_int_eq(clip_delta_pose(clip, 0.5, &ref, &shares), TENDON_ERR_ALIAS);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "out_delta.rotation overlaps "
+                                                         "reference.rotation"));
+    ck_assert(memcmp(ref_rot, ref.rotation, sizeof ref_rot) == 0);
+    shares = (tendon_pose){delta.translation, delta.rotation, ref.scale, 2};
+    ck_assert_int_eq(clip_delta_pose(clip, 0.5, &ref, &shares), TENDON_ERR_ALIAS);
+    shares = (tendon_pose){delta.translation, ref.rotation + 1, delta.scale, 2}; /* partly */
+    ck_assert_int_eq(clip_delta_pose(clip, 0.5, &ref, &shares), TENDON_ERR_ALIAS);
     tendon_pose one;
     ck_assert_int_eq(tendon_pose_create(1, &one), TENDON_OK);
     ck_assert_int_eq(clip_delta_pose(clip, 0.5, &ref, &one), TENDON_ERR_COUNT);

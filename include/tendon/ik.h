@@ -71,7 +71,7 @@ typedef struct tendon_ik_two_bone_result {
  * Then upper_delta, lower_delta as documented on the result. weight w in [0, 1] (clamped)
  * blends the solution in: the deltas become slerp(identity, delta, w) and, for w < 1, mid and
  * end are the bones rotated by them (for w = 1 they are mid' and end' above; for w = 0 the
- * deltas are the identity and the positions the input's).
+ * deltas are the identity (0, 0, 0, 1) and the positions the input's, bit for bit).
  *
  * root, mid, end, target: [3] world positions (metres), finite and within
  * ±TENDON_IK_MAX_COORD_M (1e18 m). pole: [3] world position (a
@@ -108,8 +108,9 @@ TENDON_API tendon_status tendon_ik_two_bone(const float root[3], const float mid
  * non-uniform scale above a rotation. result: NULL, or the world-space solution.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (pose and skeleton joint counts differ),
  * TENDON_ERR_RANGE (an index ≥ joint_count, or mid is not a descendant of upper / end not of
- * mid: the message names them), TENDON_ERR_VALUE (as tendon_ik_two_bone; a degenerate upper
- * matrix). Nothing is written on error.
+ * mid: the message names them), TENDON_ERR_VALUE (as tendon_ik_two_bone; the model matrix of
+ * upper or of mid's parent with a column of length 0, ∞ or NaN: a zero or non-finite scale, or
+ * a non-finite element). Nothing is written on error.
  */
 TENDON_API tendon_status tendon_ik_two_bone_pose(const tendon_skeleton *skeleton,
                                                  const float *model, size_t upper, size_t mid,
