@@ -113,13 +113,48 @@ function checkNumber(value, name) {
                           6, 'TENDON_ERR_VALUE');
   return value;
 }
-/** An array-like of numbers of exactly `length` (setJoint's vectors), else throws. */
+/**
+ * An array-like of numbers of exactly `length` (setJoint's vectors), else throws. Returns a copy
+ * read once, element by element: the caller writes from the copy, so a getter that changes the
+ * values (or disposes an object) between the check and the write has nothing left to change.
+ */
 function checkVector(v, length, name) {
   if (!v || typeof v.length !== 'number' || v.length !== length)
     throw new TendonError(`${name} has ${v && typeof v.length === 'number' ? v.length : 'no'} ` +
                           `elements; expected ${length} numbers`, 2, 'TENDON_ERR_COUNT');
-  for (let i = 0; i < length; i++) checkNumber(v[i], `${name}[${i}]`);
-  return v;
+  const copy = new Array(length);
+  for (let i = 0; i < length; i++) copy[i] = checkNumber(v[i], `${name}[${i}]`);
+  return copy;
+}
+/**
+ * Throws when `out` is a typed array whose buffer was detached during the call — a view of module
+ * memory (ModuleFloats.array) that an anchor's allocation grew: writes to it would vanish.
+ */
+function detachedOut(out, name) {
+  if (ArrayBuffer.isView(out) && out.buffer.byteLength === 0)
+    throw new TendonError(`${name}: out was a view of module memory that the anchor's ` +
+                          'allocations grew, which detached it: the result could not be written ' +
+                          'there; pass a plain Float32Array, or take ModuleFloats.array again ' +
+                          'after the call', 6, 'TENDON_ERR_VALUE');
+}
+/** A name crossing into C: a string without a NUL (C would end it there), else throws. */
+function checkName(name, what) {
+  if (typeof name !== 'string')
+    throw new TypeError(`tendon: ${what} is ${name === null ? 'null' : typeof name}; expected a ` +
+                        'string');
+  const at = name.indexOf('\0');
+  if (at >= 0)
+    throw new TendonError(`${what} holds a NUL character at index ${at}; a name crossing into ` +
+                          'C ends at its first NUL, so it would name something else', 6,
+                          'TENDON_ERR_VALUE');
+  return name;
+}
+/** obj's fields `names` made read-only (the binding's bounds checks are built from them). */
+function readOnly(obj, names) {
+  for (const name of names)
+    Object.defineProperty(obj, name, { value: obj[name], writable: false, enumerable: true,
+                                       configurable: false });
+  return obj;
 }
 /** A caller's buffer's length against what the call reads / writes, else throws. */
 function checkLength(actual, expected, name, exact) {
@@ -135,13 +170,16 @@ function checkPoseArrays(pose, n, name) {
   if (!pose || typeof pose !== 'object')
     throw new TypeError(`tendon: ${name}: ${pose === null ? 'null' : typeof pose} is not a Pose ` +
                         '(translation, rotation, scale)');
+  const arrays = {}; // each read once: the caller uses these, not pose's (maybe getter) fields
   for (const [key, width] of [['translation', 3], ['rotation', 4], ['scale', 3]]) {
     const a = pose[key];
     if (!a || typeof a.length !== 'number')
       throw new TypeError(`tendon: ${name}: ${key} is not an array (a Pose has translation, ` +
                           'rotation and scale)');
     checkLength(a.length, width * n, `${name}: ${key} (${width} floats × ${n} joints)`, true);
+    arrays[key] = a;
   }
+  return arrays;
 }
 /** table[key] for a table's own keys only (not 'toString', 'constructor', ...), else undefined. */
 function own(table, key) {
@@ -339,6 +377,11 @@ class Tendon {
     return new TextDecoder().decode(u8.subarray(ptr, end));
   }
   _alloc(bytes) {
+    // malloc's size_t is 32 bits: 2^32 bytes would arrive as 0, and a buffer sized from a
+    // caller's length must never be smaller than what is then copied into it
+    if (!Number.isInteger(bytes) || bytes < 0 || bytes > U32_MAX)
+      throw new TendonError(`tendon: a buffer of ${bytes} bytes does not fit in wasm32's ` +
+                            `memory (at most ${U32_MAX} bytes)`, 2, 'TENDON_ERR_COUNT');
     // >>> 0: wasm32 pointers are unsigned (above 2 GiB an i32 comes back negative)
     const p = this._x.malloc(bytes) >>> 0;
     if (!p) throw new TendonError(`tendon: out of module memory for ${bytes} bytes`, 8,
@@ -534,11 +577,13 @@ class Tendon {
   /** setJoint (seed): one joint's transform written into a module pose. */
   setJoint(pose, joint, translation, rotation, scale) {
     this._live();
-    const p = this._posePtr(pose, 'pose');
+    this._posePtr(pose, 'pose'); // refused first, as before
     checkUint(joint, 'setJoint: joint', { status: 'range' });
-    checkVector(translation, 3, 'setJoint: translation');
-    checkVector(rotation, 4, 'setJoint: rotation');
-    checkVector(scale, 3, 'setJoint: scale');
+    // read once (a getter runs here, never after): the pose's pointer is taken after them
+    translation = checkVector(translation, 3, 'setJoint: translation');
+    rotation = checkVector(rotation, 4, 'setJoint: rotation');
+    scale = checkVector(scale, 3, 'setJoint: scale');
+    const p = this._posePtr(pose, 'pose');
     const tmp = this._alloc(40), f32 = this._f32(), o = tmp >>> 2;
     try {
       for (let c = 0; c < 3; c++) { f32[o + c] = translation[c]; f32[o + 7 + c] = scale[c]; }
@@ -605,15 +650,19 @@ class Tendon {
     f64[o + 1] = d;
     f64[o + 2] = m === undefined ? -1 : m;
   }
-  _writeLinks(links) {
-    for (let i = 0; i < links.length; i++) {
-      const l = links[i];
+  _writeLinks(links_in) {
+    // every link read once into a plain copy, settings checked, before anything is written (a
+    // getter runs here and never while the buffer is filled)
+    const links = [];
+    for (let i = 0, n = links_in.length; i < n; i++) {
+      const l = links_in[i];
       if (!l || typeof l !== 'object') throw new TypeError(`tendon: links[${i}] is not a SpringLink`);
-      checkVector(l.restOffsetM, 3, `links[${i}].restOffsetM`);
-      // settings checked before anything is written
-      checkNumber(l.frequencyHz, `links[${i}].frequencyHz`);
-      checkNumber(l.damping, `links[${i}].damping`);
-      if (l.maxOffsetM !== undefined) checkNumber(l.maxOffsetM, `links[${i}].maxOffsetM`);
+      const restOffsetM = checkVector(l.restOffsetM, 3, `links[${i}].restOffsetM`);
+      const frequencyHz = checkNumber(l.frequencyHz, `links[${i}].frequencyHz`);
+      const damping = checkNumber(l.damping, `links[${i}].damping`);
+      const maxOffsetM = l.maxOffsetM;
+      if (maxOffsetM !== undefined) checkNumber(maxOffsetM, `links[${i}].maxOffsetM`);
+      links.push({ restOffsetM, frequencyHz, damping, maxOffsetM });
     }
     const need = links.length * LINK_BYTES;
     if (need > this._linkCap) {
@@ -627,6 +676,7 @@ class Tendon {
       const f64 = this._f64(), o = (at >>> 3) + 3;
       f64[o] = l.restOffsetM[0]; f64[o + 1] = l.restOffsetM[1]; f64[o + 2] = l.restOffsetM[2];
     }
+    this._linksWritten = links.length;
     return this._links;
   }
   /** springSettleSec (seed). */
@@ -641,7 +691,8 @@ class Tendon {
     this._live();
     checkChain(links, 'springChainSettleSec: links');
     const p = links.length ? this._writeLinks(links) : this._links || this._f64box;
-    this._check(this._x.tendon_spring_chain_settle_sec(p, links.length, this._f64box));
+    const count = links.length ? this._linksWritten : 0; // what _writeLinks read, not re-read
+    this._check(this._x.tendon_spring_chain_settle_sec(p, count, this._f64box));
     return this._f64()[this._f64box >>> 3];
   }
 
@@ -727,6 +778,7 @@ class Tendon {
       st = this._x.tendon_wasm_spring_sample(this._settings, mode, handle, timeSec, this._out3);
       outer.returned = true;
       if (st === 0 && !this._failure) { // read before _callEnd's deferred frees
+        detachedOut(out, 'sampleSpring');
         const f32 = this._f32(), o = this._out3 >>> 2;
         out[0] = f32[o]; out[1] = f32[o + 1]; out[2] = f32[o + 2];
       }
@@ -746,11 +798,12 @@ class Tendon {
     if (!(out instanceof Float32Array || out instanceof Float64Array))
       throw new TypeError('tendon: sampleSpringChain: out is not a Float32Array (or a ' +
                           'Float64Array)');
-    const count = links.length;
-    if (count === 0) return out;
-    const p = this._writeLinks(links);
-    // out's length goes to the library, which refuses one too short with its own message
-    const floats = Math.max(out.length, 3 * count);
+    if (links.length === 0) return out;
+    const p = this._writeLinks(links), count = this._linksWritten;
+    // out's length goes to the library, which refuses one too short with its own message and
+    // writes 3·count floats: the buffer holds those (an out longer than 2^30 floats sized it
+    // to 4·out.length bytes, which wrapped to 0 in malloc's 32 bits)
+    const floats = 3 * count, outLength = Math.min(out.length, U32_MAX);
     // A chain sampled inside another's root function (the binding is re-entrant) writes to a
     // buffer of its own: the outer chain's output buffer must not be freed under it.
     const nested = this._chainDepth > 0;
@@ -785,10 +838,12 @@ class Tendon {
         const handle = this._anchorOpen(rootAt), mode = this._anchorMode;
         kind = this._anchorKind;
         st = this._x.tendon_wasm_spring_chain_sample(p, count, mode, handle, timeSec, work,
-                                                     workBytes, outPtr, out.length);
+                                                     workBytes, outPtr, outLength);
         outer.returned = true;
-        if (st === 0 && !this._failure) // read before _callEnd's deferred frees
+        if (st === 0 && !this._failure) { // read before _callEnd's deferred frees
+          detachedOut(out, 'sampleSpringChain');
           out.set(this._f32().subarray(outPtr >>> 2, (outPtr >>> 2) + 3 * count));
+        }
       } finally {
         try { this._anchorClose(kind); } finally { this._callEnd(outer); } // throws what an anchor threw
       }
@@ -990,6 +1045,7 @@ class ModulePose {
     const u32 = tendon._u32(), o = this._ptr >>> 2;
     this._t = u32[o]; this._r = u32[o + 1]; this._s = u32[o + 2];
     this._rv = undefined;
+    readOnly(this, ['jointCount']);
   }
   _live() {
     if (!this._ptr) throw new Error('tendon: this pose was disposed');
@@ -1014,28 +1070,35 @@ class ModulePose {
    * the array, its length and the expected one — never a prefix copied, never a RangeError).
    */
   set(pose) {
+    this._live();
+    const a = checkPoseArrays(pose, this.jointCount, 'pose.set');
+    // a plain array's elements are checked (a typed array's are numbers by construction: a
+    // string would otherwise become NaN silently) and copied, read once each; after this no
+    // caller code runs, so the pose cannot be disposed between the checks and the writes
+    const src = {};
+    for (const key of ['translation', 'rotation', 'scale']) {
+      if (ArrayBuffer.isView(a[key])) { src[key] = a[key]; continue; }
+      const copy = new Float64Array(a[key].length);
+      for (let i = 0; i < copy.length; i++) copy[i] = checkNumber(a[key][i], `pose.set: ${key}[${i}]`);
+      src[key] = copy;
+    }
     this._views();
-    checkPoseArrays(pose, this.jointCount, 'pose.set');
-    // a plain array's elements are checked (a typed array's are numbers by construction): a
-    // string would otherwise become NaN silently
-    for (const key of ['translation', 'rotation', 'scale'])
-      if (!ArrayBuffer.isView(pose[key]))
-        for (let i = 0; i < pose[key].length; i++) checkNumber(pose[key][i], `pose.set: ${key}[${i}]`);
-    this._tv.set(pose.translation);
-    this._rv.set(pose.rotation);
-    this._sv.set(pose.scale);
+    this._tv.set(src.translation);
+    this._rv.set(src.rotation);
+    this._sv.set(src.scale);
   }
   /** Copy the three arrays out into a Pose, whose arrays must hold exactly 3n, 4n and 3n. */
   copyTo(pose) {
+    this._live();
+    const a = checkPoseArrays(pose, this.jointCount, 'pose.copyTo');
     this._views();
-    checkPoseArrays(pose, this.jointCount, 'pose.copyTo');
     const put = (dst, src) => {
       if (typeof dst.set === 'function') dst.set(src);
       else for (let i = 0; i < src.length; i++) dst[i] = src[i]; // a plain array
     };
-    put(pose.translation, this._tv);
-    put(pose.rotation, this._rv);
-    put(pose.scale, this._sv);
+    put(a.translation, this._tv);
+    put(a.rotation, this._rv);
+    put(a.scale, this._sv);
   }
   dispose() {
     if (!this._ptr) return;
@@ -1055,6 +1118,7 @@ class ModuleFloats {
     this.length = count;
     this._ptr = tendon._alloc(Math.max(4, 4 * count));
     this._buffer = null;
+    readOnly(this, ['length']);
   }
   _live() {
     if (!this._ptr) throw new Error('tendon: these floats were disposed');
@@ -1205,6 +1269,7 @@ class ModuleClip {
     }
     this.jointCount = d.jointCount;
     this.duration = tendon._x.tendon_clip_duration(this._ptr);
+    readOnly(this, ['jointCount', 'duration']);
   }
   _live() {
     if (!this._ptr) throw new Error('tendon: this clip was disposed');
@@ -1255,7 +1320,8 @@ class ModuleSkeleton {
         owned.push(names);
         const enc = new TextEncoder();
         d.names.forEach((name, j) => {
-          const bytes = enc.encode(String(name));
+          checkName(name, `skeleton: names[${j}]`);
+          const bytes = enc.encode(name);
           const p = tendon._alloc(bytes.length + 1);
           owned.push(p);
           const u8 = new Uint8Array(tendon.memory.buffer);
@@ -1282,6 +1348,7 @@ class ModuleSkeleton {
       for (const p of owned) (p instanceof ModulePose ? p.dispose() : tendon._x.free(p));
     }
     this.jointCount = n;
+    readOnly(this, ['jointCount']);
   }
   _live() {
     if (!this._ptr) throw new Error('tendon: this skeleton was disposed');
@@ -1324,6 +1391,7 @@ class ModuleSkinBinding {
       if (ib) tendon._x.free(ib);
     }
     this.paletteCount = n;
+    readOnly(this, ['paletteCount']);
   }
   _live() {
     if (!this._ptr) throw new Error('tendon: this skin binding was disposed');
@@ -1428,6 +1496,7 @@ class ModuleSpringRig {
     this.chainCount = x.tendon_spring_rig_chain_count(this._ptr);
     this.linkCount = x.tendon_spring_rig_link_count(this._ptr);
     this._positions = tendon._alloc(Math.max(8, 12 * this.linkCount));
+    readOnly(this, ['linkCount']);
   }
   _live() {
     if (!this._ptr) throw new Error('tendon: this spring rig was disposed');
@@ -1601,6 +1670,7 @@ class ModuleSkinMesh {
     this.outputs = Object.freeze({ positions: true, normals: (bits & SKIN_OUTPUT_NORMALS) !== 0,
                                    tangents: (bits & SKIN_OUTPUT_TANGENTS) !== 0 });
     this.memoryBytes = x.tendon_skin_mesh_memory_bytes(this._ptr);
+    readOnly(this, ['vertexCount', 'influenceCount', 'paletteCount', 'outputs', 'memoryBytes']);
   }
   _live() {
     if (!this._ptr) throw new Error('tendon: this skin mesh was disposed');
@@ -1609,12 +1679,13 @@ class ModuleSkinMesh {
   // One apply: `table` the palette or the dual quaternions (16 floats an entry, the mesh's
   // paletteCount entries: the library cannot check its length, the binding does); the outputs
   // ModuleFloats or null / undefined (not written), each holding at least the vertices the
-  // range ends at (3, 3, 4 floats a vertex). first < 0: the whole mesh.
-  _apply(name, dq, first, count, table, outPositions, outNormals, outTangents) {
+  // range ends at (3, 3, 4 floats a vertex). whole: the whole mesh (first and count unused; a
+  // caller's negative first used to mean that, unchecked).
+  _apply(name, dq, whole, first, count, table, outPositions, outNormals, outTangents) {
     const t = this._tendon, x = t._x;
     t._live();
     const m = this._live();
-    const v = this.vertexCount, whole = first < 0;
+    const v = this.vertexCount;
     if (!whole) {
       checkUint(first, `${name}: first`, { status: 'range' });
       checkUint(count, `${name}: count`);
@@ -1641,20 +1712,20 @@ class ModuleSkinMesh {
    * as Tendon.skin on the mesh's inputs.
    */
   apply(palette, outPositions, outNormals, outTangents) {
-    this._apply('skinMesh.apply', false, -1, 0, palette, outPositions, outNormals, outTangents);
+    this._apply('skinMesh.apply', false, true, 0, 0, palette, outPositions, outNormals, outTangents);
   }
   /** apply for vertices [first, first + count) only: the outputs are the whole arrays (vertex v at 3v / 4v). */
   applyRange(first, count, palette, outPositions, outNormals, outTangents) {
-    this._apply('skinMesh.applyRange', false, first, count, palette, outPositions, outNormals,
+    this._apply('skinMesh.applyRange', false, false, first, count, palette, outPositions, outNormals,
                 outTangents);
   }
   /** Dual-quaternion skinning by `dq` (Tendon.paletteToDualQuat's output), outputs as apply's. */
   applyDualQuat(dq, outPositions, outNormals, outTangents) {
-    this._apply('skinMesh.applyDualQuat', true, -1, 0, dq, outPositions, outNormals, outTangents);
+    this._apply('skinMesh.applyDualQuat', true, true, 0, 0, dq, outPositions, outNormals, outTangents);
   }
   /** applyDualQuat for vertices [first, first + count) only. */
   applyDualQuatRange(first, count, dq, outPositions, outNormals, outTangents) {
-    this._apply('skinMesh.applyDualQuatRange', true, first, count, dq, outPositions, outNormals,
+    this._apply('skinMesh.applyDualQuatRange', true, false, first, count, dq, outPositions, outNormals,
                 outTangents);
   }
   dispose() {
@@ -1672,6 +1743,7 @@ class ModuleU16 {
     this.length = count;
     this._ptr = tendon._alloc(Math.max(4, 2 * count));
     this._buffer = null;
+    readOnly(this, ['length']);
   }
   _live() {
     if (!this._ptr) throw new Error('tendon: these indices were disposed');
@@ -1702,7 +1774,7 @@ class ModuleU16 {
 function borrowed(cls, tendon, ptr, fields) {
   const o = Object.create(cls.prototype);
   Object.assign(o, { _tendon: tendon, _ptr: ptr >>> 0, _borrowed: true }, fields);
-  return o;
+  return readOnly(o, Object.keys(fields)); // counts and lengths: the bounds checks use them
 }
 for (const cls of [ModuleSkeleton, ModuleSkinBinding, ModuleClip, ModuleFloats, ModuleU16]) {
   const own = cls.prototype.dispose;
@@ -1847,6 +1919,7 @@ class ModuleGltf {
     }
     if (typeof which !== 'string')
       throw new TypeError('tendon: gltf.animation takes an index or a name');
+    checkName(which, 'gltf.animation: name');
     const bytes = new TextEncoder().encode(which);
     const p = t._alloc(bytes.length + 8); // the name, its NUL, an aligned size_t after them
     try {

@@ -340,3 +340,134 @@ for (const flavour of FLAVOURS) {
                   tendonError('TENDON_ERR_VALUE', /spring rig: blend\.weight is string half/));
   });
 }
+
+// The second review of the binding (helper 27): sizes past wasm32's 4 GiB wrapped to a tiny
+// malloc and the copy ran over other objects; counts the bounds checks use were writable; a
+// getter could dispose the target between the check and the write; a negative `first` skinned
+// the whole mesh; a result written into a detached view vanished; a name was cut at a NUL.
+// Each case below failed (or corrupted a neighbour) before its fix.
+for (const flavour of FLAVOURS) {
+  test(`${flavour}: buffers past 4 GiB are refused, never wrapped (a neighbour stays intact)`, async () => {
+    const t = await loadTendon({ flavour });
+    const hole = t.createFloats(2);
+    const victim = t.createFloats(256);
+    victim.array.fill(7);
+    hole.dispose();
+    const links = Array.from({ length: 8 }, () => ({ frequencyHz: 2, damping: 0.5, restOffsetM: [0, -1, 0] }));
+    const anchor = { kind: 'constant', value: [1, 2, 3] };
+    // an out of 2^30 floats is longer than needed, which is allowed: only 3·count are written
+    const big = new Float32Array(2 ** 30);
+    const r1 = t.sampleSpringChain(links, anchor, 1, big);
+    assert.equal(r1, big);
+    const r2 = t.sampleSpringChain(links, anchor, 1);
+    assert.deepEqual(bitsOf(big.subarray(0, 24)), bitsOf(r2));
+    assert.deepEqual([...victim.array], new Array(256).fill(7));
+    // a buffer sized 4·n for n = 2^30 keys: refused before anything is copied
+    const keys = { length: 2 ** 30 };
+    assert.throws(() => t.createClip({ jointCount: 1, tracks: [{ joint: 0, path: 'weights',
+                                                                  width: 1, times: keys, values: keys }] }),
+                  tendonError('TENDON_ERR_COUNT', /4294967296 bytes does not fit in wasm32's memory/));
+    assert.deepEqual([...victim.array], new Array(256).fill(7));
+    victim.dispose();
+    t.dispose();
+  });
+
+  test(`${flavour}: counts and lengths are read-only`, async () => {
+    const t = await loadTendon({ flavour });
+    const sk = t.createSkeleton({ parents: [-1, 0, 0, 0] });
+    const bind = t.createSkinBinding(sk, [0]);
+    const pose = t.createPose(4);
+    const f = t.createFloats(16);
+    for (const [o, key] of [[sk, 'jointCount'], [bind, 'paletteCount'], [pose, 'jointCount'],
+                            [f, 'length']]) {
+      const before = o[key];
+      assert.throws(() => { o[key] = 1; }, TypeError, key);
+      assert.equal(o[key], before);
+    }
+    // the palette call still checks `model` against the skeleton's 4 joints
+    sk.restPose(pose);
+    assert.throws(() => t.palette(sk, bind, pose, t.createFloats(16), t.createFloats(16)),
+                  tendonError('TENDON_ERR_COUNT', /./));
+    t.dispose();
+  });
+
+  test(`${flavour}: setJoint reads its vectors once, before it takes the pose`, async () => {
+    const t = await loadTendon({ flavour });
+    const pose = t.createPose(4);
+    let victim = null, reads = 0;
+    const translation = { length: 3, 1: 2, 2: 3,
+      get 0() { if (++reads === 2) { pose.dispose(); victim = t.createPose(4); } return 99; } };
+    // the getter runs once, in the check: the pose is still alive when it is written
+    t.setJoint(pose, 0, translation, [0, 0, 0, 1], [1, 1, 1]);
+    assert.equal(reads, 1);
+    assert.deepEqual([...pose.translation.slice(0, 3)], [99, 2, 3]);
+    // a getter that disposes the pose during the check: refused as a disposed pose, and no other
+    // pose is written
+    const other = t.createPose(4);
+    const killer = { length: 3, 1: 0, 2: 0, get 0() { other.dispose(); victim = t.createPose(4); return 5; } };
+    assert.throws(() => t.setJoint(other, 0, killer, [0, 0, 0, 1], [1, 1, 1]), /disposed/);
+    assert.deepEqual([...victim.translation.slice(0, 3)], [0, 0, 0]);
+    // pose.set: an element's getter that disposes the target is refused as a disposed pose (it
+    // wrote into freed memory, then failed on an unrelated TypeError)
+    const target = t.createPose(1);
+    const rotation = [0, 0, 0];
+    Object.defineProperty(rotation, 3, { get() { target.dispose(); victim = t.createPose(1); return 1; } });
+    assert.throws(() => target.set({ translation: [4, 5, 6], rotation, scale: [1, 1, 1] }),
+                  /this pose was disposed/);
+    assert.deepEqual([...victim.translation], [0, 0, 0]);
+    t.dispose();
+  });
+
+  test(`${flavour}: applyRange refuses a negative first`, async () => {
+    const t = await loadTendon({ flavour });
+    const mesh = t.createSkinMesh({ paletteCount: 1, influenceCount: 1, joints: new Uint8Array([0, 0]),
+                                    weights: [1, 1], positions: [1, 2, 3, 4, 5, 6] });
+    const pal = t.createFloats(16);
+    pal.array.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    const out = t.createFloats(6);
+    for (const first of [-1, -(2 ** 31), -Infinity, -0.5]) {
+      out.array.fill(NaN);
+      assert.throws(() => mesh.applyRange(first, 1, pal, out), tendonError('TENDON_ERR_RANGE', /first/));
+      assert.throws(() => mesh.applyDualQuatRange(first, 1, pal, out), tendonError('TENDON_ERR_RANGE', /first/));
+      assert.ok(out.array.every((v) => Number.isNaN(v)));
+    }
+    mesh.applyRange(1, 1, pal, out); // vertex 1 only
+    assert.ok(Number.isNaN(out.array[0]));
+    assert.deepEqual([...out.array.slice(3)], [4, 5, 6]);
+    t.dispose();
+  });
+
+  test(`${flavour}: a result for a view the anchor detached throws instead of vanishing`, async () => {
+    const t = await loadTendon({ flavour });
+    const dst = t.createFloats(3);
+    let grown = false;
+    let grow = 1 << 24; // floats; each growth twice the last, so the freed one cannot hold it
+    const anchor = (s, o) => {
+      if (!grown) { grown = true; t.createFloats(grow).dispose(); grow *= 2; }
+      o[0] = 1; o[1] = 2; o[2] = 3;
+    };
+    assert.throws(() => t.sampleSpring({ frequencyHz: 2, damping: 0.35 }, anchor, 1.25, dst.array),
+                  tendonError('TENDON_ERR_VALUE', /sampleSpring: out was a view of module memory/));
+    // a plain array gets the result
+    const r = t.sampleSpring({ frequencyHz: 2, damping: 0.35 }, anchor, 1.25, new Float32Array(3));
+    assert.deepEqual([...r], [1, 2, 3]);
+    grown = false;
+    const chainOut = t.createFloats(6);
+    assert.throws(() => t.sampleSpringChain([{ frequencyHz: 2, damping: 0.5, restOffsetM: [0, -1, 0] },
+                                             { frequencyHz: 2, damping: 0.5, restOffsetM: [0, -1, 0] }],
+                                            anchor, 1.25, chainOut.array),
+                  tendonError('TENDON_ERR_VALUE', /sampleSpringChain: out was a view of module memory/));
+    t.dispose();
+  });
+
+  test(`${flavour}: names with a NUL, or not strings, are refused`, async () => {
+    const t = await loadTendon({ flavour });
+    assert.throws(() => t.createSkeleton({ parents: [-1, 0], names: ['hips', 'spine\0x'] }),
+                  tendonError('TENDON_ERR_VALUE', /names\[1\] holds a NUL character at index 5/));
+    for (const bad of [7, undefined, {}, null])
+      assert.throws(() => t.createSkeleton({ parents: [-1, 0], names: ['hips', bad] }), TypeError);
+    const sk = t.createSkeleton({ parents: [-1, 0], names: ['hips', 'spine'] });
+    assert.equal(sk.jointCount, 2);
+    t.dispose();
+  });
+}
