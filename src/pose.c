@@ -99,9 +99,14 @@ tendon_status tendon_pose_set_joint(tendon_pose *pose, size_t joint, const float
         return tendon_fail(TENDON_ERR_RANGE,
                            "%s: joint %zu is out of range: the pose has %zu joints (0..%zu)", fn,
                            joint, pose->joint_count, pose->joint_count - 1);
-    /* memmove: the inputs may point into the pose itself. */
-    memmove(pose->translation + 3 * joint, translation, 3 * sizeof(float));
-    memmove(pose->rotation + 4 * joint, rotation, 4 * sizeof(float));
-    memmove(pose->scale + 3 * joint, scale, 3 * sizeof(float));
+    /* The inputs may point into the pose itself, even into another of its arrays (swapping a
+       joint's translation and scale): all ten values are read before any is written. */
+    float v[10];
+    memcpy(v, translation, 3 * sizeof(float));
+    memcpy(v + 3, rotation, 4 * sizeof(float));
+    memcpy(v + 7, scale, 3 * sizeof(float));
+    memcpy(pose->translation + 3 * joint, v, 3 * sizeof(float));
+    memcpy(pose->rotation + 4 * joint, v + 3, 4 * sizeof(float));
+    memcpy(pose->scale + 3 * joint, v + 7, 3 * sizeof(float));
     return TENDON_OK;
 }

@@ -583,8 +583,13 @@ static tendon_status check_out_aligned(const char *fn, const void *out, size_t a
                            fn, out, align);
     return TENDON_OK;
 }
+/* A typed `out` only: through a void pointer the element's alignment would read as 1 (GNU C's
+   _Alignof(void)) and nothing would ever be refused — spring_sample, whose out is a float or a
+   double array, passes the alignment itself. */
 #define TENDON_CHECK_OUT_ALIGNED(fn, out)                                                          \
     do {                                                                                           \
+        _Static_assert(!_Generic((out), void *: 1, const void *: 1, default: 0),                   \
+                       "TENDON_CHECK_OUT_ALIGNED needs a typed pointer");                          \
         const tendon_status aligned_ = check_out_aligned((fn), (out), _Alignof(__typeof__(*(out))));\
         if (aligned_ != TENDON_OK)                                                                 \
             return aligned_;                                                                       \
@@ -764,8 +769,8 @@ static tendon_status spring_sample(const char *fn, const tendon_kernels *given,
                                    const tendon_spring_settings *settings,
                                    tendon_spring_lookback lookback,
                                    tendon_spring_anchor_fn anchor, void *user, status_anchor *sa,
-                                   double time_sec, const void *out, double out64[3],
-                                   const tendon_fpenv *env)
+                                   double time_sec, const void *out, size_t out_align,
+                                   double out64[3], const tendon_fpenv *env)
 {
     if (!settings)
         return tendon_fail(TENDON_ERR_NULL, "%s: settings is NULL", fn);
@@ -773,8 +778,10 @@ static tendon_status spring_sample(const char *fn, const tendon_kernels *given,
         return tendon_fail(TENDON_ERR_NULL, "%s: anchor is NULL", fn);
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
-    TENDON_CHECK_OUT_ALIGNED(fn, out);
-    tendon_status st = check_lookback(fn, lookback);
+    tendon_status st = check_out_aligned(fn, out, out_align);
+    if (st != TENDON_OK)
+        return st;
+    st = check_lookback(fn, lookback);
     if (st != TENDON_OK)
         return st;
     caller_anchor ca;
@@ -826,7 +833,8 @@ tendon_status tendon_spring_sample_f64_on(const tendon_kernels *k,
     double result[3];
     const tendon_status st = spring_sample("tendon_spring_sample_f64", k, settings,
                                            TENDON_SPRING_LOOKBACK_SEED, anchor, user, NULL,
-                                           time_sec, out64, result, TENDON_FPENV_HERE);
+                                           time_sec, out64, _Alignof(double), result,
+                                           TENDON_FPENV_HERE);
     if (st == TENDON_OK)
         memcpy(out64, result, sizeof result);
     return st;
@@ -848,7 +856,7 @@ tendon_status tendon_spring_sample_on(const tendon_kernels *k,
     double result[3];
     const tendon_status st =
         spring_sample("tendon_spring_sample", k, settings, TENDON_SPRING_LOOKBACK_SEED, anchor,
-                      user, NULL, time_sec, out, result, TENDON_FPENV_HERE);
+                      user, NULL, time_sec, out, _Alignof(float), result, TENDON_FPENV_HERE);
     if (st == TENDON_OK) {
         out[0] = (float)result[0];
         out[1] = (float)result[1];
@@ -1326,8 +1334,8 @@ tendon_status tendon_spring_sample_status_on(const tendon_kernels *k,
     status_anchor sa = {anchor, user, TENDON_OK, 0.0, 0, NULL};
     double result[3];
     const tendon_status st = spring_sample("tendon_spring_sample_status", k, settings, lookback,
-                                           NULL, NULL, &sa, time_sec, out, result,
-                                           TENDON_FPENV_HERE);
+                                           NULL, NULL, &sa, time_sec, out, _Alignof(float),
+                                           result, TENDON_FPENV_HERE);
     if (st == TENDON_OK) {
         out[0] = (float)result[0];
         out[1] = (float)result[1];

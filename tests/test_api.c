@@ -1135,6 +1135,17 @@ START_TEST(test_misaligned_refused)
                     TENDON_ERR_VALUE, "tendon_pose_set_joint", "translation", "aligned");
         EXPECT_FAIL(tendon_pose_set_joint(&p, 1, qa, BYTE_SHIFT(const float, qa, 1), qa),
                     TENDON_ERR_VALUE, "tendon_pose_set_joint", "rotation", "aligned");
+        /* inputs inside the pose, across its arrays: every value is read before any is written,
+           so a joint's translation and scale swap (the scale used to come back as the new
+           translation: a review found it) */
+        static const float t0[3] = {1, 2, 3}, r0[4] = {0, 0, 0, 1}, s0[3] = {4, 5, 6};
+        EXPECT_OK(tendon_pose_set_joint(&p, 0, t0, r0, s0));
+        EXPECT_OK(tendon_pose_set_joint(&p, 0, p.scale, p.rotation, p.translation));
+        for (int c = 0; c < 3; ++c) {
+            ck_assert(p.translation[c] == s0[c]);
+            ck_assert(p.scale[c] == t0[c]);
+        }
+        ck_assert(p.rotation[3] == 1.0f);
         tendon_pose_destroy(&p);
     }
     /* count 0 reads nothing: any pointer is accepted, as NULL is */

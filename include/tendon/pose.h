@@ -64,9 +64,12 @@ TENDON_API tendon_status tendon_pose_copy(const tendon_pose *src, tendon_pose *d
 /**
  * Write one joint's transform straight into a pose (seed 000 `setJoint`): what a solver drives.
  * translation[3] (metres), rotation[4] (x y z w, stored as given: not normalised), scale[3].
- * The values are copied bit for bit; nothing is validated beyond the index.
- * Errors: TENDON_ERR_NULL (pose, one of its arrays, or an input), TENDON_ERR_RANGE
- * (joint >= pose->joint_count; the message names both). On error the pose is unchanged.
+ * The values are copied bit for bit; nothing is validated beyond the index. The inputs may point
+ * anywhere, the pose itself included (all ten values are read before any is written, so
+ * passing a joint's scale as its translation and its translation as its scale swaps them).
+ * Errors: TENDON_ERR_NULL (pose, one of its arrays, or an input), TENDON_ERR_VALUE (an input
+ * not aligned to float; the message names it), TENDON_ERR_RANGE (joint >= pose->joint_count;
+ * the message names both). On error the pose is unchanged.
  */
 TENDON_API tendon_status tendon_pose_set_joint(tendon_pose *pose, size_t joint,
                                                const float translation[3],
