@@ -324,6 +324,8 @@ static tendon_status check_track(const char *fn, const tendon_clip_desc *desc, s
 
 tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out)
 {
+    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
+        *out = NULL;
     TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_clip_create";
     if (!out)

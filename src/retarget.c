@@ -123,6 +123,8 @@ static tendon_status map_build(const tendon_skeleton *src, const tendon_skeleton
 tendon_status tendon_retarget_map_create(const tendon_skeleton *source,
                                          const tendon_skeleton *target, tendon_retarget_map **out)
 {
+    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
+        *out = NULL;
     TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_retarget_map_create";
     if (!out)

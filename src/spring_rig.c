@@ -1241,6 +1241,8 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
 
 tendon_status tendon_spring_rig_create(const tendon_spring_rig_desc *desc, tendon_spring_rig **out)
 {
+    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
+        *out = NULL;
     TENDON_FPENV_GUARD();
     static const char fn[] = "tendon_spring_rig_create";
     if (!out)

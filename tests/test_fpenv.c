@@ -802,6 +802,23 @@ START_TEST(check_mode_refuses)
     for (size_t i = 0; i < 3 * N * sizeof(float); ++i)
         ck_assert_uint_eq(((unsigned char *)p.out.translation)[i], 0xA5);
     ck_assert(q[0] == 7 && q[3] == 7 && one[0] == 7 && one[2] == 7);
+    /* a constructor refused by the environment sets *out to NULL, as on every other error (it
+       was left as it was: a caller destroying *out on failure freed garbage; a review) */
+    {
+        static const int32_t parents[2] = {-1, 0};
+        const tendon_skeleton_desc sd = {2, parents, NULL, NULL};
+        tendon_skeleton *sk = (tendon_skeleton *)(uintptr_t)0xdeadbeef;
+        tendon_clip *clip = (tendon_clip *)(uintptr_t)0xdeadbeef;
+        const tendon_clip_desc cd = {1, 0, NULL};
+        set_mode(m);
+        const tendon_status s1 = tendon_skeleton_create(&sd, &sk);
+        const tendon_status s2 = tendon_clip_create(&cd, &clip);
+        set_mode(M_DEFAULT);
+        ck_assert_int_eq(s1, TENDON_ERR_FPENV);
+        ck_assert_int_eq(s2, TENDON_ERR_FPENV);
+        ck_assert_ptr_null(sk);
+        ck_assert_ptr_null(clip);
+    }
     /* in the default environment the same calls run */
     ck_assert(tendon_pose_blend(&p.a, &p.b, 0.25, &p.out) == TENDON_OK);
     ck_assert_str_eq(tendon_fpenv_mode(), "check");

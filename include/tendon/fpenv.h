@@ -16,7 +16,9 @@
  *   is already defined the cost is one register read and a compare.
  * - TENDON_FPENV=check (a build option, not a run-time setting): nothing is written; a public
  *   call whose caller's environment is not the defined one is refused with TENDON_ERR_FPENV,
- *   the message naming the register value and the expected one, and writes nothing.
+ *   the message naming the register value and the expected one, and writes nothing but a
+ *   constructor's *out, set to NULL as on every other error (so destroying *out after any
+ *   failure stays safe).
  *
  * The raw kernel table (tendon/kernels.h) is not guarded: its function pointers run in the
  * caller's environment. Wrap a batch of raw calls in tendon_fpenv_enter / tendon_fpenv_leave.
