@@ -72,6 +72,8 @@ tendon_status tendon_pose_copy(const tendon_pose *src, tendon_pose *dst)
     if ((s = tendon_check_pose_alias(fn, "dst", dst, "src", src)) != TENDON_OK)
         return s;
     const size_t n = src->joint_count;
+    if (n == 0) /* a 0-joint pose may hold NULL arrays: memcpy must not see them, even for 0 */
+        return TENDON_OK;
     if (dst->translation != src->translation)
         memcpy(dst->translation, src->translation, 3 * n * sizeof(float));
     if (dst->rotation != src->rotation)

@@ -175,6 +175,13 @@ START_TEST(test_create_and_query)
     s = make_skeleton(NULL, NULL, 0, NULL);
     ck_assert_uint_eq(tendon_skeleton_joint_count(s), 0);
     ck_assert_ptr_null(tendon_skeleton_level_order(s));
+    /* its rest pose into a 0-joint pose with NULL arrays (as tendon_pose_destroy leaves one):
+       nothing to copy, and memcpy is not handed the NULLs (UBSan stopped there; a review) */
+    tendon_pose none = {NULL, NULL, NULL, 0};
+    ck_assert_int_eq(tendon_skeleton_rest_pose(s, &none), TENDON_OK);
+    ck_assert_int_eq(tendon_pose_copy(&none, &none), TENDON_OK);
+    tendon_pose_destroy(&copy); /* zeroed: the NULL-array 0-joint pose */
+    ck_assert_int_eq(tendon_pose_copy(&none, &copy), TENDON_OK);
     tendon_skeleton_destroy(s);
     tendon_skeleton_destroy(NULL);
     ck_assert_ptr_null(tendon_skeleton_level_order(NULL));

@@ -44,7 +44,8 @@ typedef enum tendon_isa_build {
     TENDON_ISA_EMULATED = 2  /**< compiled through SIMDe emulation on the other architecture */
 } tendon_isa_build;
 
-/** "scalar", "sse2", "sse41", "avx2", "avx512", "neon"; NULL for a value outside the enum. */
+/** "scalar", "sse2", "sse41", "avx2", "avx512", "neon", "simd128"; NULL for a value outside the
+ *  enum. */
 TENDON_API const char *tendon_isa_name(tendon_isa isa);
 
 /**
@@ -78,7 +79,11 @@ TENDON_API tendon_status tendon_isa_active(tendon_isa *out);
  */
 TENDON_API tendon_status tendon_isa_force(tendon_isa isa);
 
-/** The CPU's brand string (e.g. "AMD EPYC 9R14"), or a generic architecture name. Never NULL. */
+/**
+ * The CPU's brand string (e.g. "AMD EPYC 9R14"), or a generic architecture name. Never NULL.
+ * The string is the calling thread's own: valid until this thread's next call or its end (copy
+ * it to keep it, or to hand it to another thread). Each call reads the CPU again.
+ */
 TENDON_API const char *tendon_cpu_name(void);
 
 struct tendon_kernels;

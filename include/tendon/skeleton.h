@@ -9,7 +9,7 @@
  * m[4·c + r], the translation is m[12], m[13], m[14] (glTF and cglm `mat4` layout). Arrays of
  * matrices are `[16*count]` floats, matrix j at `16*j`. Quaternions are x y z w.
  *
- * Arithmetic (docs/skinning.md, DESIGN.md §4): the matrix kernels compute in float32, as a GPU
+ * Arithmetic (docs/skinning.md, docs/determinism.md): the matrix kernels compute in float32, as a GPU
  * would, with every sum in one written order and no fused multiply-add. A 4×4 product element is
  * summed pairwise (issue 12, docs/determinism.md "Pairwise products"):
  *   (a×b)[4c+r] = (a[r]·b[4c] + a[4+r]·b[4c+1]) + (a[8+r]·b[4c+2] + a[12+r]·b[4c+3]).
@@ -208,8 +208,8 @@ TENDON_API tendon_status tendon_pose_model_matrices(const tendon_skeleton *skele
  * TENDON_ERR_VALUE (a world rest matrix with a non-finite element — the message names it and its
  * value —, not affine — its bottom row, quoted, is not (0, 0, 0, 1) —, singular — its 3×3
  * determinant is 0 —, or whose inverse overflows float — the determinant is quoted; the message
- * names the joint; or a misaligned joint_of, root_matrix or out_inverse_bind),
- * TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM.
+ * names the joint; or a misaligned joint_of, root_matrix or out_inverse_bind), TENDON_ERR_ALIAS
+ * (out_inverse_bind overlaps joint_of or root_matrix), TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM.
  */
 TENDON_API tendon_status tendon_inverse_bind_from_rest(const tendon_skeleton *skeleton,
                                                        const float *root_matrix,

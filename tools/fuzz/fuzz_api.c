@@ -9,7 +9,7 @@
  * state machines), calls the entry points of its module with it, and frees it again.
  *
  * The program runs once per ISA this CPU supports (tendon_isa_force), and every status and every
- * output is recorded (NaNs by class: DESIGN.md §4). The contract checked, aborting with a message
+ * output is recorded (NaNs by class: docs/determinism.md). The contract checked, aborting with a message
  * on a violation:
  *   1. no crash, hang, leak or out-of-bounds access (ASan + UBSan; buffers are allocated to
  *      their exact size so that one float too far is a report);

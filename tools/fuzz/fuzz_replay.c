@@ -15,7 +15,7 @@
  *   - the exit status is 0 (done) or 2 (malformed input), never 1 (ISAs disagree) nor another;
  *   - the two runs write the same text: `actual` is the scalar result under --isa all and the
  *     dispatched ISA's without it, and the writer spells every NaN "NaN", so the outputs agree
- *     exactly when every ISA gives the scalar bits, NaNs compared by class (DESIGN.md §4).
+ *     exactly when every ISA gives the scalar bits, NaNs compared by class (docs/determinism.md).
  *
  * Inputs larger than 64 KiB are skipped: the command reads any size, but the fuzzer's work per
  * input must stay bounded (the seed corpus files are at most a few KiB).
