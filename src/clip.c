@@ -324,9 +324,7 @@ static tendon_status check_track(const char *fn, const tendon_clip_desc *desc, s
 
 tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out)
 {
-    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
-        *out = NULL;
-    TENDON_FPENV_GUARD();
+    TENDON_FPENV_GUARD_OUT(out); /* a refusal sets *out to NULL too */
     static const char fn[] = "tendon_clip_create";
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);

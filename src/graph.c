@@ -310,9 +310,7 @@ static tendon_status tree_build(const tendon_blend_tree_desc *d, tendon_blend_tr
 
 tendon_status tendon_blend_tree_create(const tendon_blend_tree_desc *desc, tendon_blend_tree **out)
 {
-    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
-        *out = NULL;
-    TENDON_FPENV_GUARD();
+    TENDON_FPENV_GUARD_OUT(out); /* a refusal sets *out to NULL too */
     static const char fn[] = "tendon_blend_tree_create";
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
@@ -674,9 +672,7 @@ static tendon_status sm_build(const tendon_state_machine_desc *d, tendon_state_m
 tendon_status tendon_state_machine_create(const tendon_state_machine_desc *desc,
                                           tendon_state_machine **out)
 {
-    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
-        *out = NULL;
-    TENDON_FPENV_GUARD();
+    TENDON_FPENV_GUARD_OUT(out); /* a refusal sets *out to NULL too */
     static const char fn[] = "tendon_state_machine_create";
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);

@@ -123,9 +123,7 @@ static tendon_status map_build(const tendon_skeleton *src, const tendon_skeleton
 tendon_status tendon_retarget_map_create(const tendon_skeleton *source,
                                          const tendon_skeleton *target, tendon_retarget_map **out)
 {
-    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
-        *out = NULL;
-    TENDON_FPENV_GUARD();
+    TENDON_FPENV_GUARD_OUT(out); /* a refusal sets *out to NULL too */
     static const char fn[] = "tendon_retarget_map_create";
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);

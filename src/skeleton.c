@@ -240,9 +240,7 @@ static int level_order(const int32_t *parents, size_t n, uint32_t *order)
 
 tendon_status tendon_skeleton_create(const tendon_skeleton_desc *desc, tendon_skeleton **out)
 {
-    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
-        *out = NULL;
-    TENDON_FPENV_GUARD();
+    TENDON_FPENV_GUARD_OUT(out); /* a refusal sets *out to NULL too */
     static const char fn[] = "tendon_skeleton_create";
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);
@@ -650,9 +648,7 @@ tendon_status tendon_skin_binding_create(const tendon_skeleton *skeleton, const 
                                          const float *inverse_bind, size_t palette_count,
                                          tendon_skin_binding **out)
 {
-    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
-        *out = NULL;
-    TENDON_FPENV_GUARD();
+    TENDON_FPENV_GUARD_OUT(out); /* a refusal sets *out to NULL too */
     static const char fn[] = "tendon_skin_binding_create";
     tendon_status s;
     if (!out)

@@ -21,9 +21,7 @@ typedef struct tendon_skin_mesh mesh_t;
 static size_t round64(size_t x) { return (x + 63) & ~(size_t)63; }
 tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mesh **out)
 {
-    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
-        *out = NULL;
-    TENDON_FPENV_GUARD();
+    TENDON_FPENV_GUARD_OUT(out); /* a refusal sets *out to NULL too */
     static const char fn[] = "tendon_skin_mesh_create";
     tendon_status s;
     if (!out)

@@ -1241,9 +1241,7 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
 
 tendon_status tendon_spring_rig_create(const tendon_spring_rig_desc *desc, tendon_spring_rig **out)
 {
-    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
-        *out = NULL;
-    TENDON_FPENV_GUARD();
+    TENDON_FPENV_GUARD_OUT(out); /* a refusal sets *out to NULL too */
     static const char fn[] = "tendon_spring_rig_create";
     if (!out)
         return tendon_fail(TENDON_ERR_NULL, "%s: out is NULL", fn);

@@ -204,8 +204,16 @@ static inline tendon_status tendon_fpenv_refuse(const char *fn, uint64_t reg)
 #define TENDON_FPENV_REFUSE_()                                                                     \
     if (tendon_fpenv_differs_(tendon_fpenv_here.caller))                                           \
     return tendon_fpenv_refuse(__func__, tendon_fpenv_here.caller)
+/* A constructor's: *out NULL on this error too, as its doc promises for every error. */
+#define TENDON_FPENV_REFUSE_OUT_(out)                                                              \
+    if (tendon_fpenv_differs_(tendon_fpenv_here.caller)) {                                         \
+        if (out)                                                                                   \
+            *(out) = NULL;                                                                         \
+        return tendon_fpenv_refuse(__func__, tendon_fpenv_here.caller);                            \
+    }
 #else
 #define TENDON_FPENV_REFUSE_() ((void)0)
+#define TENDON_FPENV_REFUSE_OUT_(out) ((void)(out))
 #endif
 
 /* The first statement of every public function that does floating-point work. */
@@ -218,6 +226,19 @@ static inline tendon_status tendon_fpenv_refuse(const char *fn, uint64_t reg)
 #define TENDON_FPENV_GUARD()                                                                       \
     tendon_fpenv tendon_fpenv_here = tendon_fpenv_enter_();                                      \
     TENDON_FPENV_REFUSE_()
+#endif
+
+/* TENDON_FPENV_GUARD() for a constructor (`Type **out`): a check-mode refusal sets *out to NULL
+   first, as every other error of a constructor does. */
+#if defined(TENDON_FPENV_HAVE_CLEANUP)
+#define TENDON_FPENV_GUARD_OUT(out)                                                                \
+    tendon_fpenv tendon_fpenv_here __attribute__((cleanup(tendon_fpenv_leave_), unused)) =       \
+        tendon_fpenv_enter_();                                                                     \
+    TENDON_FPENV_REFUSE_OUT_(out)
+#else
+#define TENDON_FPENV_GUARD_OUT(out)                                                                \
+    tendon_fpenv tendon_fpenv_here = tendon_fpenv_enter_();                                      \
+    TENDON_FPENV_REFUSE_OUT_(out)
 #endif
 
 /* The guard's state, for internal functions that reach user callbacks. */

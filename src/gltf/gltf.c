@@ -1702,9 +1702,7 @@ static tendon_status load_common(const unsigned char *data, size_t size, const c
 tendon_status tendon_gltf_load_memory(const void *data, size_t size, const char *name,
                                       const char *base_dir, tendon_gltf **out)
 {
-    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
-        *out = NULL;
-    TENDON_FPENV_GUARD();
+    TENDON_FPENV_GUARD_OUT(out); /* a refusal sets *out to NULL too */
     if (!out)
         return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_load_memory: out is NULL");
     *out = NULL;
@@ -1715,9 +1713,7 @@ tendon_status tendon_gltf_load_memory(const void *data, size_t size, const char 
 
 tendon_status tendon_gltf_load(const char *path, tendon_gltf **out)
 {
-    if (out) /* NULL on every error, a check-mode TENDON_ERR_FPENV included */
-        *out = NULL;
-    TENDON_FPENV_GUARD();
+    TENDON_FPENV_GUARD_OUT(out); /* a refusal sets *out to NULL too */
     if (!out)
         return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_load: out is NULL");
     *out = NULL;
