@@ -9,10 +9,10 @@
  * alignment is a speed hint only. Every function that takes a pose checks the pose itself first,
  * whatever its own list of errors says: a NULL array with joint_count > 0 is TENDON_ERR_NULL
  * (a 0-joint pose may hold NULL arrays, as tendon_pose_destroy leaves it); arrays not on a
- * 4-byte boundary (joint_count > 0) are TENDON_ERR_VALUE, naming the array; a joint_count whose byte size overflows size_t, or arrays
- * that would run past the end of the address space, TENDON_ERR_OVERFLOW (so a wildly wrong
- * count is reported as that before it is compared with another count); arrays of the one pose
- * that overlap each other, TENDON_ERR_ALIAS.
+ * 4-byte boundary (joint_count > 0) are TENDON_ERR_VALUE, naming the array; a joint_count whose
+ * byte size overflows size_t, or arrays that would run past the end of the address space,
+ * TENDON_ERR_OVERFLOW (so a wildly wrong count is reported as that before it is compared with
+ * another count); arrays of the one pose that overlap each other, TENDON_ERR_ALIAS.
  */
 #ifndef TENDON_POSE_H
 #define TENDON_POSE_H

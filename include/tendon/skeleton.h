@@ -9,9 +9,9 @@
  * m[4·c + r], the translation is m[12], m[13], m[14] (glTF and cglm `mat4` layout). Arrays of
  * matrices are `[16*count]` floats, matrix j at `16*j`. Quaternions are x y z w.
  *
- * Arithmetic (docs/skinning.md, docs/determinism.md): the matrix kernels compute in float32, as a GPU
- * would, with every sum in one written order and no fused multiply-add. A 4×4 product element is
- * summed pairwise (issue 12, docs/determinism.md "Pairwise products"):
+ * Arithmetic (docs/skinning.md, docs/determinism.md): the matrix kernels compute in float32, as
+ * a GPU would, with every sum in one written order and no fused multiply-add. A 4×4 product
+ * element is summed pairwise (issue 12, docs/determinism.md "Pairwise products"):
  *   (a×b)[4c+r] = (a[r]·b[4c] + a[4+r]·b[4c+1]) + (a[8+r]·b[4c+2] + a[12+r]·b[4c+3]).
  * Every ISA variant (scalar, SSE2, SSE4.1, AVX2, AVX-512, NEON) is bitwise identical to the
  * scalar reference in the default FP environment; NaN outputs are NaN on every ISA (sign and

@@ -9,8 +9,8 @@
  * state machines), calls the entry points of its module with it, and frees it again.
  *
  * The program runs once per ISA this CPU supports (tendon_isa_force), and every status and every
- * output is recorded (NaNs by class: docs/determinism.md). The contract checked, aborting with a message
- * on a violation:
+ * output is recorded (NaNs by class: docs/determinism.md). The contract checked, aborting with a
+ * message on a violation:
  *   1. no crash, hang, leak or out-of-bounds access (ASan + UBSan; buffers are allocated to
  *      their exact size so that one float too far is a report);
  *   2. a refused call (status ≠ TENDON_OK) writes nothing: every output buffer is snapshotted
