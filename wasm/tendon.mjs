@@ -1496,7 +1496,7 @@ class ModuleSpringRig {
     this.chainCount = x.tendon_spring_rig_chain_count(this._ptr);
     this.linkCount = x.tendon_spring_rig_link_count(this._ptr);
     this._positions = tendon._alloc(Math.max(8, 12 * this.linkCount));
-    readOnly(this, ['linkCount']);
+    readOnly(this, ['chainCount', 'linkCount']);
   }
   _live() {
     if (!this._ptr) throw new Error('tendon: this spring rig was disposed');
