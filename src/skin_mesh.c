@@ -69,10 +69,14 @@ tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mes
     if (job.tangents &&
         (s = tendon_skin_check_attr(fn, &a[4], &job.tangents_stride, 4 * f, f, n)))
         return s;
+    /* the output strides of the outputs the mesh has (an absent output's stride is never used,
+       as tendon_skin ignores it) */
     attr o[3] = {{.name = "out_positions"}, {.name = "out_normals"}, {.name = "out_tangents"}};
     if ((s = tendon_skin_check_attr(fn, &o[0], &job.out_positions_stride, 3 * f, f, 0)) ||
-        (s = tendon_skin_check_attr(fn, &o[1], &job.out_normals_stride, 3 * f, f, 0)) ||
-        (s = tendon_skin_check_attr(fn, &o[2], &job.out_tangents_stride, 4 * f, f, 0)))
+        (job.normals &&
+         (s = tendon_skin_check_attr(fn, &o[1], &job.out_normals_stride, 3 * f, f, 0))) ||
+        (job.tangents &&
+         (s = tendon_skin_check_attr(fn, &o[2], &job.out_tangents_stride, 4 * f, f, 0))))
         return s;
 
     size_t bad_v, bad_k;
@@ -139,8 +143,9 @@ tendon_status tendon_skin_mesh_create(const tendon_skin_job *in, tendon_skin_mes
     m->outputs = TENDON_SKIN_OUTPUT_POSITIONS | (job.normals ? TENDON_SKIN_OUTPUT_NORMALS : 0u) |
                  (job.tangents ? TENDON_SKIN_OUTPUT_TANGENTS : 0u);
     m->out_stride[0] = job.out_positions_stride;
-    m->out_stride[1] = job.out_normals_stride;
-    m->out_stride[2] = job.out_tangents_stride;
+    /* an output the mesh does not have: packed (never used; apply refuses that output) */
+    m->out_stride[1] = job.normals ? job.out_normals_stride : 3 * sizeof(float);
+    m->out_stride[2] = job.tangents ? job.out_tangents_stride : 4 * sizeof(float);
     m->bytes = sizeof *m + blocks * block_bytes;
     m->blocks = mem;
     if (blocks)

@@ -454,6 +454,23 @@ START_TEST(test_mesh_create_errors)
     EXPECT_CREATE_FAIL(TENDON_ERR_VALUE, "out_normals stride");
     job = ok, job.out_tangents_stride = 12;
     EXPECT_CREATE_FAIL(TENDON_ERR_VALUE, "out_tangents stride");
+    /* an output the mesh does not have: its stride is never used, and ignored as tendon_skin
+       ignores it (a mesh with no tangents, or with neither normals nor tangents, and a stride
+       that would be refused for that output) */
+    for (int outs = 0; outs < 2; ++outs) {
+        job = ok, job.tangents = NULL, job.out_tangents_stride = 7;
+        if (outs == 0)
+            job.normals = NULL, job.out_normals_stride = 13;
+        m = NULL;
+        ck_assert_int_eq(tendon_skin_mesh_create(&job, &m), TENDON_OK);
+        ck_assert_uint_eq(tendon_skin_mesh_outputs(m), outs == 0 ? TENDON_SKIN_OUTPUT_POSITIONS
+                                                                 : TENDON_SKIN_OUTPUT_POSITIONS |
+                                                                       TENDON_SKIN_OUTPUT_NORMALS);
+        tendon_skin_mesh_destroy(m);
+        float pal[3 * 16] = {0}, op[6], on[6];
+        job.palette = pal, job.out_positions = op, job.out_normals = outs ? on : NULL;
+        ck_assert_int_eq(tendon_skin(&job), TENDON_OK);
+    }
     job = ok, job.weights = (const float *)(const void *)((const char *)w + 2);
     EXPECT_CREATE_FAIL(TENDON_ERR_VALUE, "aligned");
     job = ok, job.vertex_count = SIZE_MAX / 8;

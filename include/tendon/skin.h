@@ -180,8 +180,10 @@ typedef enum tendon_skin_output {
  * palette_count (the bound every joint index is checked against: a palette given to apply must
  * hold at least that many matrices — apply cannot check its length, only its pointer), joints,
  * weights, positions, normals (NULL: no normals), tangents (NULL: no tangents; they need
- * normals) with their strides, and the three **output strides** (0 = packed: 12, 12, 16 bytes),
- * which apply writes with. Not read: palette and the output pointers (NULL is fine; given ones
+ * normals) with their strides, and the **output strides** of the outputs the mesh has (0 =
+ * packed: 12, 12, 16 bytes), which apply writes with — out_normals_stride only with normals,
+ * out_tangents_stride only with tangents (an output the mesh lacks is refused at apply, so its
+ * stride is ignored, as tendon_skin ignores it). Not read: palette and the output pointers (NULL is fine; given ones
  * are ignored). Everything read is copied: changing or freeing the caller's buffers afterwards
  * changes nothing.
  *
