@@ -183,7 +183,8 @@ typedef struct tendon_blend_layer {
      *  conventions) for an additive one. joint_count equal to the output's. */
     const tendon_pose *pose;
     /** The layer's weight, unitless. ≤ 0 (and −∞): the layer is skipped (not read at all). A
-     *  NaN weight makes every output NaN. A blended layer's weights are relative (they are
+     *  NaN weight makes every output NaN; +∞ too (a rotation's w may be +∞ instead: see
+     *  tendon_pose_blend_layers_f32). A blended layer's weights are relative (they are
      *  normalised); an additive layer's is its amount (1 = the whole delta; no upper clamp). */
     double weight;
     /** NULL (every joint 1), or [joint_count] per-joint weights, clamped to [0, 1] (NaN
@@ -227,8 +228,9 @@ typedef struct tendon_blend_layers_job {
  *   (no upper clamp), tendon_pose_add_f32's formulas:
  *     T = T + w·t_k,  S = S·(1 + (s_k − 1)·w),  Q = Q ⊗ slerp₀(q_k, min(w, 1))
  *
- * so one layer of weight 1 gives that layer's translation and scale bit for bit and its
- * rotation normalised; all weights 0 give the rest pose. This formula is part of the bits:
+ * so with a threshold ≤ 1 one layer of weight 1 gives that layer's translation and scale bit
+ * for bit (but +0 for a −0 component: the sums start at +0) and its rotation normalised (with
+ * a larger threshold the rest pose enters too); all weights 0 give the rest pose. This formula is part of the bits:
  * every ISA computes exactly it (docs/fast-tier.md, "N-layer blending").
  *
  * job: every pose of joint_count equal to out's; a blended layer's weights are relative (two
@@ -237,7 +239,9 @@ typedef struct tendon_blend_layers_job {
  * that square overflows and Q comes out (0, 0, 0, 0), and where W·|q| falls below ~1e-19 (only
  * reachable with a threshold below that) the square underflows and Q is left unnormalised —
  * both reported as TENDON_OK. Keep summed weights in [1e-19, 1e19] (and the threshold ≥ 1e-19);
- * weights beyond ~1e38 overflow float32 in the sums themselves.
+ * weights beyond ~1e38 overflow float32 in the sums themselves, and a weight of +∞ (kept as
+ * +∞: only finite weights saturate) makes every joint NaN (a w component may be +∞): 0·∞ and
+ * ∞ − ∞ in the sums, ∞·0 where a joint weight is 0 — also with TENDON_OK.
  * out: written whole. It may be exactly any one of the input poses (each joint's inputs are
  * all read before its output is written); a partial overlap of out with any input array, or
  * with a joint_weights array, is refused.

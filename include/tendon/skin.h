@@ -305,9 +305,11 @@ TENDON_API tendon_status tendon_skin_mesh_apply_range_on(const struct tendon_ker
  * when within 2⁻²⁰ of it (model × inverse bind of a rig that carries a scale rounds near 1);
  * R = A · (1/s); the quaternion of R by Shepperd's method (the largest of trace, R00, R11, R22
  * picks which component is √ — ties to the first), normalised, with w ≥ 0; the translation t
- * is column 3. A matrix is refused unless every element of rows 0..2 is finite, det A > 0 (no
- * mirror), every |l_c − s| ≤ 2⁻¹⁰·s (a uniform scale) and every pair of columns has
- * |a·b| ≤ 2⁻¹⁰·s² (no shear): dual quaternions carry none of those, so skin such joints with
+ * is column 3 (any finite translation is accepted: one of ~1e38 or more can make the dual
+ * part ±∞, its sums of products overflowing float32 — 3e38 rotated 90° does). A matrix is
+ * refused unless every element of rows 0..2 is finite, det A > 0 (no mirror), every
+ * |l_c − s| ≤ 2⁻¹⁰·s (a uniform scale) and every pair of columns has |a·b| ≤ 2⁻¹⁰·s² (no
+ * shear): dual quaternions carry none of those, so skin such joints with
  * tendon_skin_mesh_apply. Per frame: allocates nothing.
  *
  * Errors (nothing is written on error): TENDON_ERR_NULL (palette or out_dq with count > 0),
@@ -315,8 +317,9 @@ TENDON_API tendon_status tendon_skin_mesh_apply_range_on(const struct tendon_ker
  * entry and why: its column lengths, the cosine between two columns, its determinant or the
  * element that is not finite; elements so large that a column's squared length or the
  * determinant overflows float32 — from ~1.8e19, or a NaN determinant from ~7e12 — are "too
- * large", not a non-uniform scale or a mirror), TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS (out_dq partly overlaps
- * palette), TENDON_ERR_ISA.
+ * large", not a non-uniform scale or a mirror; at the other end a uniform scale below ~5e-16
+ * makes the determinant underflow to 0, reported as "a mirror or a degenerate matrix"),
+ * TENDON_ERR_OVERFLOW, TENDON_ERR_ALIAS (out_dq partly overlaps palette), TENDON_ERR_ISA.
  */
 TENDON_API tendon_status tendon_palette_to_dual_quat(const float *palette, size_t count,
                                                      float *out_dq);
@@ -373,8 +376,9 @@ TENDON_API tendon_status tendon_skin_mesh_apply_dq_range_on(const struct tendon_
  * weights: vertex_count vertices of influence_count floats, `stride` bytes apart (0: packed).
  * influence_count: 1..4. Set-up time (scalar; not in the kernel table).
  * Errors: TENDON_ERR_NULL (weights, vertex_count > 0), TENDON_ERR_VALUE (influence_count not in
- * 1..4; a bad stride or a misaligned pointer; a negative, NaN or infinite weight, or weights
- * whose sum overflows — the message names the vertex and the influence; nothing is written),
+ * 1..4; a bad stride or a misaligned pointer; a negative, NaN or infinite weight — the
+ * message names the vertex and the influence — or weights whose sum overflows — it names the
+ * vertex; nothing is written),
  * TENDON_ERR_OVERFLOW.
  */
 TENDON_API tendon_status tendon_skin_weights_normalize(float *weights, size_t stride,
