@@ -1754,6 +1754,20 @@ static tendon_status sample_cursor_checked(const char *fn, const tendon_clip *cl
     const tendon_status st = check_pose_sample(fn, clip, time_sec, pose, &kt);
     if (st != TENDON_OK)
         return st;
+    /* a timeline's entry is written at each of its searches, after other timelines' values are
+       already in the pose: a cursor sharing memory with the pose would overwrite them */
+    {
+        const size_t n = pose->joint_count;
+        const void *arr[3] = {pose->translation, pose->rotation, pose->scale};
+        const size_t bytes[3] = {3 * n * sizeof(float), 4 * n * sizeof(float),
+                                 3 * n * sizeof(float)};
+        static const char *const name[3] = {"translation", "rotation", "scale"};
+        for (int a = 0; a < 3; ++a)
+            if (tendon_ranges_overlap(cursor, clip->timeline_count * sizeof(uint32_t), arr[a],
+                                      bytes[a]))
+                return tendon_fail(TENDON_ERR_ALIAS,
+                                   "%s: cursor overlaps pose.%s, which it writes", fn, name[a]);
+    }
     const sink s = {pose, NULL};
     if (f32)
         sample_all_f32(kt, clip, time_sec, &s, cursor);

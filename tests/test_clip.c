@@ -995,6 +995,51 @@ START_TEST(test_many_tracks_merge)
 }
 END_TEST
 
+/*
+ * A cursor inside the pose's arrays: refused. Accepted, joint 0's STEP copy (timeline 0) landed
+ * on the cursor and the search of timeline 1 then wrote its entry, 1, over joint 0's y, which
+ * the call returned as 1.4e-45 (both tiers).
+ */
+START_TEST(test_cursor_sharing_the_pose_refused)
+{
+    static const float ta[2] = {0.0f, 1.0f}, tb[3] = {0.0f, 0.5f, 1.0f};
+    static const float va[6] = {0, 0, 0, 1, 1, 1}, vb[9] = {0, 0, 0, 2, 2, 2, 4, 4, 4};
+    const tendon_track_desc tracks[2] = {
+        {0, TENDON_PATH_TRANSLATION, TENDON_INTERP_STEP, 3, 2, ta, va},
+        {1, TENDON_PATH_TRANSLATION, TENDON_INTERP_LINEAR, 3, 3, tb, vb},
+    };
+    const tendon_clip_desc d = {2, 2, tracks};
+    tendon_clip *clip;
+    ck_assert_int_eq(tendon_clip_create(&d, &clip), TENDON_OK);
+    ck_assert_uint_eq(tendon_clip_timeline_count(clip), 2);
+    tendon_pose pose;
+    ck_assert_int_eq(tendon_pose_create(2, &pose), TENDON_OK);
+    for (int f32 = 0; f32 < 2; ++f32) {
+        tendon_status (*const sample)(const tendon_clip *, double, uint32_t *, size_t,
+                                      tendon_pose *) =
+            f32 ? tendon_clip_sample_cursor_f32 : tendon_clip_sample_cursor;
+        float *const arrays[3] = {pose.translation, pose.rotation, pose.scale};
+        for (int a = 0; a < 3; ++a) {
+            ck_assert_int_eq(tendon_pose_set_identity(&pose), TENDON_OK);
+            uint32_t *cursor = (uint32_t *)(void *)arrays[a];
+            ck_assert_int_eq(sample(clip, 0.75, cursor, 2, &pose), TENDON_ERR_ALIAS);
+            ck_assert_msg(strstr(tendon_error_message(), "cursor overlaps pose."), "%s",
+                          tendon_error_message());
+            ck_assert_float_eq(pose.translation[1], 0.0f); /* nothing written */
+        }
+        /* a cursor beside the pose: the clip's values */
+        uint32_t cursor[2] = {0, 0};
+        ck_assert_int_eq(sample(clip, 0.75, cursor, 2, &pose), TENDON_OK);
+        for (int c = 0; c < 3; ++c) {
+            ck_assert_float_eq(pose.translation[c], 0.0f);
+            ck_assert_float_eq(pose.translation[3 + c], 3.0f);
+        }
+    }
+    tendon_pose_destroy(&pose);
+    tendon_clip_destroy(clip);
+}
+END_TEST
+
 static Suite *clip_suite(void)
 {
     Suite *s = suite_create("clip");
@@ -1012,6 +1057,7 @@ static Suite *clip_suite(void)
     tcase_add_test(tc, test_untouched_channels_and_nan);
     tcase_add_test(tc, test_create_errors);
     tcase_add_test(tc, test_cursor_same_bits);
+    tcase_add_test(tc, test_cursor_sharing_the_pose_refused);
     tcase_add_test(tc, test_equal_times_share_a_timeline);
     tcase_add_test(tc, test_many_tracks_merge);
     suite_add_tcase(s, tc);

@@ -151,7 +151,9 @@ TENDON_API tendon_status tendon_clip_sample(const tendon_clip *clip, double time
  * threads must not share one).
  * cursor_count: at least tendon_clip_timeline_count(clip); cursor may be NULL when that is 0.
  * Errors: as tendon_clip_sample, plus TENDON_ERR_NULL (cursor), TENDON_ERR_COUNT
- * (cursor_count too small) and TENDON_ERR_VALUE (cursor not aligned to uint32_t).
+ * (cursor_count too small), TENDON_ERR_VALUE (cursor not aligned to uint32_t) and
+ * TENDON_ERR_ALIAS (cursor sharing memory with the pose's arrays, which are written between
+ * the cursor's writes).
  */
 TENDON_API tendon_status tendon_clip_sample_cursor(const tendon_clip *clip, double time_sec,
                                                    uint32_t *cursor, size_t cursor_count,
