@@ -236,6 +236,17 @@ static tendon_status delta_check(const char *fn, const tendon_pose *reference,
     return TENDON_OK;
 }
 
+/*
+ * A rotation equal to the reference's, component by component (== : ±0 alike, NaN never), has
+ * the identity as its delta: conj(r/|r|)·r/|conj(r/|r|)·r| is (0, 0, 0, 1) exactly, which the
+ * rounded products miss by ~1e-17 in double or a float ulp in float32 — and a channel no track
+ * drives (tendon_clip_delta_pose) must add nothing, bit for bit.
+ */
+static int same_rotation(const double ref[4], const double q[4])
+{
+    return ref[0] == q[0] && ref[1] == q[1] && ref[2] == q[2] && ref[3] == q[3];
+}
+
 tendon_status tendon_pose_delta(const tendon_pose *reference, const tendon_pose *pose,
                                 tendon_pose *out)
 {
@@ -245,15 +256,17 @@ tendon_status tendon_pose_delta(const tendon_pose *reference, const tendon_pose 
         return s;
     const size_t n = out->joint_count;
     for (size_t j = 0; j < n; ++j) {
-        double ref[4], q[4], d[4];
+        double ref[4], q[4], d[4] = {0.0, 0.0, 0.0, 1.0};
         tendon_ref_load4(reference->rotation + 4 * j, ref);
         tendon_ref_load4(pose->rotation + 4 * j, q);
-        tendon_ref_normalize(ref);
-        ref[0] = -ref[0];
-        ref[1] = -ref[1];
-        ref[2] = -ref[2];
-        tendon_ref_multiply(ref, q, d);
-        tendon_ref_normalize(d);
+        if (!same_rotation(ref, q)) { /* equal: the identity, exactly (below) */
+            tendon_ref_normalize(ref);
+            ref[0] = -ref[0];
+            ref[1] = -ref[1];
+            ref[2] = -ref[2];
+            tendon_ref_multiply(ref, q, d);
+            tendon_ref_normalize(d);
+        }
         double t[3], sc[3];
         for (int c = 0; c < 3; ++c) {
             t[c] = (double)pose->translation[3 * j + c] - (double)reference->translation[3 * j + c];
@@ -277,17 +290,19 @@ tendon_status tendon_pose_delta_f32(const tendon_pose *reference, const tendon_p
         return s;
     const size_t n = out->joint_count;
     for (size_t j = 0; j < n; ++j) {
-        float ref[4], q[4], d[4];
+        float ref[4], q[4], d[4] = {0.0f, 0.0f, 0.0f, 1.0f};
         for (int c = 0; c < 4; ++c) {
             ref[c] = reference->rotation[4 * j + c];
             q[c] = pose->rotation[4 * j + c];
         }
-        tendon_reff_normalize(ref);
-        ref[0] = -ref[0];
-        ref[1] = -ref[1];
-        ref[2] = -ref[2];
-        tendon_reff_multiply(ref, q, d);
-        tendon_reff_normalize(d);
+        if (!(ref[0] == q[0] && ref[1] == q[1] && ref[2] == q[2] && ref[3] == q[3])) {
+            tendon_reff_normalize(ref); /* equal: the identity, exactly (same_rotation) */
+            ref[0] = -ref[0];
+            ref[1] = -ref[1];
+            ref[2] = -ref[2];
+            tendon_reff_multiply(ref, q, d);
+            tendon_reff_normalize(d);
+        }
         float t[3], sc[3];
         for (int c = 0; c < 3; ++c) {
             t[c] = pose->translation[3 * j + c] - reference->translation[3 * j + c];

@@ -96,11 +96,15 @@ TENDON_API tendon_status tendon_layer_apply(const tendon_pose *base, const tendo
  *
  *   translation  pose − reference
  *   rotation     reference⁻¹ ⊗ pose = conj(reference) ⊗ pose, normalised (reference taken as a
- *                rotation: normalised first; the product in the seed's order)
+ *                rotation: normalised first; the product in the seed's order); where pose's
+ *                rotation equals reference's component by component (==: ±0 alike, NaN never)
+ *                exactly (0, 0, 0, 1), the formula's exact value, which its rounding would miss
+ *                by ~1e-17 (or, in tendon_pose_delta_f32, a float ulp)
  *   scale        pose / reference   (tendon_pose_add multiplies: base · delta at weight 1)
  *
- * each in double, rounded once. For an additive layer: its clip pose at time t against its
- * reference pose (commonly the clip's first frame, or the bind pose).
+ * each in double, rounded once (tendon_pose_delta_f32: the same in float32). For an additive
+ * layer: its clip pose at time t against its reference pose (commonly the clip's first frame,
+ * or the bind pose).
  *
  * reference, pose, out_delta: poses of equal joint_count; out_delta may be exactly either input
  * (each joint is read before it is written); partial overlaps are refused.
@@ -119,7 +123,8 @@ TENDON_API tendon_status tendon_pose_delta(const tendon_pose *reference, const t
  *   tendon_pose_delta(reference, out_delta, out_delta)
  *
  * so a channel no track drives has the identity delta (translation 0, rotation (0,0,0,1),
- * scale 1) and adds nothing. `reference` is the clip's reference pose: commonly the clip sampled
+ * scale 1, exactly, where the reference's values are finite and its scale is not 0) and adds
+ * nothing. `reference` is the clip's reference pose: commonly the clip sampled
  * at its first key over the bind pose, or the bind pose itself. Allocates nothing.
  * reference, out_delta: the clip's joint count; out_delta must not overlap reference.
  * Errors: as tendon_clip_sample and tendon_pose_delta (TENDON_ERR_NULL, TENDON_ERR_COUNT,
@@ -146,8 +151,8 @@ TENDON_API tendon_status tendon_layer_apply_f32(const tendon_pose *base, const t
 /**
  * tendon_pose_delta in float32: the same formulas and conventions, every operation in float
  * (the reference rotation normalised by tendon_quat_slerp_f32's normalisation, the product in
- * the seed's order, normalised; translation pose − reference; scale pose / reference, one
- * correctly rounded division), so tendon_pose_add_f32(reference, delta, 1) reproduces `pose`
+ * the seed's order, normalised — (0, 0, 0, 1) exactly where the rotations are equal; translation
+ * pose − reference; scale pose / reference, one correctly rounded division), so tendon_pose_add_f32(reference, delta, 1) reproduces `pose`
  * to float rounding. Plain C, the same on every ISA and machine. Shapes, aliasing and errors
  * (named by this function) as tendon_pose_delta.
  */
