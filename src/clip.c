@@ -252,10 +252,13 @@ static tendon_status check_track(const char *fn, const tendon_clip_desc *desc, s
                                  index_set *channels, size_t *floats, size_t *value_count)
 {
     const tendon_track_desc *t = &desc->tracks[i];
-    if (t->path > TENDON_PATH_WEIGHTS)
+    /* compared as unsigned: an enum's underlying type is the compiler's (gcc and clang make
+       these unsigned; a signed one would let a negative value through to the arrays indexed by
+       it) */
+    if ((unsigned)t->path > (unsigned)TENDON_PATH_WEIGHTS)
         return tendon_fail(TENDON_ERR_VALUE, "%s: track %zu: path %d is not a tendon_track_path",
                            fn, i, (int)t->path);
-    if (t->interpolation > TENDON_INTERP_CUBICSPLINE)
+    if ((unsigned)t->interpolation > (unsigned)TENDON_INTERP_CUBICSPLINE)
         return tendon_fail(TENDON_ERR_VALUE,
                            "%s: track %zu: interpolation %d is not a tendon_interpolation", fn,
                            i, (int)t->interpolation);
@@ -1409,10 +1412,16 @@ static void times_plan_make(const tendon_clip *clip, uint32_t tl, const double *
     }
     /* the padding (see times_chunk): rotations repeat element 0, vectors are zeros */
     const size_t m = tp->m, mp = pad16(m), fp = pad16(3 * m);
-    for (size_t e = m; e < mp; ++e)
-        tp->uf[e] = m ? tp->uf[0] : 0.0f, tp->ud[e] = m ? tp->ud[0] : 0.0;
+    for (size_t e = m; e < mp; ++e) /* the tier's own arrays only: the other is never written */
+        if (f32)
+            tp->uf[e] = m ? tp->uf[0] : 0.0f;
+        else
+            tp->ud[e] = m ? tp->ud[0] : 0.0;
     for (size_t e = 3 * m; e < fp; ++e)
-        tp->uf3[e] = 0.0f, tp->ud3[e] = 0.0;
+        if (f32)
+            tp->uf3[e] = 0.0f;
+        else
+            tp->ud3[e] = 0.0;
 }
 
 static void times_chunk(const tendon_kernels *kt, const tendon_clip *clip, int f32, int kind,

@@ -439,6 +439,20 @@ START_TEST(test_create_errors)
     ck_assert_msg(strstr(tendon_error_message(), "track 0 (translation): values at "), "%s",
                   tendon_error_message());
     t.values = v;
+    /* a path or interpolation outside its enum, above or (as a signed value) below: refused by
+       name — never an index into the per-path or per-kind arrays (compared as unsigned, so a
+       compiler with signed enums refuses −1 too) */
+    const int bad_enum[3] = {-1, 5, 1000};
+    for (int b = 0; b < 3; ++b) {
+        t.path = (tendon_track_path)bad_enum[b];
+        ck_assert_int_eq(tendon_clip_create(&d, &clip), TENDON_ERR_VALUE);
+        ck_assert_ptr_nonnull(strstr(tendon_error_message(), "is not a tendon_track_path"));
+        t.path = TENDON_PATH_TRANSLATION;
+        t.interpolation = (tendon_interpolation)bad_enum[b];
+        ck_assert_int_eq(tendon_clip_create(&d, &clip), TENDON_ERR_VALUE);
+        ck_assert_ptr_nonnull(strstr(tendon_error_message(), "is not a tendon_interpolation"));
+        t.interpolation = TENDON_INTERP_LINEAR;
+    }
     tendon_track_desc two[2] = {t, t};
     tendon_clip_desc d2 = {1, 2, two};
     ck_assert_int_eq(tendon_clip_create(&d2, &clip), TENDON_ERR_VALUE);
