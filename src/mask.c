@@ -237,14 +237,24 @@ static tendon_status delta_check(const char *fn, const tendon_pose *reference,
 }
 
 /*
- * A rotation equal to the reference's, component by component (== : ±0 alike, NaN never), has
- * the identity as its delta: conj(r/|r|)·r/|conj(r/|r|)·r| is (0, 0, 0, 1) exactly, which the
+ * A finite rotation equal to the reference's, component by component (== : ±0 alike), has the
+ * identity as its delta: conj(r/|r|)·r/|conj(r/|r|)·r| is (0, 0, 0, 1) exactly, which the
  * rounded products miss by ~1e-17 in double or a float ulp in float32 — and a channel no track
- * drives (tendon_clip_delta_pose) must add nothing, bit for bit.
+ * drives (tendon_clip_delta_pose) must add nothing, bit for bit. (x − x == 0: x finite.)
  */
 static int same_rotation(const double ref[4], const double q[4])
 {
-    return ref[0] == q[0] && ref[1] == q[1] && ref[2] == q[2] && ref[3] == q[3];
+    int same = 1;
+    for (int c = 0; c < 4; ++c)
+        same &= ref[c] == q[c] && ref[c] - ref[c] == 0.0;
+    return same;
+}
+static int same_rotation_f32(const float ref[4], const float q[4])
+{
+    int same = 1;
+    for (int c = 0; c < 4; ++c)
+        same &= ref[c] == q[c] && ref[c] - ref[c] == 0.0f;
+    return same;
 }
 
 tendon_status tendon_pose_delta(const tendon_pose *reference, const tendon_pose *pose,
@@ -295,8 +305,8 @@ tendon_status tendon_pose_delta_f32(const tendon_pose *reference, const tendon_p
             ref[c] = reference->rotation[4 * j + c];
             q[c] = pose->rotation[4 * j + c];
         }
-        if (!(ref[0] == q[0] && ref[1] == q[1] && ref[2] == q[2] && ref[3] == q[3])) {
-            tendon_reff_normalize(ref); /* equal: the identity, exactly (same_rotation) */
+        if (!same_rotation_f32(ref, q)) { /* equal: the identity, exactly (same_rotation) */
+            tendon_reff_normalize(ref);
             ref[0] = -ref[0];
             ref[1] = -ref[1];
             ref[2] = -ref[2];

@@ -477,6 +477,11 @@ START_TEST(test_clip_delta_undriven_exact)
     const tendon_pose r3 = {rt, rr + 4, rs, 1}, p3 = {rt, pr + 4, rs, 1};
     ck_assert_int_eq(pose_delta(&r3, &p3, &o2), TENDON_OK);
     ck_assert(orr[0] != 0.0f); /* not equal: the product (x ≈ −2e-8), not the identity */
+    /* equal but not finite: the formula as before (NaN from ∞/∞), not a made-up identity */
+    float ri[4] = {INFINITY, 0.0f, 0.0f, 1.0f};
+    const tendon_pose r4 = {rt, ri, rs, 1}, p4 = {rt, ri, rs, 1};
+    ck_assert_int_eq(pose_delta(&r4, &p4, &o2), TENDON_OK);
+    ck_assert(!(orr[0] == 0.0f && orr[1] == 0.0f && orr[2] == 0.0f && orr[3] == 1.0f));
     tendon_pose_destroy(&ref);
     tendon_pose_destroy(&delta);
     tendon_pose_destroy(&back);

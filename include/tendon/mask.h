@@ -97,9 +97,9 @@ TENDON_API tendon_status tendon_layer_apply(const tendon_pose *base, const tendo
  *   translation  pose − reference
  *   rotation     reference⁻¹ ⊗ pose = conj(reference) ⊗ pose, normalised (reference taken as a
  *                rotation: normalised first; the product in the seed's order); where pose's
- *                rotation equals reference's component by component (==: ±0 alike, NaN never)
- *                exactly (0, 0, 0, 1), the formula's exact value, which its rounding would miss
- *                by ~1e-17 (or, in tendon_pose_delta_f32, a float ulp)
+ *                rotation equals reference's component by component (==: ±0 alike) and is
+ *                finite, exactly (0, 0, 0, 1), the formula's exact value, which its rounding
+ *                would miss by ~1e-17 (or, in tendon_pose_delta_f32, a float ulp)
  *   scale        pose / reference   (tendon_pose_add multiplies: base · delta at weight 1)
  *
  * each in double, rounded once (tendon_pose_delta_f32: the same in float32). For an additive
