@@ -80,14 +80,19 @@ static void any_perpendicular(const float u[3], float n[3])
     unit3(c, n); /* |c| ≥ √(2/3): u is unit and e its least aligned axis */
 }
 
-/* The shortest-arc rotation taking the direction of f to the direction of g (both non-zero):
- * with unit f, g: q = (f × g, 1 + f·g) normalised; opposite directions: 180° about a
- * perpendicular. */
-static void arc(const float f_in[3], const float g_in[3], float q[4])
+/* The shortest-arc rotation taking the direction of f to the direction of g: with unit f, g:
+ * q = (f × g, 1 + f·g) normalised; opposite directions: 180° about a perpendicular. f is a
+ * bone (non-zero, checked). g is a solved bone, a difference of rounded positions, which is the
+ * zero vector when the bone is shorter than half an ulp of the coordinates it is added to (a
+ * 0.0625 m bone at y = 1e7 m, where the ulp is 1 m): then g_dir, the same bone's direction
+ * before it was added to the root, gives the direction (without it the default +z turned the
+ * bone about an arbitrary axis). */
+static void arc(const float f_in[3], const float g_in[3], const float g_dir[3], float q[4])
 {
     float f[3] = {0.0f, 0.0f, 1.0f}, g[3] = {0.0f, 0.0f, 1.0f}, c[3];
-    unit3(f_in, f); /* both are non-zero (bones, checked): the defaults are never used */
-    unit3(g_in, g);
+    unit3(f_in, f);
+    if (!unit3(g_in, g))
+        unit3(g_dir, g);
     cross3(f, g, c);
     const float w = 1.0f + dot3(f, g);
     if (!(w > 1e-6f)) {
@@ -201,13 +206,17 @@ tendon_status tendon_ik_two_bone(const float root[3], const float mid[3], const 
         have_n = perpendicular(up_unit, u, n);
     if (!have_n)
         any_perpendicular(u, n);
-    float mid_s[3], end_s[3];
+    /* mid_s, end_s: the solved positions; up_dir, low_dir: the solved bones' directions as
+     * computed before any addition to the root (arc's fallback when a solved bone rounds to
+     * the zero vector). */
+    float mid_s[3], end_s[3], up_dir[3], low_dir[3];
     if (d_m >= reach_max_m) {
         /* At or beyond full reach (compared in metres, as the caller's numbers are): straight
          * at the target, never the √ of a rounding error (bug case 16). */
         for (int c = 0; c < 3; ++c) {
             mid_s[c] = root[c] + u[c] * l1;
             end_s[c] = root[c] + u[c] * reach_max_m;
+            up_dir[c] = low_dir[c] = u[c];
         }
     } else if (d_m <= reach_min_m) {
         /* Too near: folded flat, the end as close as the bones allow. */
@@ -215,6 +224,8 @@ tendon_status tendon_ik_two_bone(const float root[3], const float mid[3], const 
         for (int c = 0; c < 3; ++c) {
             mid_s[c] = root[c] + u[c] * x_m;
             end_s[c] = root[c] + u[c] * reach_min_m;
+            up_dir[c] = l1 >= l2 ? u[c] : -u[c];
+            low_dir[c] = -up_dir[c];
         }
     } else {
         /* Inside: the elbow at x along u and h along n, solved in units of the chain's length
@@ -231,8 +242,10 @@ tendon_status tendon_ik_two_bone(const float root[3], const float mid[3], const 
         const float h2 = (a - x) * (a + x);
         const float h = h2 > 0.0f ? __builtin_sqrtf(h2) : 0.0f;
         for (int c = 0; c < 3; ++c) {
-            mid_s[c] = root[c] + (u[c] * x + n[c] * h) * s_len;
+            up_dir[c] = u[c] * x + n[c] * h;
+            mid_s[c] = root[c] + up_dir[c] * s_len;
             end_s[c] = target[c];
+            low_dir[c] = u[c] * dc - up_dir[c];
         }
     }
 
@@ -241,9 +254,9 @@ tendon_status tendon_ik_two_bone(const float root[3], const float mid[3], const 
     sub3(mid_s, root, up_new);
     sub3(end_s, mid_s, low_new);
     float q_up[4], q_low[4];
-    arc(upper, up_new, q_up);
+    arc(upper, up_new, up_dir, q_up);
     rotate(q_up, lower, low_carried);
-    arc(low_carried, low_new, q_low);
+    arc(low_carried, low_new, low_dir, q_low);
 
     if (w == 0.0) { /* the chain as it is, bit for bit: root + (mid − root) may round */
         static const float id[4] = {0.0f, 0.0f, 0.0f, 1.0f};

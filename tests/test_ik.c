@@ -487,6 +487,31 @@ START_TEST(test_pose_chain)
 }
 END_TEST
 
+/*
+ * A solved bone shorter than half an ulp of the coordinates it is added to rounds to the zero
+ * vector (found by review h33): the root at (1e6, 1e7, 0), where the ulps are 1/16 m and 1 m, a
+ * chain of two 1/16 m bones along +x and a target 100 m up +y. mid' = root + u·l1 rounds to the
+ * root itself, and upper_delta used to be the arc from +x to the default +z — 90° about −y,
+ * turning the bone away from the target. It is the arc from +x to +y.
+ */
+START_TEST(test_solved_bone_below_an_ulp)
+{
+    const float root[3] = {1e6f, 1e7f, 0}, mid[3] = {1e6f + 0.0625f, 1e7f, 0},
+                end[3] = {1e6f + 0.125f, 1e7f, 0}, target[3] = {1e6f, 1e7f + 100, 0};
+    tendon_ik_two_bone_result r;
+    ck_assert_int_eq(tendon_ik_two_bone(root, mid, end, target, NULL, 1.0, &r), TENDON_OK);
+    const float h = (float)sqrt(0.5);
+    ck_assert_msg(fabs((double)r.upper_delta[0]) <= 1e-7 && fabs((double)r.upper_delta[1]) <= 1e-7 &&
+                      fabs((double)r.upper_delta[2] - h) <= 1e-7 &&
+                      fabs((double)r.upper_delta[3] - h) <= 1e-7,
+                  "upper_delta (%g, %g, %g, %g) is not the arc from +x to +y",
+                  (double)r.upper_delta[0], (double)r.upper_delta[1], (double)r.upper_delta[2],
+                  (double)r.upper_delta[3]);
+    for (int c = 0; c < 4; ++c) /* the straight chain needs no bend */
+        ck_assert(fabs((double)r.lower_delta[c] - (c == 3)) <= 1e-7);
+}
+END_TEST
+
 /* Chains at the extremes of scale — bones of 1e-30 m (squares underflow to 0) and of 1e17 m
  * (squares near 1e34) — and targets at the ±1e18 m limit: never a NaN. */
 /* A twist joint between the thigh and the calf (rotated 20° about its bone, and offset along
@@ -651,6 +676,7 @@ int main(void)
     tcase_add_test(tc, test_extreme_scales);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_review_cases);
+    tcase_add_test(tc, test_solved_bone_below_an_ulp);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
