@@ -298,8 +298,16 @@ tendon_status tendon_ik_two_bone(const float root[3], const float mid[3], const 
 
 /* The rotation of a model matrix (column-major), its columns normalised: Shepperd's method,
  * in double. 0 when a column's length is 0, infinite or NaN (a zero or non-finite scale, or a
- * non-finite element): an infinite column normalised is ∞/∞, NaN in the pose. */
-static int matrix_rotation(const float *m, double q[4])
+ * non-finite element): an infinite column normalised is ∞/∞, NaN in the pose.
+ *
+ * The rotation is only ever used to conjugate (W⁻¹ ⊗ Δ ⊗ W), so a mirrored matrix (a negative
+ * scale on the joint or above it: normalised columns of determinant −1, which Shepperd's method
+ * would turn into a wrong rotation) is negated first: −W is a rotation, and conjugating by it is
+ * conjugating by W. `own_scale` (NULL, or the joint's own scale in the pose) removes the sign of
+ * the joint's own scale from its columns first, so that W is the frame the joint's local rotation
+ * is expressed in, times that rotation (L_u ⊗ (W⁻¹ ⊗ Δ ⊗ W) needs exactly that). Matrices
+ * without a mirror come out as before, bit for bit. */
+static int matrix_rotation(const float *m, const float *own_scale, double q[4])
 {
     double r[3][3]; /* r[row][col] */
     for (int c = 0; c < 3; ++c) {
@@ -307,10 +315,18 @@ static int matrix_rotation(const float *m, double q[4])
         const double l = tendon_det_sqrt((x * x + y * y) + z * z);
         if (!(l > 0.0 && l <= DBL_MAX))
             return 0;
-        r[0][c] = x / l;
-        r[1][c] = y / l;
-        r[2][c] = z / l;
+        const double sl = own_scale && own_scale[c] < 0.0f ? -l : l;
+        r[0][c] = x / sl;
+        r[1][c] = y / sl;
+        r[2][c] = z / sl;
     }
+    const double det = (r[0][0] * (r[1][1] * r[2][2] - r[2][1] * r[1][2]) -
+                        r[0][1] * (r[1][0] * r[2][2] - r[2][0] * r[1][2])) +
+                       r[0][2] * (r[1][0] * r[2][1] - r[2][0] * r[1][1]);
+    if (det < 0.0)
+        for (int i = 0; i < 3; ++i)
+            for (int c = 0; c < 3; ++c)
+                r[i][c] = -r[i][c];
     const double tr = (r[0][0] + r[1][1]) + r[2][2];
     if (tr > 0.0) {
         const double s = 2.0 * tendon_det_sqrt(tr + 1.0);
@@ -388,12 +404,14 @@ tendon_status tendon_ik_two_bone_pose(const tendon_skeleton *skeleton, const flo
      * is upper's child; a twist joint's between them otherwise). */
     double w_rot[4], p_rot[4];
     const size_t mid_parent = (size_t)parents[mid];
-    if (!matrix_rotation(model + 16 * upper, w_rot) ||
-        !matrix_rotation(model + 16 * mid_parent, p_rot))
+    const float *upper_scale = pose->scale + 3 * upper;
+    if (!matrix_rotation(model + 16 * upper, upper_scale, w_rot) ||
+        !matrix_rotation(model + 16 * mid_parent, NULL, p_rot))
         return tendon_fail(TENDON_ERR_VALUE, "%s: the model matrix of joint %zu has a column of "
                            "length 0, infinity or NaN (a zero or non-finite scale, or a "
                            "non-finite element); it has no rotation to solve in", fn,
-                           matrix_rotation(model + 16 * upper, w_rot) ? mid_parent : upper);
+                           matrix_rotation(model + 16 * upper, upper_scale, w_rot) ? mid_parent
+                                                                                 : upper);
     tendon_ik_two_bone_result r;
     if ((s = tendon_ik_two_bone(model + 16 * upper + 12, model + 16 * mid + 12,
                                 model + 16 * end + 12, target, pole, weight, &r)) != TENDON_OK)

@@ -488,6 +488,72 @@ START_TEST(test_pose_chain)
 END_TEST
 
 /*
+ * Mirrored rigs (found by review h33): a negative scale on a joint or above it makes the model
+ * matrix's normalised columns a reflection (determinant −1), which Shepperd's method turned into
+ * a wrong rotation, so the foot missed the target with TENDON_OK — by 0.4 m with the whole
+ * character mirrored in x, 0.37 m under a uniform scale of −1 (which the header calls exact).
+ * The leg with a twist joint of test_pose_chain_with_twist_joint, each mirror in turn: on the
+ * placement, on the hips, on the thigh (the upper joint's own scale), on the twist joint (mid's
+ * parent) and on the calf; the foot and the knee land where the solver says — on the target
+ * whenever it is within reach (a mirror below the thigh can fold a bone back out of reach).
+ */
+START_TEST(test_pose_chain_mirrored)
+{
+    static const int32_t parents[5] = {-1, 0, 1, 2, 3};
+    static const float mirrors[][3] = {{-1, 1, 1}, {1, 1, -1}, {-1, -1, -1}, {-2, 2, 2}};
+    int reached = 0;
+    for (int where = 0; where < 5; ++where)
+        for (size_t k = 0; k < sizeof mirrors / sizeof mirrors[0]; ++k) {
+            tendon_pose pose, placement;
+            ck_assert_int_eq(tendon_pose_create(5, &pose), TENDON_OK);
+            ck_assert_int_eq(tendon_pose_create(1, &placement), TENDON_OK);
+            pose.translation[1] = 1.0f;
+            set_rot(&pose, 0, 0, 0, 1, M_PI / 12);
+            pose.translation[3] = 0.1f;
+            set_rot(&pose, 1, 0, 0, 1, M_PI);
+            pose.translation[7] = 0.2f;
+            set_rot(&pose, 2, 0, 1, 0, M_PI / 9);
+            pose.translation[10] = 0.25f;
+            set_rot(&pose, 3, 1, 0, 0, M_PI / 12);
+            pose.translation[13] = 0.4f;
+            placement.translation[0] = -1.0f;
+            set_rot(&placement, 0, 1, 0, 0, M_PI / 7);
+            float *scale = where == 4 ? placement.scale : pose.scale + 3 * where;
+            memcpy(scale, mirrors[k], sizeof mirrors[k]);
+            tendon_skeleton_desc sd = {5, parents, NULL, NULL};
+            tendon_skeleton *sk = NULL;
+            ck_assert_int_eq(tendon_skeleton_create(&sd, &sk), TENDON_OK);
+            float root_matrix[16], model[80], after[80];
+            ck_assert_int_eq(tendon_local_matrices(&placement, root_matrix), TENDON_OK);
+            ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, root_matrix, model), TENDON_OK);
+            const float *thigh = model + 16 + 12;
+            const float target[3] = {thigh[0] - 0.2f, thigh[1] - 0.55f, thigh[2] + 0.3f};
+            const float pole[3] = {thigh[0], thigh[1] - 0.3f, thigh[2] + 1.0f};
+            tendon_ik_two_bone_result r;
+            ck_assert_int_eq(tendon_ik_two_bone_pose(sk, model, 1, 3, 4, target, pole, 1.0, &pose,
+                                                     &r),
+                             TENDON_OK);
+            ck_assert_int_eq(tendon_pose_model_matrices(sk, &pose, root_matrix, after), TENDON_OK);
+            char what[64];
+            snprintf(what, sizeof what, "foot, mirror %zu on %s", k,
+                     where == 4 ? "the placement" : (const char *[]){"hips", "thigh", "twist",
+                                                                     "calf"}[where]);
+            /* a mirror on the twist joint or the calf can put the target out of reach: the
+               foot then goes where the solver put it, as the knee always does */
+            if (r.reachable)
+                expect3(after + 64 + 12, target[0], target[1], target[2], 4e-5, what);
+            expect3(after + 64 + 12, r.end[0], r.end[1], r.end[2], 4e-5, what);
+            expect3(after + 48 + 12, r.mid[0], r.mid[1], r.mid[2], 4e-5, what);
+            reached += r.reachable;
+            tendon_pose_destroy(&pose);
+            tendon_pose_destroy(&placement);
+            tendon_skeleton_destroy(sk);
+        }
+    ck_assert_int_ge(reached, 16);
+}
+END_TEST
+
+/*
  * A solved bone shorter than half an ulp of the coordinates it is added to rounds to the zero
  * vector (found by review h33): the root at (1e6, 1e7, 0), where the ulps are 1/16 m and 1 m, a
  * chain of two 1/16 m bones along +x and a target 100 m up +y. mid' = root + u·l1 rounds to the
@@ -676,6 +742,7 @@ int main(void)
     tcase_add_test(tc, test_extreme_scales);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_review_cases);
+    tcase_add_test(tc, test_pose_chain_mirrored);
     tcase_add_test(tc, test_solved_bone_below_an_ulp);
     suite_add_tcase(s, tc);
     return run_suite(s);

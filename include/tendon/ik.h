@@ -105,7 +105,10 @@ TENDON_API tendon_status tendon_ik_two_bone(const float root[3], const float mid
  * `upper`, a contiguous DFS subtree, with tendon_model_matrices). target, pole: in the same space
  * as `model`. The chain's model rotation is taken from the upper joint's matrix with its columns
  * normalised, which is exact for uniform or axis-aligned scale, not for a skew inherited from
- * non-uniform scale above a rotation. result: NULL, or the world-space solution.
+ * non-uniform scale above a rotation. Mirrors (negative scales, on the chain's joints or above
+ * them) are handled: W and P are only used to conjugate, and conjugating by a reflection W is
+ * conjugating by the rotation −W; the sign of the upper joint's own scale (read from `pose`) is
+ * taken out of W first. result: NULL, or the world-space solution.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_COUNT (pose and skeleton joint counts differ),
  * TENDON_ERR_RANGE (an index ≥ joint_count, or mid is not a descendant of upper / end not of
  * mid: the message names them), TENDON_ERR_VALUE (as tendon_ik_two_bone; the model matrix of
