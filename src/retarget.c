@@ -54,6 +54,28 @@ static tendon_status load_rest_rotation(const char *fn, const char *which, const
     return TENDON_OK;
 }
 
+/* A paired joint's rest transform must be finite: a NaN or infinite component would make that
+ * joint NaN (or ∞) in every retargeted frame, with TENDON_OK. */
+static tendon_status check_rest_finite(const char *fn, const char *which,
+                                       const tendon_skeleton *skeleton, const tendon_pose *rest,
+                                       size_t j)
+{
+    static const char *const channel[3] = {"translation", "rotation", "scale"};
+    const float *arrays[3] = {rest->translation + 3 * j, rest->rotation + 4 * j,
+                              rest->scale + 3 * j};
+    for (int a = 0; a < 3; ++a)
+        for (int c = 0; c < (a == 1 ? 4 : 3); ++c) {
+            const float v = arrays[a][c];
+            if (!(v - v == 0.0f))
+                return tendon_fail(TENDON_ERR_VALUE, "%s: the %s skeleton's joint %zu (\"%s\") "
+                                   "has rest %s[%d] = %g; a paired joint's rest transform must "
+                                   "be finite", fn, which, j,
+                                   tendon_skeleton_joint_name(skeleton, j), channel[a], c,
+                                   (double)v);
+        }
+    return TENDON_OK;
+}
+
 static tendon_status map_build(const tendon_skeleton *src, const tendon_skeleton *dst,
                                tendon_retarget_map *m)
 {
@@ -107,7 +129,9 @@ static tendon_status map_build(const tendon_skeleton *src, const tendon_skeleton
             continue;
         }
         double sq[4];
-        if ((s = load_rest_rotation(fn, "source", &m->source_rest, i, sq)) != TENDON_OK)
+        if ((s = check_rest_finite(fn, "source", src, &m->source_rest, i)) != TENDON_OK ||
+            (s = check_rest_finite(fn, "target", dst, &m->target_rest, j)) != TENDON_OK ||
+            (s = load_rest_rotation(fn, "source", &m->source_rest, i, sq)) != TENDON_OK)
             return s;
         m->inv_source[4 * j + 0] = -sq[0];
         m->inv_source[4 * j + 1] = -sq[1];

@@ -231,6 +231,47 @@ START_TEST(test_errors)
     tendon_retarget_map_destroy(map);
     tendon_retarget_map_destroy(NULL);
     rigs_free(&r);
+
+    /* A paired joint's rest transform with a NaN or infinite component is refused by name: it
+       made that joint NaN in every frame, with TENDON_OK (found by review h33). An unpaired
+       joint's rest is not read by the map (the source's tail) and stays accepted. */
+    static const struct {
+        int target;
+        size_t joint;
+        int array, component;
+        float value;
+        const char *message;
+    } bad[] = {
+        {0, 1, 1, 0, NAN, "source skeleton's joint 1 (\"spine\") has rest rotation[0] = nan"},
+        {1, 2, 0, 2, INFINITY, "target skeleton's joint 2 (\"arm\") has rest translation[2] = inf"},
+        {0, 0, 2, 1, -INFINITY, "source skeleton's joint 0 (\"hips\") has rest scale[1] = -inf"},
+        {0, 4, 1, 3, NAN, NULL},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        rigs_make(&r, 1);
+        tendon_pose *rest = bad[k].target ? &r.dst_rest : &r.src_rest;
+        float *arrays[3] = {rest->translation + 3 * bad[k].joint,
+                            rest->rotation + 4 * bad[k].joint, rest->scale + 3 * bad[k].joint};
+        arrays[bad[k].array][bad[k].component] = bad[k].value;
+        tendon_skeleton *with_bad = NULL;
+        tendon_skeleton_desc d = {5, bad[k].target ? DST_PARENTS : SRC_PARENTS,
+                                  bad[k].target ? DST_NAMES : SRC_NAMES, rest};
+        ck_assert_int_eq(tendon_skeleton_create(&d, &with_bad), TENDON_OK);
+        map = (tendon_retarget_map *)&r;
+        const tendon_status st = bad[k].target ? tendon_retarget_map_create(r.src, with_bad, &map)
+                                               : tendon_retarget_map_create(with_bad, r.dst, &map);
+        if (bad[k].message) {
+            ck_assert_int_eq(st, TENDON_ERR_VALUE);
+            ck_assert_msg(strstr(tendon_error_message(), bad[k].message), "%s",
+                          tendon_error_message());
+            ck_assert_ptr_null(map);
+        } else {
+            ck_assert_int_eq(st, TENDON_OK);
+            tendon_retarget_map_destroy(map);
+        }
+        tendon_skeleton_destroy(with_bad);
+        rigs_free(&r);
+    }
 }
 END_TEST
 

@@ -38,7 +38,9 @@ typedef struct tendon_retarget_map tendon_retarget_map;
  * Pair the joints of `source` and `target` by name and precompute the ratios and rest
  * rotations (both skeletons are copied from; they may be destroyed afterwards). Allocates.
  * Errors: TENDON_ERR_NULL (source, target, out), TENDON_ERR_VALUE (a skeleton without joint
- * names: there is nothing to match by; a rest rotation of length 0), TENDON_ERR_NOMEM,
+ * names: there is nothing to match by; a rest rotation of length 0; a paired joint whose rest
+ * translation, rotation or scale has a NaN or infinite component — the message names the joint
+ * and the component), TENDON_ERR_NOMEM,
  * TENDON_ERR_OVERFLOW. On error *out is NULL. A pairing that matches nothing is not an error
  * (every target joint stays at rest), but tendon_retarget_map_unmatched says so.
  */
