@@ -153,6 +153,7 @@ struct tendon_spring_rig {
     const int32_t *parents;
     rig_chain *chains;
     size_t chain_count, link_count;
+    size_t *pose_order; /* [chain_count] the chains by anchor joint, increasing: the pose step's */
     rig_batch *batches;
     size_t batch_count;
     rig_grid *grids;
@@ -1345,6 +1346,45 @@ tendon_status tendon_spring_rig_create(const tendon_spring_rig_desc *desc, tendo
         if ((st = chain_links(fn, rig, &desc->chains[c], &rig->chains[c])) != TENDON_OK)
             goto fail;
     }
+    /* two chains from one anchor joint: the pose step writes J0's rotation too (turned toward
+       J1's sprung position), so the second chain's overwrote the first's, whose links were left
+       off their rays */
+    for (size_t c = 0; c < desc->chain_count; ++c) {
+        const uint32_t j0 = rig->chains[c].joints[0];
+        if (!(role[j0] & 2)) {
+            role[j0] |= 2;
+            continue;
+        }
+        size_t other = 0; /* the earlier chain from j0 (there is one) */
+        while (rig->chains[other].joints[0] != j0)
+            ++other;
+        char x[96];
+        st = tendon_fail(TENDON_ERR_VALUE,
+                         "%s: %s and %s both hang from %s: the pose step turns an anchor joint "
+                         "toward its chain's first link, so each would overwrite the other's "
+                         "rotation; a joint is the anchor joint of one chain at most",
+                         fn, rig->chains[other].name, rig->chains[c].name,
+                         jname(rig->skeleton, j0, x));
+        goto fail;
+    }
+    /* the pose step's order: anchor joints increasing, so a chain hung below another's anchor
+       joint reads that joint's rotation already turned (parents[j] < j), whatever order the
+       chains were given in */
+    {
+        const size_t J = rig->joint_count ? rig->joint_count : 1;
+        size_t *chain_of = rig_alloc(rig, J * sizeof *chain_of);
+        if (!chain_of || !(rig->pose_order = rig_alloc(rig, desc->chain_count *
+                                                                 sizeof *rig->pose_order))) {
+            st = tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory", fn);
+            goto fail;
+        }
+        for (size_t c = 0; c < desc->chain_count; ++c)
+            chain_of[rig->chains[c].joints[0]] = c;
+        size_t k = 0;
+        for (size_t j = 0; j < rig->joint_count; ++j)
+            if (role[j] & 2)
+                rig->pose_order[k++] = chain_of[j];
+    }
     if ((st = plan_rig(fn, rig)) != TENDON_OK)
         goto fail;
     *out = rig;
@@ -2042,7 +2082,7 @@ tendon_status tendon_spring_rig_march_on(const tendon_kernels *given, const tend
         const tendon_pose *rest = tendon_skeleton_rest_view(rig->skeleton);
         const float *root = rig->root ? (const float *)(const void *)(ws + rig->ws_root) : NULL;
         for (size_t c = 0; c < rig->chain_count; ++c) {
-            const rig_chain *ch = &rig->chains[c];
+            const rig_chain *ch = &rig->chains[rig->pose_order[c]];
             chain_pose_core(rig->parents, rest, ch->joints, ch->n + 1,
                             positions + 3 * ch->first_link, root, pose);
         }

@@ -1167,6 +1167,76 @@ START_TEST(rig_writes_the_chains_rotations)
 }
 END_TEST
 
+/*
+ * A chain hung below another chain's anchor joint (the hair from the head, the arm's chain from
+ * the chest above it): the pose step turns the chest, so the hair's frame is the turned one
+ * whichever order the chains are given in. Listed hair first, the hair's rotations were written
+ * from the chest before the arm's chain turned it, which left the hair's links off their rays
+ * by up to sin 0.9 and made the pose depend on the chains' order.
+ */
+START_TEST(chain_below_another_anchor_joint)
+{
+    scene sc;
+    make_scene(&sc);
+    static const uint32_t arm[3] = {CHEST, ARM, FOREARM},
+                          hair[5] = {HEAD, HAIR_ROOT, HAIR1, HAIR2, HAIR3};
+    const tendon_spring_rig_chain a = {"arm", NULL, arm, 3, {0, 0, 0}, &HAIR, 1, NULL},
+                                  h = {"hair", NULL, hair, 5, {0, 0, 0}, &HAIR, 1, NULL};
+    tendon_pose pose[2], scratch;
+    ck_assert(tendon_pose_create(JOINTS, &scratch) == TENDON_OK);
+    float positions[2][18];
+    for (int order = 0; order < 2; ++order) {
+        const tendon_spring_rig_chain chains[2] = {order ? h : a, order ? a : h};
+        tendon_spring_rig_desc d = {0};
+        d.skeleton = sc.ch.skeleton;
+        d.chains = chains;
+        d.chain_count = 2;
+        d.source.base = (tendon_rig_clip){sc.ch.walk, 0.1, 1};
+        tendon_spring_rig *rig = NULL;
+        ck_assert_msg(tendon_spring_rig_create(&d, &rig) == TENDON_OK, "%s",
+                      tendon_error_message());
+        size_t bytes;
+        ck_assert(tendon_spring_rig_workspace_size(rig, &bytes) == TENDON_OK);
+        void *ws = malloc(bytes);
+        ck_assert(tendon_pose_create(JOINTS, &pose[order]) == TENDON_OK);
+        ck_assert(tendon_spring_rig_source_pose(rig, 0.9, &scratch, &pose[order]) == TENDON_OK);
+        ck_assert(tendon_spring_rig_sample(rig, 0.9, ws, bytes, positions[order], 18,
+                                           &pose[order]) == TENDON_OK);
+        /* each link joint on the ray from its parent joint toward its sprung position */
+        float m[16 * JOINTS];
+        ck_assert(tendon_pose_model_matrices(sc.ch.skeleton, &pose[order], NULL, m) == TENDON_OK);
+        for (size_t c = 0; c < 2; ++c) {
+            const size_t n = tendon_spring_rig_chain_link_count(rig, c);
+            const float *pos = positions[order] + 3 * tendon_spring_rig_chain_first_link(rig, c);
+            for (size_t k = 1; k <= n; ++k) {
+                const float *p = m + 16 * tendon_spring_rig_chain_joint(rig, c, k - 1) + 12;
+                const float *q = m + 16 * tendon_spring_rig_chain_joint(rig, c, k) + 12;
+                const double u[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+                const double v[3] = {pos[3 * (k - 1)] - p[0], pos[3 * (k - 1) + 1] - p[1],
+                                     pos[3 * (k - 1) + 2] - p[2]};
+                const double cr[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                                      u[0] * v[1] - u[1] * v[0]};
+                const double nu = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+                const double nv = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+                const double sine =
+                    sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]) / (nu * nv);
+                ck_assert_msg(sine < 2e-6 && u[0] * v[0] + u[1] * v[1] + u[2] * v[2] > 0,
+                              "order %d, %s link %zu: off the ray by sin %g", order,
+                              chains[c].name, k, sine);
+            }
+        }
+        free(ws);
+        tendon_spring_rig_destroy(rig);
+    }
+    /* the same pose either way, bit for bit (the positions too: the chains swap places) */
+    ck_assert(memcmp(pose[0].rotation, pose[1].rotation, 4 * JOINTS * sizeof(float)) == 0);
+    ck_assert(memcmp(positions[0], positions[1] + 12, 6 * sizeof(float)) == 0);
+    ck_assert(memcmp(positions[0] + 6, positions[1], 12 * sizeof(float)) == 0);
+    tendon_pose_destroy(&pose[0]), tendon_pose_destroy(&pose[1]), tendon_pose_destroy(&scratch);
+    free_scene(&sc);
+}
+END_TEST
+
 /* ---- refusals ------------------------------------------------------------------------------- */
 
 static tendon_status create_with(scene *sc, tendon_spring_rig_chain *chains, size_t count,
@@ -1291,6 +1361,16 @@ START_TEST(bad_chains_refused_by_name)
     ck_assert_int_eq(create_with(&sc, two, 2, NULL), TENDON_ERR_VALUE);
     ck_assert_msg(strstr(tendon_error_message(), "which hangs below \"hair_root\""), "%s",
                   tendon_error_message());
+    /* two chains from one anchor joint: the pose step turns an anchor joint toward its first
+       link, so the second chain from the chest rewrote the chest's rotation and left the
+       first chain's links off their rays (by sin 0.23) — created */
+    static const uint32_t arm[3] = {CHEST, ARM, FOREARM}, neck[2] = {CHEST, HEAD};
+    tendon_spring_rig_chain shared[2] = {{"arm", NULL, arm, 3, {0, 0, 0}, &HAIR, 1, NULL},
+                                         {"neck", NULL, neck, 2, {0, 0, 0}, &HAIR, 1, NULL}};
+    ck_assert_int_eq(create_with(&sc, shared, 2, NULL), TENDON_ERR_VALUE);
+    ck_assert_msg(strstr(tendon_error_message(), "chain \"arm\" and chain \"neck\" both hang "
+                                                 "from \"chest\" (joint 3)"),
+                  "%s", tendon_error_message());
     /* sources: an unknown kind (a state machine is not one), a clip of another joint count */
     c = (tendon_spring_rig_chain){"coat", NULL, COAT_CHAIN, 3, {0, 0, 0}, COAT, 1, NULL};
     tendon_spring_rig_source src = {0};
@@ -1842,6 +1922,7 @@ int main(void)
     tcase_add_test(tc, grids_and_batches);
     tcase_add_test(tc, positions_to_rotations_by_hand);
     tcase_add_test(tc, rig_writes_the_chains_rotations);
+    tcase_add_test(tc, chain_below_another_anchor_joint);
     tcase_add_test(tc, bad_chains_refused_by_name);
     tcase_add_test(tc, failing_root_and_stale_workspace);
     tcase_add_test(tc, workspace_outlives_its_rig);

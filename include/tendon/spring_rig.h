@@ -237,7 +237,10 @@ typedef struct tendon_spring_rig tendon_spring_rig;
  *                         has; J_k whose parent is not J_{k−1} ("not
  *                         a parent → child path"); a joint that is a link of two chains; an
  *                         anchor joint that is, or hangs below, a link of a chain (its frame
- *                         would move with the springs); settings_count not 1 or n; a spring's
+ *                         would move with the springs); two chains from one anchor joint (the
+ *                         pose step turns J0: each would overwrite the other's rotation; a
+ *                         chain may hang below another chain's anchor joint, whose rotation
+ *                         the pose step writes first); settings_count not 1 or n; a spring's
  *                         settings (tendon/spring.h's rules); an unknown tier, lookback, source
  *                         kind or layer mode; a layer reference with an override layer; a
  *                         non-finite anchor offset or rest offset; a march over the work budget
@@ -329,7 +332,9 @@ TENDON_API tendon_status tendon_spring_rig_evaluate(const tendon_spring_rig *rig
  * (tendon_spring_rig_chain_first_link), link by link, x y z — in model space, or in the world
  * with a root transform. pose: NULL, or the skeleton's joint count: the rotations of every
  * chain's J0 … Jn are written (tendon_spring_chain_pose), everything else is read (J0's
- * ancestors' local transforms give J0's frame; the links' translations and scales are kept).
+ * ancestors' local transforms give J0's frame; the links' translations and scales are kept;
+ * the chains are taken by anchor joint, parents first, so a chain below another's anchor joint
+ * reads it turned).
  * The pose should be the source's pose at time_sec (what the anchors came from); one it
  * differs from moves the chains' roots with it, not the anchors. At least one of the two.
  * Errors: TENDON_ERR_NULL (rig, workspace, both outputs NULL), TENDON_ERR_VALUE (the workspace
