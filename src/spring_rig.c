@@ -231,6 +231,23 @@ static unsigned char *align64(void *p)
 
 static size_t round64(size_t v) { return (v + 63) & ~(size_t)63; }
 
+/* The workspace's layout stays below this many bytes, so its rounding and alignment slack
+   cannot wrap either (a 32-bit size_t, wasm32, meets the bound with a few long rigs). */
+#define RIG_WS_LIMIT (SIZE_MAX / 2)
+
+/* *at ← *off, then *off += round64(count·size); 0 (nothing changed) past RIG_WS_LIMIT. */
+static int ws_part(size_t *off, size_t count, size_t size, size_t *at)
+{
+    if (size && count > RIG_WS_LIMIT / size)
+        return 0;
+    const size_t bytes = round64(count * size);
+    if (bytes > RIG_WS_LIMIT - *off)
+        return 0;
+    *at = *off;
+    *off += bytes;
+    return 1;
+}
+
 /* A grid's anchor planes (rig_grid.anchor_run): a chunk writes its times' vectors whole, up to
    16 past its last time (a chunk starts below the times' end). */
 static size_t rig_anchor_run(size_t times) { return (times + 15) / 16 * 16 + 16; }
@@ -987,7 +1004,13 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
                 bt->chains[k++] = c;
         const rig_grid *gr = &rig->grids[bt->grid];
         bt->anchors_at = anchors_used[bt->grid];
-        anchors_used[bt->grid] += 3 * rig_anchor_run(gr->times) * bt->chain_count;
+        const size_t per_chain = 3 * rig_anchor_run(gr->times); /* < 2^26: times ≤ 2^24 + 2 */
+        if (bt->chain_count > (RIG_WS_LIMIT / sizeof(float) - anchors_used[bt->grid]) / per_chain)
+            return tendon_fail(TENDON_ERR_OVERFLOW,
+                               "%s: the anchors of the chains on a grid of %zu times do not fit "
+                               "in a workspace of this address space",
+                               fn, gr->times);
+        anchors_used[bt->grid] += per_chain * bt->chain_count;
         const rig_chain *ch = &rig->chains[bt->first_chain_of];
         tendon_spring_grid check;
         char where[160];
@@ -1077,6 +1100,10 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
         gr->run = (chunk + 15) / 16 * 16; /* chunk itself but where T < 16 */
         if (n && gr->run > rig->max_run) /* the local planes: only where there are slots */
             rig->max_run = gr->run;
+        if (n > RIG_WS_LIMIT / (20 * sizeof(float)) / gr->run) /* gr->rest below */
+            return tendon_fail(TENDON_ERR_OVERFLOW,
+                               "%s: a grid of %zu evaluated joints does not fit in this address "
+                               "space", fn, n);
         const size_t cn = gr->run * n;
         if (cn > rig->chunk_joints)
             rig->chunk_joints = cn;
@@ -1212,30 +1239,39 @@ static tendon_status plan_rig(const char *fn, tendon_spring_rig *rig)
             memcpy(op->fixed, ch->fixed, sizeof op->fixed);
         }
         /* workspace parts of the grid */
-        gr->ws_times = off, off += round64(T * sizeof(double));
-        gr->ws_ctimes = off, off += round64(3 * T * sizeof(double));
-        gr->ws_anchors = off, off += round64(anchors_used[g] * sizeof(float));
-        for (int k = 0; k < 3; ++k) {
-            gr->ws_hints[k] = off;
-            off += round64((rig->clip[k] ? tendon_clip_timeline_count(rig->clip[k]) : 0) *
-                           sizeof(uint32_t));
-        }
+        int fits = ws_part(&off, T, sizeof(double), &gr->ws_times) &&
+                   ws_part(&off, 3 * T, sizeof(double), &gr->ws_ctimes) &&
+                   ws_part(&off, anchors_used[g], sizeof(float), &gr->ws_anchors);
+        for (int k = 0; k < 3 && fits; ++k)
+            fits = ws_part(&off, rig->clip[k] ? tendon_clip_timeline_count(rig->clip[k]) : 0,
+                           sizeof(uint32_t), &gr->ws_hints[k]);
+        if (!fits)
+            return tendon_fail(TENDON_ERR_OVERFLOW,
+                               "%s: the workspace of %zu substep grids (the last of %zu times) "
+                               "does not fit in this address space",
+                               fn, g + 1, T);
     }
+    /* the chunk buffers, the march's and the outputs' (counts bounded by the joints and the
+       links: the grids' checks above keep them in range) */
     const size_t cj = rig->chunk_joints ? rig->chunk_joints : 1;
-    for (int k = 0; k < 3; ++k)
-        rig->ws_pose[k] = off, off += round64(10 * cj * sizeof(float));
-    rig->ws_model = off, off += round64(16 * (rig->chunk_matrices ? rig->chunk_matrices : 1) *
-                                        sizeof(float));
-    rig->ws_weights = off, off += round64(2 * cj * sizeof(double) + RIG_CHUNK_JOINTS * sizeof(double));
-    rig->ws_q = off, off += round64(3 * (rig->chunk_q ? rig->chunk_q : 1) * sizeof(float));
-    rig->ws_local = off, off += round64(16 * (rig->max_run ? rig->max_run : 1) * sizeof(float));
-    rig->ws_tree = off;
-    if (rig->source.kind == TENDON_RIG_SOURCE_TREE)
-        off += round64(10 * J * sizeof(float));
-    rig->ws_root = off, off += round64(16 * sizeof(float));
-    rig->ws_march = off, off += round64(rig->march_bytes);
-    rig->ws_positions = off, off += round64(3 * rig->link_count * sizeof(float));
-    rig->ws_batch_out = off, off += round64(rig->batch_out_floats * sizeof(float));
+    int fits = 1;
+    for (int k = 0; k < 3 && fits; ++k)
+        fits = ws_part(&off, cj, 10 * sizeof(float), &rig->ws_pose[k]);
+    fits = fits && cj <= (RIG_WS_LIMIT / sizeof(double) - RIG_CHUNK_JOINTS) / 2 &&
+           ws_part(&off, rig->chunk_matrices ? rig->chunk_matrices : 1, 16 * sizeof(float),
+                   &rig->ws_model) &&
+           ws_part(&off, 2 * cj + RIG_CHUNK_JOINTS, sizeof(double), &rig->ws_weights) &&
+           ws_part(&off, rig->chunk_q ? rig->chunk_q : 1, 3 * sizeof(float), &rig->ws_q) &&
+           ws_part(&off, rig->max_run ? rig->max_run : 1, 16 * sizeof(float), &rig->ws_local) &&
+           ws_part(&off, rig->source.kind == TENDON_RIG_SOURCE_TREE ? J : 0, 10 * sizeof(float),
+                   &rig->ws_tree) &&
+           ws_part(&off, 16, sizeof(float), &rig->ws_root) &&
+           ws_part(&off, rig->march_bytes, 1, &rig->ws_march) &&
+           ws_part(&off, rig->link_count, 3 * sizeof(float), &rig->ws_positions) &&
+           ws_part(&off, rig->batch_out_floats, sizeof(float), &rig->ws_batch_out);
+    if (!fits)
+        return tendon_fail(TENDON_ERR_OVERFLOW, "%s: the workspace does not fit in this address "
+                                                "space", fn);
     rig->ws_bytes = off + 63;
     return TENDON_OK;
 }

@@ -372,6 +372,26 @@ for (const flavour of FLAVOURS) {
     t.dispose();
   });
 
+  test(`${flavour}: a spring rig whose workspace passes 4 GiB is refused, never wrapped`, async () => {
+    const t = await loadTendon({ flavour });
+    // 31 chains of one link, each with its own rest offset (31 marches on one grid), damping
+    // 3e-6: 11 726 972 substep times, within the default work budget for each chain, and
+    // 8.5 GiB of workspace — the rig's layout wrapped to 510 210 303 bytes, which malloc gave,
+    // and the first sample stored its anchors past the module's memory (a trap)
+    const n = 31, parents = [-1], rest = identity(1 + 2 * n);
+    for (let c = 0; c < n; ++c) {
+      parents.push(0, 1 + 2 * c);
+      rest.translation[3 * (1 + 2 * c)] = 0.1 * c;
+      rest.translation[3 * (2 + 2 * c) + 1] = -0.1 - 0.01 * c;
+    }
+    const skeleton = t.createSkeleton({ parents, rest });
+    const settings = { frequencyHz: 2, damping: 3e-6 };
+    const chains = Array.from({ length: n }, (_, c) => ({ joints: [1 + 2 * c, 2 + 2 * c], settings }));
+    assert.throws(() => t.createSpringRig({ skeleton, chains }),
+                  tendonError('TENDON_ERR_OVERFLOW', /the anchors of the chains on a grid of 11726972 times do not fit/));
+    t.dispose();
+  });
+
   test(`${flavour}: counts and lengths are read-only`, async () => {
     const t = await loadTendon({ flavour });
     const sk = t.createSkeleton({ parents: [-1, 0, 0, 0] });
