@@ -2110,8 +2110,10 @@ tendon_status tendon_spring_rig_march_on(const tendon_kernels *given, const tend
             return st;
         if (f.bad || f.calls != gr->times)
             return tendon_fail(TENDON_ERR_VALUE,
-                               "%s: internal: the march asked for its root at times the rig did "
-                               "not evaluate (call %zu of %zu)",
+                               "%s: the workspace's evaluation was overwritten since it was made "
+                               "(another workspace overlapping this one, evaluated in between?): "
+                               "the march asked for its root at times it does not hold (call %zu "
+                               "of %zu); evaluate again",
                                fn, f.calls, gr->times);
     }
     if (pose) {

@@ -302,7 +302,10 @@ TENDON_API size_t tendon_spring_rig_grid_joints(const tendon_spring_rig *rig, si
  * created at a destroyed rig's address), a workspace is reset as a fresh one and holds no
  * evaluation. Between evaluations it may move (a buffer handed out at another offset): nothing
  * an evaluation reads is kept from an earlier one. tendon_spring_rig_march needs the workspace
- * its evaluation wrote, where it wrote it.
+ * its evaluation wrote, where it wrote it, and unwritten since: the march checks the header
+ * (rig, time) and the substep times, not every anchor, so an evaluation into another workspace
+ * that overlaps this one in between can go unnoticed (the march then returns TENDON_OK on the
+ * overwritten anchors) or is refused as an evaluation overwritten.
  * Errors: TENDON_ERR_NULL.
  */
 TENDON_API tendon_status tendon_spring_rig_workspace_size(const tendon_spring_rig *rig,
