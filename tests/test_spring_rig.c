@@ -970,6 +970,37 @@ END_TEST
 /* ---- positions → rotations ------------------------------------------------------------------ */
 
 /* A bare chain: base (rotated 90° about z, scaled 2 in x) → a → b → c along −y. */
+/*
+ * Each link joint of every chain lies on the ray from its parent joint toward its sprung
+ * position (the pose step's promise: bone lengths kept, directions turned), within sin 2e-6,
+ * in the model matrices recomputed from the posed `pose`.
+ */
+static void expect_links_on_rays(const tendon_spring_rig *rig, const tendon_skeleton *sk,
+                                 const tendon_pose *pose, const float *positions,
+                                 const char *what)
+{
+    float m[16 * JOINTS];
+    ck_assert(tendon_pose_model_matrices(sk, pose, NULL, m) == TENDON_OK);
+    for (size_t c = 0; c < tendon_spring_rig_chain_count(rig); ++c) {
+        const size_t n = tendon_spring_rig_chain_link_count(rig, c);
+        const float *pos = positions + 3 * tendon_spring_rig_chain_first_link(rig, c);
+        for (size_t k = 1; k <= n; ++k) {
+            const float *a = m + 16 * tendon_spring_rig_chain_joint(rig, c, k - 1) + 12;
+            const float *b = m + 16 * tendon_spring_rig_chain_joint(rig, c, k) + 12;
+            const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+            const double v[3] = {pos[3 * (k - 1)] - a[0], pos[3 * (k - 1) + 1] - a[1],
+                                 pos[3 * (k - 1) + 2] - a[2]};
+            const double cr[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                                  u[0] * v[1] - u[1] * v[0]};
+            const double nu = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+            const double nv = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            const double sine = sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]) / (nu * nv);
+            ck_assert_msg(sine < 2e-6 && u[0] * v[0] + u[1] * v[1] + u[2] * v[2] > 0,
+                          "%s: chain %zu link %zu: off the ray by sin %g", what, c, k, sine);
+        }
+    }
+}
+
 static void bare_chain(tendon_skeleton **sk, tendon_pose *rest)
 {
     static const int32_t parents[5] = {-1, 0, 1, 2, 3};
@@ -1140,26 +1171,7 @@ START_TEST(rig_writes_the_chains_rotations)
     }
     ck_assert(moved);
     /* each link joint lies on the ray from its parent joint toward its sprung position */
-    float m[16 * JOINTS];
-    ck_assert(tendon_pose_model_matrices(sc.ch.skeleton, &pose, NULL, m) == TENDON_OK);
-    for (size_t c = 0; c < 3; ++c) {
-        const size_t n = tendon_spring_rig_chain_link_count(rig, c);
-        const float *pos = positions + 3 * tendon_spring_rig_chain_first_link(rig, c);
-        for (size_t k = 1; k <= n; ++k) {
-            const float *a = m + 16 * tendon_spring_rig_chain_joint(rig, c, k - 1) + 12;
-            const float *b = m + 16 * tendon_spring_rig_chain_joint(rig, c, k) + 12;
-            const double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-            const double v[3] = {pos[3 * (k - 1)] - a[0], pos[3 * (k - 1) + 1] - a[1],
-                                 pos[3 * (k - 1) + 2] - a[2]};
-            const double cr[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
-                                  u[0] * v[1] - u[1] * v[0]};
-            const double nu = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-            const double nv = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-            const double sine = sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]) / (nu * nv);
-            ck_assert_msg(sine < 2e-6 && u[0] * v[0] + u[1] * v[1] + u[2] * v[2] > 0,
-                          "chain %zu link %zu: off the ray by sin %g", c, k, sine);
-        }
-    }
+    expect_links_on_rays(rig, sc.ch.skeleton, &pose, positions, "the character's chains");
     free(ws);
     tendon_pose_destroy(&pose), tendon_pose_destroy(&scratch), tendon_pose_destroy(&before);
     tendon_spring_rig_destroy(rig);
@@ -1203,28 +1215,8 @@ START_TEST(chain_below_another_anchor_joint)
         ck_assert(tendon_spring_rig_sample(rig, 0.9, ws, bytes, positions[order], 18,
                                            &pose[order]) == TENDON_OK);
         /* each link joint on the ray from its parent joint toward its sprung position */
-        float m[16 * JOINTS];
-        ck_assert(tendon_pose_model_matrices(sc.ch.skeleton, &pose[order], NULL, m) == TENDON_OK);
-        for (size_t c = 0; c < 2; ++c) {
-            const size_t n = tendon_spring_rig_chain_link_count(rig, c);
-            const float *pos = positions[order] + 3 * tendon_spring_rig_chain_first_link(rig, c);
-            for (size_t k = 1; k <= n; ++k) {
-                const float *p = m + 16 * tendon_spring_rig_chain_joint(rig, c, k - 1) + 12;
-                const float *q = m + 16 * tendon_spring_rig_chain_joint(rig, c, k) + 12;
-                const double u[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
-                const double v[3] = {pos[3 * (k - 1)] - p[0], pos[3 * (k - 1) + 1] - p[1],
-                                     pos[3 * (k - 1) + 2] - p[2]};
-                const double cr[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
-                                      u[0] * v[1] - u[1] * v[0]};
-                const double nu = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-                const double nv = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-                const double sine =
-                    sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]) / (nu * nv);
-                ck_assert_msg(sine < 2e-6 && u[0] * v[0] + u[1] * v[1] + u[2] * v[2] > 0,
-                              "order %d, %s link %zu: off the ray by sin %g", order,
-                              chains[c].name, k, sine);
-            }
-        }
+        expect_links_on_rays(rig, sc.ch.skeleton, &pose[order], positions[order],
+                             order ? "listed lower chain last" : "listed lower chain first");
         free(ws);
         tendon_spring_rig_destroy(rig);
     }
