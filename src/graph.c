@@ -38,6 +38,56 @@ typedef struct graph_name {
     char text[TENDON_GRAPH_NAME_MAX + 1];
 } graph_name;
 
+/*
+ * An index of names: open addressing over a power-of-two table of at least twice the most
+ * names it will hold, each slot an index into the owner's graph_name array plus one (0: empty),
+ * probed linearly from the name's FNV-1a hash. So creating a tree or a machine of n names, and
+ * each lookup by name (tendon_blend_tree_set, tendon_state_machine_set…), is O(1) per name
+ * instead of a walk over every name.
+ */
+typedef struct name_index {
+    size_t *slot;
+    size_t mask;
+} name_index;
+
+static size_t name_hash(const char *name)
+{
+    uint64_t h = 14695981039346656037u; /* FNV-1a, 64-bit */
+    for (const unsigned char *p = (const unsigned char *)name; *p; ++p)
+        h = (h ^ *p) * 1099511628211u;
+    return (size_t)(h ^ (h >> 32));
+}
+
+/* Room for `capacity` names; 0 when the table cannot be allocated (or its size overflows). */
+static int name_index_init(name_index *x, size_t capacity)
+{
+    size_t size = 8;
+    while (size / 2 < capacity) {
+        if (size > SIZE_MAX / 2 / sizeof(size_t))
+            return 0;
+        size *= 2;
+    }
+    x->slot = calloc(size, sizeof *x->slot);
+    x->mask = size - 1;
+    return x->slot != NULL;
+}
+
+/* The index of `name` among names[], or −1; with `at`, the empty slot it would go to. */
+static long name_index_find(const name_index *x, const graph_name *names, const char *name,
+                            size_t *at)
+{
+    for (size_t i = name_hash(name) & x->mask;; i = (i + 1) & x->mask) {
+        const size_t v = x->slot[i];
+        if (v == 0) {
+            if (at)
+                *at = i;
+            return -1;
+        }
+        if (strcmp(names[v - 1].text, name) == 0)
+            return (long)(v - 1);
+    }
+}
+
 /* ---- blend tree ---------------------------------------------------------------------------- */
 
 enum { PARAM_BLEND = 1, PARAM_CLOCK = 2 };
@@ -85,6 +135,7 @@ struct tendon_blend_tree {
     double *child_at;
     size_t param_count;
     graph_name *param_names;
+    name_index param_index;
     unsigned char *param_kind;
     double *param_value;
     tendon_pose bind;
@@ -104,6 +155,7 @@ void tendon_blend_tree_destroy(tendon_blend_tree *tree)
     free(tree->child_index);
     free(tree->child_at);
     free(tree->param_names);
+    free(tree->param_index.slot);
     free(tree->param_kind);
     free(tree->param_value);
     free(tree);
@@ -114,12 +166,9 @@ size_t tendon_blend_tree_joint_count(const tendon_blend_tree *tree)
     return tree ? tree->joint_count : 0;
 }
 
-static long tree_find_param(const tendon_blend_tree *tree, const char *name)
+static long tree_find_param(const tendon_blend_tree *tree, const char *name, size_t *at)
 {
-    for (size_t i = 0; i < tree->param_count; ++i)
-        if (strcmp(tree->param_names[i].text, name) == 0)
-            return (long)i;
-    return -1;
+    return name_index_find(&tree->param_index, tree->param_names, name, at);
 }
 
 /* Declare `name` as a parameter of `kind`, refusing one name in both roles. */
@@ -132,7 +181,8 @@ static tendon_status tree_declare(tendon_blend_tree *tree, size_t node, const ch
     tendon_status s = check_name(fn, what, name);
     if (s != TENDON_OK)
         return s;
-    long i = tree_find_param(tree, name);
+    size_t at = 0;
+    long i = tree_find_param(tree, name, &at);
     if (i >= 0) {
         if (tree->param_kind[i] != kind)
             return tendon_fail(TENDON_ERR_VALUE,
@@ -145,6 +195,7 @@ static tendon_status tree_declare(tendon_blend_tree *tree, size_t node, const ch
     }
     i = (long)tree->param_count++;
     memcpy(tree->param_names[i].text, name, strlen(name) + 1);
+    tree->param_index.slot[at] = (size_t)i + 1;
     tree->param_kind[i] = (unsigned char)kind;
     tree->param_value[i] = 0.0;
     *out = i;
@@ -362,7 +413,8 @@ tendon_status tendon_blend_tree_create(const tendon_blend_tree_desc *desc, tendo
         tree->param_value = calloc(n, sizeof(double));
     }
     if (!tree || !parent_of || !tree->nodes || !tree->child_index || !tree->child_at ||
-        !tree->param_names || !tree->param_kind || !tree->param_value) {
+        !tree->param_names || !tree->param_kind || !tree->param_value ||
+        !name_index_init(&tree->param_index, n)) {
         free(parent_of);
         tendon_blend_tree_destroy(tree);
         return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate a tree of %zu nodes", fn, n);
@@ -403,7 +455,7 @@ static tendon_status tree_lookup(const char *fn, const tendon_blend_tree *tree, 
         return tendon_fail(TENDON_ERR_NULL, "%s: tree is NULL", fn);
     if (!name)
         return tendon_fail(TENDON_ERR_NULL, "%s: name is NULL", fn);
-    long i = tree_find_param(tree, name);
+    long i = tree_find_param(tree, name, NULL);
     if (i < 0) {
         char names[320];
         list_names(tree, names, sizeof names);
@@ -553,6 +605,7 @@ tendon_status tendon_blend_tree_evaluate_env(tendon_blend_tree *tree, double tim
 struct tendon_parameters {
     size_t count, capacity;
     graph_name *names;
+    name_index index;
     double *values;
 };
 
@@ -560,13 +613,12 @@ int tendon_parameters_get(const tendon_parameters *p, const char *name, double *
 {
     if (!p || !name)
         return 0;
-    for (size_t i = 0; i < p->count; ++i)
-        if (strcmp(p->names[i].text, name) == 0) {
-            if (out)
-                *out = p->values[i];
-            return 1;
-        }
-    return 0;
+    const long i = name_index_find(&p->index, p->names, name, NULL);
+    if (i < 0)
+        return 0;
+    if (out)
+        *out = p->values[i];
+    return 1;
 }
 
 typedef struct sm_transition {
@@ -580,6 +632,7 @@ struct tendon_state_machine {
     size_t state_count, transition_count, joint_count;
     tendon_tier tier;
     graph_name *state_names;
+    name_index state_index;
     tendon_blend_tree **trees;
     double *elapsed;
     sm_transition *transitions;
@@ -597,20 +650,19 @@ void tendon_state_machine_destroy(tendon_state_machine *m)
     tendon_pose_destroy(&m->from_pose);
     tendon_pose_destroy(&m->to_pose);
     free(m->state_names);
+    free(m->state_index.slot);
     free(m->trees);
     free(m->elapsed);
     free(m->transitions);
     free(m->params.names);
+    free(m->params.index.slot);
     free(m->params.values);
     free(m);
 }
 
-static long sm_find_state(const tendon_state_machine *m, const char *name)
+static long sm_find_state(const tendon_state_machine *m, const char *name, size_t *at)
 {
-    for (size_t i = 0; i < m->state_count; ++i)
-        if (strcmp(m->state_names[i].text, name) == 0)
-            return (long)i;
-    return -1;
+    return name_index_find(&m->state_index, m->state_names, name, at);
 }
 
 static tendon_status sm_build(const tendon_state_machine_desc *d, tendon_state_machine *m)
@@ -629,11 +681,13 @@ static tendon_status sm_build(const tendon_state_machine_desc *d, tendon_state_m
             return tendon_fail(TENDON_ERR_COUNT, "%s: state \"%s\"'s tree has %zu joints and "
                                "the machine %zu; they must be equal", fn, st->name,
                                st->tree->joint_count, d->joint_count);
-        long dup = sm_find_state(m, st->name);
+        size_t at = 0;
+        long dup = sm_find_state(m, st->name, &at);
         if (dup >= 0)
             return tendon_fail(TENDON_ERR_VALUE, "%s: states[%ld] and states[%zu] are both "
                                "named \"%s\"; state names must be unique", fn, dup, i, st->name);
         memcpy(m->state_names[i].text, st->name, strlen(st->name) + 1);
+        m->state_index.slot[at] = i + 1;
         m->trees[i] = st->tree;
         m->elapsed[i] = 0.0;
         m->state_count = i + 1;
@@ -646,7 +700,7 @@ static tendon_status sm_build(const tendon_state_machine_desc *d, tendon_state_m
         const char *names[2] = {t->from, t->to};
         long idx[2];
         for (int k = 0; k < 2; ++k) {
-            idx[k] = sm_find_state(m, names[k]);
+            idx[k] = sm_find_state(m, names[k], NULL);
             if (idx[k] < 0)
                 return tendon_fail(TENDON_ERR_NOT_FOUND, "%s: a transition names state "
                                    "\"%.80s\", which was not given (transitions[%zu].%s)", fn,
@@ -718,7 +772,9 @@ tendon_status tendon_state_machine_create(const tendon_state_machine_desc *desc,
         m->params.values = calloc(cap, sizeof *m->params.values);
     }
     if (!m || !m->state_names || !m->trees || !m->elapsed || !m->transitions ||
-        !m->params.names || !m->params.values) {
+        !m->params.names || !m->params.values ||
+        !name_index_init(&m->state_index, desc->state_count) ||
+        !name_index_init(&m->params.index, cap)) {
         tendon_state_machine_destroy(m);
         return tendon_fail(TENDON_ERR_NOMEM, "%s: cannot allocate the machine", fn);
     }
@@ -741,16 +797,18 @@ tendon_status tendon_state_machine_set(tendon_state_machine *m, const char *name
     if (s != TENDON_OK)
         return s;
     tendon_parameters *p = &m->params;
-    for (size_t i = 0; i < p->count; ++i)
-        if (strcmp(p->names[i].text, name) == 0) {
-            p->values[i] = value;
-            return TENDON_OK;
-        }
+    size_t at = 0;
+    const long i = name_index_find(&p->index, p->names, name, &at);
+    if (i >= 0) {
+        p->values[i] = value;
+        return TENDON_OK;
+    }
     if (p->count == p->capacity)
         return tendon_fail(TENDON_ERR_RANGE, "%s: \"%s\" would be parameter %zu, but the "
                            "machine holds %zu (desc.parameter_capacity)", fn, name,
                            p->count + 1, p->capacity);
     memcpy(p->names[p->count].text, name, strlen(name) + 1);
+    p->index.slot[at] = p->count + 1;
     p->values[p->count++] = value;
     return TENDON_OK;
 }
@@ -870,7 +928,7 @@ tendon_status tendon_state_machine_state_time(const tendon_state_machine *m, con
     if (!m || !state || !out)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn,
                            !m ? "machine" : !state ? "state" : "out");
-    long i = sm_find_state(m, state);
+    long i = sm_find_state(m, state, NULL);
     if (i < 0)
         return tendon_fail(TENDON_ERR_NOT_FOUND, "%s: no state is named \"%.80s\"", fn, state);
     *out = m->elapsed[i];

@@ -870,6 +870,103 @@ START_TEST(test_machine_errors)
 }
 END_TEST
 
+/* Many names (the tables behind the lookups probe past collisions and fill to half): a tree
+ * whose root is a one-dimensional node over 4000 sources, each with its own clock, and a
+ * machine of 3000 states and 3000 parameters. Every name resolves to its own index, in the
+ * order declared; repeats resolve to the first; a duplicate state names both places. */
+START_TEST(test_many_names)
+{
+    enum { SOURCES = 4000, STATES = 3000 };
+    source src;
+    source_init(&src, 0, 0, 0, 0);
+    tendon_blend_node *nodes = calloc(SOURCES + 1, sizeof *nodes);
+    size_t *children = calloc(SOURCES, sizeof *children);
+    double *at = calloc(SOURCES, sizeof *at);
+    char(*names)[16] = calloc(SOURCES, sizeof *names);
+    ck_assert(nodes && children && at && names);
+    for (size_t i = 0; i < SOURCES; ++i) {
+        snprintf(names[i], sizeof names[i], "clock-%zu", i);
+        /* every fourth source shares its clock with the one before it (a repeat) */
+        nodes[i + 1] = leaf(&src, names[i % 4 == 3 ? i - 1 : i]);
+        children[i] = i + 1;
+        at[i] = (double)i;
+    }
+    nodes[0] = (tendon_blend_node){.kind = TENDON_BLEND_ONE_DIMENSIONAL, .parameter = "mix",
+                                   .children = children, .at = at, .child_count = SOURCES};
+    tendon_blend_tree *tree = make_tree(nodes, SOURCES + 1, 0, NULL);
+    const size_t clocks = SOURCES - SOURCES / 4;
+    ck_assert_uint_eq(tendon_blend_tree_parameter_count(tree), 1 + clocks);
+    ck_assert_str_eq(tendon_blend_tree_parameter_name(tree, 0, NULL), "mix");
+    for (size_t i = 0, k = 1; i < SOURCES; ++i) {
+        if (i % 4 == 3)
+            continue;
+        int is_clock = 0;
+        ck_assert_str_eq(tendon_blend_tree_parameter_name(tree, k++, &is_clock), names[i]);
+        ck_assert_int_eq(is_clock, 1);
+        ck_assert_int_eq(tendon_blend_tree_set(tree, names[i], (double)i + 0.5), TENDON_OK);
+    }
+    for (size_t i = 0; i < SOURCES; ++i) {
+        double v = -1;
+        if (i % 4 == 3) {
+            ck_assert_int_eq(tendon_blend_tree_get(tree, names[i], &v), TENDON_ERR_NOT_FOUND);
+            continue;
+        }
+        ck_assert_int_eq(tendon_blend_tree_get(tree, names[i], &v), TENDON_OK);
+        ck_assert_double_eq(v, (double)i + 0.5);
+    }
+    /* a clock name used as the blend parameter is refused, naming it */
+    nodes[0].parameter = names[SOURCES - 2];
+    ck_assert_int_eq(try_tree(nodes, SOURCES + 1, 0), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), names[SOURCES - 2]));
+    tendon_blend_tree_destroy(tree);
+
+    /* the machine: STATES states (each on one tree), a transition from the last to the first */
+    tendon_blend_node one = leaf(&src, NULL);
+    tendon_blend_tree *t = make_tree(&one, 1, 0, NULL);
+    tendon_state_desc *st = calloc(STATES, sizeof *st);
+    ck_assert_ptr_nonnull(st);
+    for (size_t i = 0; i < STATES; ++i)
+        st[i] = (tendon_state_desc){names[i], t};
+    tendon_transition_desc tr = {names[STATES - 1], names[0], 0.0, NULL, NULL};
+    tendon_state_machine_desc d = {.states = st, .state_count = STATES, .transitions = &tr,
+                                   .transition_count = 1, .joint_count = 1,
+                                   .parameter_capacity = STATES};
+    tendon_state_machine *m = NULL;
+    ck_assert_int_eq(tendon_state_machine_create(&d, &m), TENDON_OK);
+    for (size_t i = 0; i < STATES; ++i) {
+        double sec = -1;
+        ck_assert_int_eq(tendon_state_machine_state_time(m, names[i], &sec), TENDON_OK);
+        ck_assert_double_eq(sec, 0.0);
+        ck_assert_int_eq(tendon_state_machine_set(m, names[i], (double)i), TENDON_OK);
+    }
+    ck_assert_int_eq(tendon_state_machine_set(m, "one more", 1), TENDON_ERR_RANGE);
+    ck_assert_int_eq(tendon_state_machine_set(m, names[7], 70), TENDON_OK); /* an existing one */
+    const tendon_parameters *p = tendon_state_machine_parameters(m);
+    for (size_t i = 0; i < STATES; ++i) {
+        double v = -1;
+        ck_assert_int_eq(tendon_parameters_get(p, names[i], &v), 1);
+        ck_assert_double_eq(v, i == 7 ? 70.0 : (double)i);
+    }
+    double none;
+    ck_assert_int_eq(tendon_parameters_get(p, names[STATES], &none), 0);
+    ck_assert_int_eq(tendon_state_machine_state_time(m, names[STATES], &none),
+                     TENDON_ERR_NOT_FOUND);
+    tendon_state_machine_destroy(m);
+    /* a duplicate far down the list names both states */
+    st[2999] = (tendon_state_desc){names[1234], t};
+    m = NULL;
+    ck_assert_int_eq(tendon_state_machine_create(&d, &m), TENDON_ERR_VALUE);
+    ck_assert_ptr_nonnull(strstr(tendon_error_message(), "states[1234] and states[2999]"));
+    ck_assert_ptr_null(m);
+    tendon_blend_tree_destroy(t);
+    free(st);
+    free(names);
+    free(at);
+    free(children);
+    free(nodes);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("graph");
@@ -890,6 +987,7 @@ int main(void)
     TCase *sm = tcase_create("state_machine");
     tcase_add_test(sm, test_machine_crossfade_by_hand);
     tcase_add_test(sm, test_machine_errors);
+    tcase_add_test(sm, test_many_names);
     suite_add_tcase(s, sm);
     return run_suite(s);
 }
