@@ -1584,7 +1584,7 @@ class ModuleSkinMesh {
     if (!d || typeof d !== 'object')
       throw new TypeError('tendon: createSkinMesh takes {paletteCount, joints, weights, positions, ' +
                           'normals?, tangents?, influenceCount?}');
-    checkUint(d.paletteCount, 'createSkinMesh: paletteCount');
+    const paletteCount = checkUint(d.paletteCount, 'createSkinMesh: paletteCount');
     const influences = checkUint(d.influenceCount ?? 4, 'createSkinMesh: influenceCount');
     // the library refuses an influence count outside 1..4 with its own message: the lengths
     // below are checked only for one it takes
@@ -1644,6 +1644,18 @@ class ModuleSkinMesh {
       const unit = i === joints ? 'indices' : 'floats';
       checkLength(i.length, i.width * vertices, `${i.what} (${i.width} ${unit} × ${vertices} vertices)`, true);
     }
+    // Reading a later input runs the caller's code (the description's getters, a proxy's or an
+    // array's element getters), which may dispose a module object taken above or shrink a typed
+    // array whose length was taken above (a resizable ArrayBuffer): the library would then copy
+    // freed memory, or read past the shorter copy made below. So each is taken again, after the
+    // last of them: a disposed one throws, a changed length is refused.
+    for (const i of inputs) {
+      if (i.a instanceof ModuleFloats || i.a instanceof ModuleU16) i.ptr = i.a._live();
+      else if (i.copy && i.copy.length !== i.length)
+        throw new TendonError(`${i.what} held ${i.length} elements when it was read and ` +
+                              `${i.copy.length} after the description's later fields were read`,
+                              2, 'TENDON_ERR_COUNT');
+    }
     const indexType = joints.a instanceof Uint8Array ? JOINT_INDEX_U8 : JOINT_INDEX_U16;
     const owned = [];
     try {
@@ -1657,7 +1669,7 @@ class ModuleSkinMesh {
       const box = tendon._alloc(4);
       owned.push(box);
       tendon._check(x.tendon_wasm_skin_mesh_create(
-        d.paletteCount, vertices, influences, indexType, joints.ptr, weights.ptr, positions.ptr,
+        paletteCount, vertices, influences, indexType, joints.ptr, weights.ptr, positions.ptr,
         normals ? normals.ptr : 0, tangents ? tangents.ptr : 0, box));
       this._ptr = tendon._u32()[box >>> 2];
     } finally {

@@ -457,6 +457,46 @@ for (const flavour of FLAVOURS) {
     t.dispose();
   });
 
+  test(`${flavour}: createSkinMesh takes its inputs again after the description's getters ran`, async () => {
+    const t = await loadTendon({ flavour });
+    const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    const N = 64;
+    // a typed array shrunk by a later field's getter (a resizable ArrayBuffer): its old length
+    // set the vertex count, and the library read 3·N floats from a copy of 1
+    const buf = new ArrayBuffer(12 * N, { maxByteLength: 12 * N });
+    const positions = new Float32Array(buf).fill(7);
+    assert.throws(() => t.createSkinMesh({
+      paletteCount: 1, influenceCount: 1, positions, weights: new Float32Array(N).fill(1),
+      get joints() { buf.resize(4); return new Uint16Array(N); },
+    }), tendonError('TENDON_ERR_COUNT', /positions held 192 elements when it was read and 1/));
+    // a ModuleFloats disposed by a later field's getter: the library copied freed memory (the
+    // weights' copy, made in it) and returned TENDON_OK
+    const pos = t.createFloats(3 * N);
+    pos.array.fill(7);
+    assert.throws(() => t.createSkinMesh({
+      paletteCount: 1, influenceCount: 1, positions: pos,
+      get joints() { pos.dispose(); return new Uint16Array(N); },
+      weights: Array.from({ length: N }, () => 0.5),
+    }), /these floats were disposed/);
+    // the palette count checked is the one passed (a getter's second answer wrapped to 1)
+    let reads = 0;
+    const mesh = t.createSkinMesh({
+      get paletteCount() { return reads++ === 0 ? 3 : 2 ** 32 + 1; },
+      influenceCount: 1, joints: new Uint8Array([2]), weights: [1], positions: [1, 2, 3],
+    });
+    assert.equal(mesh.paletteCount, 3);
+    // and the usual case is unchanged
+    const p3 = t.createFloats(3);
+    p3.array.set([7, 8, 9]);
+    const ok = t.createSkinMesh({ paletteCount: 1, influenceCount: 1, positions: p3,
+                                  joints: new Uint16Array(1), weights: new Float32Array([1]) });
+    const pal = t.createFloats(16), out = t.createFloats(3);
+    pal.array.set(identity);
+    ok.apply(pal, out);
+    assert.deepEqual([...out.array], [7, 8, 9]);
+    t.dispose();
+  });
+
   test(`${flavour}: a result for a view the anchor detached throws instead of vanishing`, async () => {
     const t = await loadTendon({ flavour });
     const dst = t.createFloats(3);
