@@ -1202,9 +1202,11 @@ class ModuleAnchor {
 const PATHS = { translation: 0, rotation: 1, scale: 2, weights: 3 };
 const INTERPOLATIONS = { STEP: 0, LINEAR: 1, CUBICSPLINE: 2 };
 
-/** Floats copied into module memory (a set-up helper; returns the pointer, freed by the caller). */
-function copyFloats(tendon, values, what) {
-  const n = values.length;
+/**
+ * Floats copied into module memory (a set-up helper; returns the pointer, freed by the caller):
+ * `n` of them (default values.length), the count the caller checked.
+ */
+function copyFloats(tendon, values, what, n = values.length) {
   const p = tendon._alloc(Math.max(4, 4 * n));
   const f = tendon._f32();
   for (let i = 0; i < n; i++) {
@@ -1242,23 +1244,26 @@ class ModuleClip {
         if (interp === undefined)
           throw new TendonError(`clip: tracks[${i}].interpolation "${tr.interpolation}" is not ` +
                                 'STEP, LINEAR or CUBICSPLINE', 6, 'TENDON_ERR_VALUE');
-        checkUint(tr.joint, `clip: tracks[${i}].joint`, { status: 'range' });
+        const joint = checkUint(tr.joint, `clip: tracks[${i}].joint`, { status: 'range' });
         const width = checkUint(tr.width ?? (path === 1 ? 4 : 3), `clip: tracks[${i}].width`);
-        if (!tr.times || typeof tr.times.length !== 'number')
+        // each array and its length read once: a getter returning another array (or a longer
+        // one) after the length check would have the library read past the copies
+        const trTimes = tr.times, trValues = tr.values;
+        if (!trTimes || typeof trTimes.length !== 'number')
           throw new TypeError(`tendon: clip: tracks[${i}].times is not an array`);
-        if (!tr.values || typeof tr.values.length !== 'number')
+        if (!trValues || typeof trValues.length !== 'number')
           throw new TypeError(`tendon: clip: tracks[${i}].values is not an array`);
+        const keys = trTimes.length, valueCount = trValues.length;
         // glTF's layout: width floats a key, three such (in-tangent, value, out-tangent) a key
         // for CUBICSPLINE; the library reads exactly that many
-        checkLength(tr.values.length, tr.times.length * width * (interp === 2 ? 3 : 1),
-                    `clip: tracks[${i}].values (${tr.times.length} keys × width ${width}` +
+        checkLength(valueCount, keys * width * (interp === 2 ? 3 : 1),
+                    `clip: tracks[${i}].values (${keys} keys × width ${width}` +
                     `${interp === 2 ? ' × 3, CUBICSPLINE' : ''})`, true);
-        const times = copyFloats(tendon, tr.times, `tracks[${i}].times`);
+        const times = copyFloats(tendon, trTimes, `tracks[${i}].times`, keys);
         owned.push(times);
-        const values = copyFloats(tendon, tr.values, `tracks[${i}].values`);
+        const values = copyFloats(tendon, trValues, `tracks[${i}].values`, valueCount);
         owned.push(values);
-        tendon._x.tendon_wasm_track_set(desc, i, tr.joint, path, interp, width, tr.times.length,
-                                        times, values);
+        tendon._x.tendon_wasm_track_set(desc, i, joint, path, interp, width, keys, times, values);
       });
       const box = tendon._alloc(4);
       owned.push(box);

@@ -497,6 +497,30 @@ for (const flavour of FLAVOURS) {
     t.dispose();
   });
 
+  test(`${flavour}: createClip reads a track's times and values once`, async () => {
+    const t = await loadTendon({ flavour });
+    // times read for the checks gave 2 keys, and read again for the copy and the key count 4096:
+    // the library read 4096 keys of values from a copy of 2 (past it, into the heap) — TENDON_OK
+    let reads = 0;
+    const long = Array.from({ length: 4096 }, (_, i) => i / 30);
+    const track = { joint: 0, path: 'translation', interpolation: 'LINEAR', values: [0, 0, 0, 1, 1, 1],
+                    get times() { return reads++ < 4 ? [0, 1] : long; } };
+    const clip = t.createClip({ jointCount: 1, tracks: [track] });
+    assert.equal(reads, 1);
+    assert.equal(clip.duration, 1);
+    const pose = t.createPose(1);
+    clip.sample(100, pose);
+    assert.deepEqual([...pose.translation], [1, 1, 1]);
+    // a values array that shrinks while it is copied: refused, not read past
+    const shrinking = [0, 0, 0];
+    Object.defineProperty(shrinking, 3, { get() { shrinking.length = 4; return 1; }, configurable: true });
+    shrinking[4] = 1; shrinking[5] = 1;
+    assert.throws(() => t.createClip({ jointCount: 1, tracks: [{ joint: 0, path: 'translation',
+                                                                  times: [0, 1], values: shrinking }] }),
+                  tendonError('TENDON_ERR_VALUE', /values\[4\] is undefined/));
+    t.dispose();
+  });
+
   test(`${flavour}: a result for a view the anchor detached throws instead of vanishing`, async () => {
     const t = await loadTendon({ flavour });
     const dst = t.createFloats(3);
