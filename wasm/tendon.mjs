@@ -1302,29 +1302,37 @@ class ModuleClip {
 class ModuleSkeleton {
   constructor(tendon, d) {
     this._tendon = tendon;
-    if (!d || !d.parents || typeof d.parents.length !== 'number')
+    // each field, and each element, read once: a getter answering differently on a second read
+    // (names checked as 3 and written from an empty array) left the library uninitialised words
+    // for pointers
+    const dParents = d && d.parents, dNames = d && d.names;
+    if (!d || !dParents || typeof dParents.length !== 'number')
       throw new TypeError('tendon: createSkeleton takes {parents, names?, rest?}');
-    const n = d.parents.length;
+    const n = dParents.length;
+    const parentsIn = new Int32Array(n);
     for (let j = 0; j < n; j++) {
-      const v = d.parents[j];
+      const v = dParents[j];
       if (!Number.isInteger(v) || v < -1 || v > 0x7fffffff)
         throw new TendonError(`skeleton: parents[${j}] is ${typeof v === 'number' ? v : typeof v + ' ' + String(v)}; ` +
                               'expected -1 (a root) or a joint index', 3, 'TENDON_ERR_RANGE');
+      parentsIn[j] = v;
     }
     const owned = [];
     try {
       const parents = tendon._alloc(Math.max(4, 4 * n));
       owned.push(parents);
-      new Int32Array(tendon.memory.buffer, parents, n).set(d.parents);
+      new Int32Array(tendon.memory.buffer, parents, n).set(parentsIn);
       let names = 0;
-      if (d.names) {
-        if (d.names.length !== n)
-          throw new TendonError(`skeleton: ${d.names.length} names for ${n} joints`, 2,
+      if (dNames) {
+        const count = dNames.length;
+        if (count !== n)
+          throw new TendonError(`skeleton: ${count} names for ${n} joints`, 2,
                                 'TENDON_ERR_COUNT');
         names = tendon._alloc(Math.max(4, 4 * n));
         owned.push(names);
         const enc = new TextEncoder();
-        d.names.forEach((name, j) => {
+        for (let j = 0; j < n; j++) {
+          const name = dNames[j];
           checkName(name, `skeleton: names[${j}]`);
           const bytes = enc.encode(name);
           const p = tendon._alloc(bytes.length + 1);
@@ -1333,7 +1341,7 @@ class ModuleSkeleton {
           u8.set(bytes, p);
           u8[p + bytes.length] = 0;
           tendon._u32()[(names >>> 2) + j] = p;
-        });
+        }
       }
       let rest = 0;
       if (d.rest) {
@@ -1377,14 +1385,17 @@ class ModuleSkinBinding {
     this._tendon = tendon;
     if (!jointOf || typeof jointOf.length !== 'number')
       throw new TypeError('tendon: createSkinBinding: jointOf is not an array');
+    // each element and length read once (a second read could answer differently: an index
+    // checked as 0 and written as 2^32 + 3, or inverseBind's length 16·n checked and 0 copied)
     const n = jointOf.length;
-    for (let k = 0; k < n; k++) checkUint(jointOf[k], `createSkinBinding: jointOf[${k}]`, { status: 'range' });
+    const jointsIn = new Uint32Array(n);
+    for (let k = 0; k < n; k++) jointsIn[k] = checkUint(jointOf[k], `createSkinBinding: jointOf[${k}]`, { status: 'range' });
     if (inverseBind) checkLength(inverseBind.length, 16 * n, `createSkinBinding: inverseBind (16 floats × ${n} entries)`, true);
     const joints = tendon._alloc(Math.max(4, 4 * n));
     let ib = 0;
     try {
-      new Uint32Array(tendon.memory.buffer, joints, n).set(jointOf);
-      if (inverseBind) ib = copyFloats(tendon, inverseBind, 'inverseBind');
+      new Uint32Array(tendon.memory.buffer, joints, n).set(jointsIn);
+      if (inverseBind) ib = copyFloats(tendon, inverseBind, 'inverseBind', 16 * n);
       const box = tendon._alloc(4);
       try {
         const sp = tendon._own(skeleton, ModuleSkeleton, 'createSkinBinding: skeleton');

@@ -521,6 +521,47 @@ for (const flavour of FLAVOURS) {
     t.dispose();
   });
 
+  test(`${flavour}: createSkeleton and createSkinBinding read their arrays once`, async () => {
+    const t = await loadTendon({ flavour });
+    // names checked as 3 and written from an empty array: the name table was left as malloc
+    // left it (here two freed blocks of 0xfffffff0), and the library read names there (a trap)
+    const junk = [t.createFloats(3), t.createFloats(3)];
+    for (const j of junk) new Uint32Array(t.memory.buffer, j._ptr, 3).fill(0xfffffff0);
+    for (const j of junk) j.dispose();
+    let reads = 0;
+    const sk = t.createSkeleton({ parents: [-1, 0, 1],
+                                  get names() { return reads++ < 2 ? ['a', 'b', 'c'] : []; } });
+    assert.equal(reads, 1);
+    assert.deepEqual([0, 1, 2].map((j) => t._string(t._x.tendon_skeleton_joint_name(sk._live(), j))),
+                     ['a', 'b', 'c']);
+    // a sparse names array: a hole is refused (forEach skipped it, leaving its pointer unset)
+    assert.throws(() => t.createSkeleton({ parents: [-1, 0], names: ['a', , ] }), TypeError); // eslint-disable-line no-sparse-arrays
+    // parents: an element read once (checked as -1, then written as 2^32 - 1 would wrap)
+    let preads = 0;
+    const parents = [-1, 0];
+    Object.defineProperty(parents, 1, { get() { return preads++ === 0 ? 0 : 2 ** 32; } });
+    const sk2 = t.createSkeleton({ parents });
+    assert.equal(preads, 1);
+    assert.equal(sk2.jointCount, 2);
+    // inverseBind's length checked as 16·n, then read as 0 for the copy: the library read 16·n
+    // floats from a 4-byte block (TENDON_OK); now the checked count is what is copied
+    let lreads = 0;
+    const inverseBind = { get length() { return lreads++ === 0 ? 16 : 0; } };
+    assert.throws(() => t.createSkinBinding(sk, [0], inverseBind),
+                  tendonError('TENDON_ERR_VALUE', /inverseBind\[0\] is undefined/));
+    // jointOf: an element read once (checked as 0, written as 2^32 + 1 would wrap to 1)
+    let jreads = 0;
+    const jointOf = [];
+    Object.defineProperty(jointOf, 0, { get() { return jreads++ === 0 ? 0 : 2 ** 32 + 1; }, enumerable: true });
+    jointOf.length = 1;
+    const b = t.createSkinBinding(sk, jointOf);
+    assert.equal(jreads, 1);
+    const model = t.createFloats(48), palette = t.createFloats(16), pose = t.createPose(3);
+    sk.restPose(pose);
+    t.palette(sk, b, pose, model, palette);
+    t.dispose();
+  });
+
   test(`${flavour}: a result for a view the anchor detached throws instead of vanishing`, async () => {
     const t = await loadTendon({ flavour });
     const dst = t.createFloats(3);
