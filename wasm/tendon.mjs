@@ -1431,9 +1431,16 @@ class ModuleSpringRig {
     tendon._own(d.skeleton, ModuleSkeleton, 'createSpringRig: skeleton');
     const chains = d.chains ?? [];
     if (!Array.isArray(chains)) throw new TypeError('tendon: createSpringRig: chains is not an array');
-    chains.forEach((c, i) => {
-      if (!c || !Array.isArray(c.joints))
+    // each chain's joints read once, checked into a copy that sizes the joints block and fills
+    // it (read again, a getter's longer answer was written past the block, over the heap)
+    const chainJoints = chains.map((c, i) => {
+      const js = c && c.joints;
+      if (!Array.isArray(js))
         throw new TypeError(`tendon: createSpringRig: chains[${i}].joints is not an array`);
+      const n = js.length, copy = new Array(n);
+      for (let k = 0; k < n; k++)
+        copy[k] = checkUint(js[k], `spring rig: chains[${i}].joints[${k}]`, { status: 'range' });
+      return copy;
     });
     if (d.base?.offsetSec !== undefined) checkNumber(d.base.offsetSec, 'spring rig: base.offsetSec');
     // a weight: a number, or a function of the rig's time (seconds) returning one, called by
@@ -1458,7 +1465,7 @@ class ModuleSpringRig {
     this._uses = [['skeleton', d.skeleton]];
     for (const k of ['base', 'blend', 'layer']) if (d[k] && d[k].clip) this._uses.push([`${k}.clip`, d[k].clip]);
     if (d.layer && d.layer.mask) this._uses.push(['layer.mask', d.layer.mask]);
-    const total = chains.reduce((n, c) => n + c.joints.length, 0);
+    const total = chainJoints.reduce((n, js) => n + js.length, 0);
     const owned = [];
     const alloc = (bytes) => { const p = tendon._alloc(Math.max(8, bytes)); owned.push(p); return p; };
     const clipPtr = (c, what) => {
@@ -1470,9 +1477,8 @@ class ModuleSpringRig {
       const offsets = alloc(12 * chains.length), settings = alloc(24 * chains.length);
       let at = 0;
       chains.forEach((c, i) => {
-        tendon._u32()[(counts >>> 2) + i] = c.joints.length;
-        c.joints.forEach((j, k) => checkUint(j, `spring rig: chains[${i}].joints[${k}]`, { status: 'range' }));
-        for (const j of c.joints) tendon._u32()[(joints >>> 2) + at++] = j;
+        tendon._u32()[(counts >>> 2) + i] = chainJoints[i].length;
+        for (const j of chainJoints[i]) tendon._u32()[(joints >>> 2) + at++] = j;
         const off = c.anchorOffset === undefined ? [0, 0, 0]
           : checkVector(c.anchorOffset, 3, `spring rig: chains[${i}].anchorOffset`);
         for (let k = 0; k < 3; k++) tendon._f32()[(offsets >>> 2) + 3 * i + k] = off[k];

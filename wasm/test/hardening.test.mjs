@@ -562,6 +562,31 @@ for (const flavour of FLAVOURS) {
     t.dispose();
   });
 
+  test(`${flavour}: createSpringRig reads each chain's joints once`, async () => {
+    const t = await loadTendon({ flavour });
+    const sk = t.createSkeleton({ parents: [-1, 0] });
+    const jointCount = () => t._x.tendon_skeleton_joint_count(sk._live());
+    // the joints block was sized from one read (1 joint) and filled from another (2000): the
+    // binding wrote 8000 bytes into an 8-byte block, over the heap (the skeleton's joint count
+    // went from 2 to 1)
+    let reads = 0;
+    const long = new Array(2000).fill(1);
+    const chain = { settings: { frequencyHz: 2, damping: 0.5 },
+                    get joints() { return reads++ < 2 ? [1] : long; } };
+    assert.throws(() => t.createSpringRig({ skeleton: sk, chains: [chain] }),
+                  tendonError('TENDON_ERR_VALUE', /chain 0 has 1 joints/));
+    assert.equal(reads, 1);
+    assert.equal(jointCount(), 2);
+    // a hole in a chain's joints is refused (it was written as joint 0)
+    assert.throws(() => t.createSpringRig({ skeleton: sk, chains: [{ joints: [, 1], // eslint-disable-line no-sparse-arrays
+                                                                     settings: { frequencyHz: 2, damping: 0.5 } }] }),
+                  tendonError('TENDON_ERR_RANGE', /chains\[0\]\.joints\[0\]/));
+    // and a good rig still works
+    const rig = t.createSpringRig({ skeleton: sk, chains: [{ joints: [0, 1], settings: { frequencyHz: 2, damping: 0.5 } }] });
+    assert.equal(rig.linkCount, 1);
+    t.dispose();
+  });
+
   test(`${flavour}: a result for a view the anchor detached throws instead of vanishing`, async () => {
     const t = await loadTendon({ flavour });
     const dst = t.createFloats(3);
