@@ -1428,7 +1428,13 @@ class ModuleSpringRig {
     if (!d || typeof d !== 'object')
       throw new TypeError('tendon: createSpringRig takes {skeleton, chains, base?, blend?, ' +
                           'layer?, tier?}');
-    tendon._own(d.skeleton, ModuleSkeleton, 'createSpringRig: skeleton');
+    // every field read once: a getter answering differently on a later read had the library
+    // take another skeleton than the one the layer mask was checked against (600 joints read
+    // from a mask of 2, at every sample) or another clip or mask than the ones the rig keeps live
+    const skeleton = d.skeleton, base = d.base, blend = d.blend, layer = d.layer;
+    const baseClip = base && base.clip, blendClip = blend && blend.clip;
+    const layerClip = layer && layer.clip, layerMask = layer && layer.mask;
+    tendon._own(skeleton, ModuleSkeleton, 'createSpringRig: skeleton');
     const chains = d.chains ?? [];
     if (!Array.isArray(chains)) throw new TypeError('tendon: createSpringRig: chains is not an array');
     // each chain's joints read once, checked into a copy that sizes the joints block and fills
@@ -1442,10 +1448,11 @@ class ModuleSpringRig {
         copy[k] = checkUint(js[k], `spring rig: chains[${i}].joints[${k}]`, { status: 'range' });
       return copy;
     });
-    if (d.base?.offsetSec !== undefined) checkNumber(d.base.offsetSec, 'spring rig: base.offsetSec');
+    const baseOffsetSec = base?.offsetSec, blendWeight = blend?.weight, layerWeight = layer?.weight;
+    if (baseOffsetSec !== undefined) checkNumber(baseOffsetSec, 'spring rig: base.offsetSec');
     // a weight: a number, or a function of the rig's time (seconds) returning one, called by
     // the library at every substep time of every sample (through tendon_js.rig_weight)
-    for (const [v, name] of [[d.blend?.weight, 'blend.weight'], [d.layer?.weight, 'layer.weight']])
+    for (const [v, name] of [[blendWeight, 'blend.weight'], [layerWeight, 'layer.weight']])
       if (v !== undefined && typeof v !== 'function') {
         if (typeof v !== 'number')
           throw new TendonError(`spring rig: ${name} is ${v === null ? 'null' : typeof v} ${String(v)}; ` +
@@ -1462,15 +1469,16 @@ class ModuleSpringRig {
     const constant = (v) => (typeof v === 'number' ? v : 0);
     // what the rig reads at every sample: kept, and checked live there (a disposed clip would
     // be freed memory the library reads)
-    this._uses = [['skeleton', d.skeleton]];
-    for (const k of ['base', 'blend', 'layer']) if (d[k] && d[k].clip) this._uses.push([`${k}.clip`, d[k].clip]);
-    if (d.layer && d.layer.mask) this._uses.push(['layer.mask', d.layer.mask]);
+    this._uses = [['skeleton', skeleton]];
+    for (const [k, c] of [['base', baseClip], ['blend', blendClip], ['layer', layerClip]])
+      if (c) this._uses.push([`${k}.clip`, c]);
+    if (layerMask) this._uses.push(['layer.mask', layerMask]);
     const total = chainJoints.reduce((n, js) => n + js.length, 0);
     const owned = [];
     const alloc = (bytes) => { const p = tendon._alloc(Math.max(8, bytes)); owned.push(p); return p; };
-    const clipPtr = (c, what) => {
-      if (!c) return 0;
-      return tendon._own(c.clip, ModuleClip, `createSpringRig: ${what}.clip`);
+    const clipPtr = (part, clip, what) => {
+      if (!part) return 0;
+      return tendon._own(clip, ModuleClip, `createSpringRig: ${what}.clip`);
     };
     try {
       const counts = alloc(4 * chains.length), joints = alloc(4 * total);
@@ -1484,27 +1492,28 @@ class ModuleSpringRig {
         for (let k = 0; k < 3; k++) tendon._f32()[(offsets >>> 2) + 3 * i + k] = off[k];
         tendon._writeSettings(c.settings, settings + 24 * i);
       });
-      const layerMode = d.layer ? own({ additive: 0, override: 1 }, d.layer.mode ?? 'additive') : 0;
+      const layerModeName = layer ? layer.mode ?? 'additive' : 'additive';
+      const layerMode = layer ? own({ additive: 0, override: 1 }, layerModeName) : 0;
       if (layerMode === undefined)
-        throw new TendonError(`spring rig: layer mode "${d.layer.mode}" is not additive or override`,
+        throw new TendonError(`spring rig: layer mode "${layerModeName}" is not additive or override`,
                               6, 'TENDON_ERR_VALUE');
       const tier = own({ exact: 0, f32: 1 }, d.tier ?? 'exact');
       if (tier === undefined)
         throw new TendonError(`spring rig: tier "${d.tier}" is not exact or f32`, 6, 'TENDON_ERR_VALUE');
-      const mask = d.layer && d.layer.mask
-        ? tendon._maskPtr(d.layer.mask, `spring rig: layer.mask (one weight per joint, ${d.skeleton.jointCount} joints)`,
-                          d.skeleton.jointCount, true)
+      const mask = layerMask
+        ? tendon._maskPtr(layerMask, `spring rig: layer.mask (one weight per joint, ${skeleton.jointCount} joints)`,
+                          skeleton.jointCount, true)
         : 0;
       const box = alloc(4);
-      const basePtr = clipPtr(d.base, 'base'), blendPtr = clipPtr(d.blend, 'blend');
-      const layerPtr = clipPtr(d.layer, 'layer');
+      const basePtr = clipPtr(base, baseClip, 'base'), blendPtr = clipPtr(blend, blendClip, 'blend');
+      const layerPtr = clipPtr(layer, layerClip, 'layer');
       tendon._check(x.tendon_wasm_spring_rig_create(
-        d.skeleton._live(), chains.length, counts, joints, offsets, settings,
-        basePtr, d.base?.offsetSec ?? 0, d.base?.loop ? 1 : 0,
-        blendPtr, d.blend?.loop ? 1 : 0, constant(d.blend?.weight),
-        weightId(d.blend?.weight, 'blend.weight'),
-        layerPtr, d.layer?.loop ? 1 : 0, layerMode, constant(d.layer?.weight),
-        weightId(d.layer?.weight, 'layer.weight'), mask, tier, box));
+        skeleton._live(), chains.length, counts, joints, offsets, settings,
+        basePtr, baseOffsetSec ?? 0, base?.loop ? 1 : 0,
+        blendPtr, blend?.loop ? 1 : 0, constant(blendWeight),
+        weightId(blendWeight, 'blend.weight'),
+        layerPtr, layer?.loop ? 1 : 0, layerMode, constant(layerWeight),
+        weightId(layerWeight, 'layer.weight'), mask, tier, box));
       this._ptr = tendon._u32()[box >>> 2];
       tendon._check(x.tendon_spring_rig_workspace_size(this._ptr, box));
       this._workBytes = tendon._u32()[box >>> 2];

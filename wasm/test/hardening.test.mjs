@@ -587,6 +587,37 @@ for (const flavour of FLAVOURS) {
     t.dispose();
   });
 
+  test(`${flavour}: createSpringRig reads its skeleton, clips and mask once`, async () => {
+    const t = await loadTendon({ flavour });
+    // the layer mask was checked against the skeleton of one read (2 joints) and the rig built
+    // on the skeleton of another (600): every sample read 598 floats past the 2-float mask
+    const small = t.createSkeleton({ parents: [-1, 0] });
+    const big = t.createSkeleton({ parents: Array.from({ length: 600 }, (_, j) => j - 1) });
+    const clip = t.createClip({ jointCount: 600, tracks: [] });
+    const mask = t.createFloats(2);
+    mask.array.set([1, 1]);
+    let reads = 0;
+    const d = {
+      get skeleton() { return reads++ < 4 ? small : big; },
+      chains: [{ joints: [0, 1], settings: { frequencyHz: 2, damping: 0.5 } }],
+      base: { clip }, layer: { clip, weight: 1, mode: 'override', mask },
+    };
+    assert.throws(() => t.createSpringRig(d),
+                  tendonError('TENDON_ERR_COUNT', /base\.clip has 600 joints, the skeleton 2/));
+    assert.equal(reads, 1);
+    // the clip the rig keeps live is the clip it was made with (a getter's second answer was
+    // kept, so disposing the first went unseen by sample)
+    const clipA = t.createClip({ jointCount: 2, tracks: [] }), clipB = t.createClip({ jointCount: 2, tracks: [] });
+    let creads = 0;
+    const rig = t.createSpringRig({ skeleton: small,
+                                    chains: [{ joints: [0, 1], settings: { frequencyHz: 2, damping: 0.5 } }],
+                                    base: { get clip() { return creads++ === 0 ? clipA : clipB; } } });
+    assert.equal(creads, 1);
+    clipA.dispose();
+    assert.throws(() => rig.sample(0.5, null), /base\.clip was disposed/);
+    t.dispose();
+  });
+
   test(`${flavour}: a result for a view the anchor detached throws instead of vanishing`, async () => {
     const t = await loadTendon({ flavour });
     const dst = t.createFloats(3);
