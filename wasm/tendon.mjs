@@ -1226,7 +1226,7 @@ class ModuleClip {
     this._tendon = tendon;
     if (!d || typeof d !== 'object')
       throw new TypeError('tendon: createClip takes {jointCount, tracks}');
-    checkUint(d.jointCount, 'clip: jointCount');
+    const jointCount = checkUint(d.jointCount, 'clip: jointCount'); // read once, as passed
     const tracks = d.tracks ?? [];
     if (!Array.isArray(tracks)) throw new TypeError('tendon: clip: tracks is not an array');
     const size = tendon._x.tendon_wasm_track_desc_size();
@@ -1267,12 +1267,12 @@ class ModuleClip {
       });
       const box = tendon._alloc(4);
       owned.push(box);
-      tendon._check(tendon._x.tendon_wasm_clip_create(d.jointCount, tracks.length, desc, box));
+      tendon._check(tendon._x.tendon_wasm_clip_create(jointCount, tracks.length, desc, box));
       this._ptr = tendon._u32()[box >>> 2];
     } finally {
       for (const p of owned) tendon._x.free(p);
     }
-    this.jointCount = d.jointCount;
+    this.jointCount = jointCount;
     this.duration = tendon._x.tendon_clip_duration(this._ptr);
     readOnly(this, ['jointCount', 'duration']);
   }

@@ -518,6 +518,12 @@ for (const flavour of FLAVOURS) {
     assert.throws(() => t.createClip({ jointCount: 1, tracks: [{ joint: 0, path: 'translation',
                                                                   times: [0, 1], values: shrinking }] }),
                   tendonError('TENDON_ERR_VALUE', /values\[4\] is undefined/));
+    // jointCount: the value checked is the one passed (a getter's 2^32 + 2 arrived as 2)
+    let jreads = 0;
+    const clip2 = t.createClip({ get jointCount() { return jreads++ === 0 ? 1 : 2 ** 32 + 2; }, tracks: [] });
+    assert.equal(jreads, 1);
+    assert.equal(clip2.jointCount, 1);
+    assert.throws(() => clip2.sample(0, t.createPose(2)), tendonError('TENDON_ERR_COUNT', /./));
     t.dispose();
   });
 
