@@ -26,6 +26,7 @@
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *p, size_t size);
+char *__real_strdup(const char *s);
 
 /* The allocation to fail, counted from 0 since the count was reset; −1: none. */
 static long fail_at = -1, counted = 0;
@@ -44,6 +45,7 @@ static int fails(void)
 void *__wrap_malloc(size_t size) { return fails() ? NULL : __real_malloc(size); }
 void *__wrap_calloc(size_t n, size_t size) { return fails() ? NULL : __real_calloc(n, size); }
 void *__wrap_realloc(void *p, size_t size) { return fails() ? NULL : __real_realloc(p, size); }
+char *__wrap_strdup(const char *s) { return fails() ? NULL : __real_strdup(s); }
 
 static const char *const MODELS[] = {
     "khronos-sample-assets/SimpleSkin/SimpleSkin.gltf",
@@ -102,6 +104,68 @@ START_TEST(every_allocation_fails_in_turn)
 }
 END_TEST
 
+/* The names (nodes, skins, animations: strdup) and the notes (realloc) of a load: an allocation
+   of theirs that fails gave TENDON_OK with the name or the note missing (review 34: the joint
+   "tail" renamed node1, the animation "Walk" not found, a skipped channel not noted). Each
+   allocation failing in turn must give TENDON_ERR_NOMEM — or, where the C library copes with
+   its own failure (a static build), a model with every name and note. */
+static const char NAMED[] =
+    "{\"asset\":{\"version\":\"2.0\"},"
+    "\"nodes\":[{\"name\":\"hips\",\"children\":[1]},{\"name\":\"tail\"}],"
+    "\"skins\":[{\"name\":\"body\",\"joints\":[0,1]}],"
+    "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,"
+    "AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AACAPwAAgD8=\",\"byteLength\":32}],"
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":0,\"byteOffset\":8,"
+    "\"byteLength\":24}],"
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"
+    "{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+    "\"animations\":[{\"name\":\"Walk\",\"channels\":[{\"sampler\":0,\"target\":"
+    "{\"path\":\"translation\"}},{\"sampler\":0,\"target\":{\"node\":1,\"path\":"
+    "\"translation\"}}],\"samplers\":[{\"input\":0,\"output\":1}]}]}";
+
+START_TEST(names_and_notes_or_nomem)
+{
+    tendon_gltf *g = NULL;
+    counted = 0, fail_at = -1;
+    ck_assert_msg(tendon_gltf_load_memory(NAMED, sizeof NAMED - 1, "named.gltf", NULL, &g) ==
+                      TENDON_OK, "%s", tendon_error_message());
+    const long total = counted;
+    const char *got = tendon_gltf_notes(g);
+    char *notes = malloc(strlen(got) + 1);
+    memcpy(notes, got, strlen(got) + 1);
+    ck_assert_ptr_nonnull(strstr(notes, "channels[0]: no target node: skipped"));
+    tendon_gltf_destroy(g);
+    for (long n = 0; n < total; ++n) {
+        g = (tendon_gltf *)1;
+        counted = 0, fail_at = n;
+        const tendon_status st = tendon_gltf_load_memory(NAMED, sizeof NAMED - 1, "named.gltf",
+                                                         NULL, &g);
+        fail_at = -1;
+        if (st != TENDON_OK) {
+            ck_assert_msg(st == TENDON_ERR_NOMEM, "allocation %ld of %ld failing: %s (%s)", n,
+                          total, tendon_status_name(st), tendon_error_message());
+            ck_assert_ptr_null(g);
+            continue;
+        }
+        size_t idx;
+        const char *node0 = tendon_gltf_node_name(g, 0), *skin0 = tendon_gltf_skin_name(g, 0);
+        ck_assert_msg(node0 && strcmp(node0, "hips") == 0, "allocation %ld failing: node 0 "
+                      "named %s, TENDON_OK", n, node0 ? node0 : "(null)");
+        ck_assert_msg(skin0 && strcmp(skin0, "body") == 0, "allocation %ld failing: skin 0 "
+                      "named %s, TENDON_OK", n, skin0 ? skin0 : "(null)");
+        ck_assert_msg(tendon_skeleton_find_joint(tendon_gltf_skeleton(g), "tail", &idx) ==
+                          TENDON_OK, "allocation %ld failing: %s, TENDON_OK", n,
+                      tendon_error_message());
+        ck_assert_msg(tendon_gltf_find_animation(g, "Walk", &idx) == TENDON_OK,
+                      "allocation %ld failing: %s, TENDON_OK", n, tendon_error_message());
+        ck_assert_msg(strcmp(tendon_gltf_notes(g), notes) == 0, "allocation %ld failing: notes "
+                      "\"%s\", TENDON_OK", n, tendon_gltf_notes(g));
+        tendon_gltf_destroy(g);
+    }
+    free(notes);
+}
+END_TEST
+
 static Suite *gltf_alloc_suite(void)
 {
     Suite *s = suite_create("gltf_alloc");
@@ -109,6 +173,7 @@ static Suite *gltf_alloc_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, every_allocation_fails_in_turn, 0,
                         (int)(sizeof MODELS / sizeof MODELS[0]));
+    tcase_add_test(tc, names_and_notes_or_nomem);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -161,8 +161,10 @@ static tendon_status nomem(const ctx *c)
     return tendon_gltf_set_error(TENDON_ERR_NOMEM, "%s: out of memory", c->file);
 }
 
-static void note(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(ctx *c, const char *fmt, ...)
+/* A line of tendon_gltf_notes; TENDON_ERR_NOMEM when it cannot be stored (a load that lost a
+   note would return a model whose notes do not say what was skipped). */
+static tendon_status note(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static tendon_status note(ctx *c, const char *fmt, ...)
 {
     char line[512];
     va_list ap;
@@ -170,17 +172,18 @@ static void note(ctx *c, const char *fmt, ...)
     int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     if (n < 0)
-        return;
+        return TENDON_OK;
     if ((size_t)n >= sizeof line)
         n = (int)sizeof line - 1;
     char *grown = realloc(c->g->notes, c->g->notes_len + (size_t)n + 2);
     if (!grown)
-        return;
+        return nomem(c);
     c->g->notes = grown;
     memcpy(grown + c->g->notes_len, line, (size_t)n);
     c->g->notes_len += (size_t)n;
     grown[c->g->notes_len++] = '\n';
     grown[c->g->notes_len] = '\0';
+    return TENDON_OK;
 }
 
 static void *xcalloc(size_t n, size_t size)
@@ -265,10 +268,13 @@ static tendon_status get_numbers(const ctx *c, const json_t *obj, const char *ke
     return TENDON_OK;
 }
 
-static char *dup_name(const json_t *obj)
+/* The object's `name` copied into *out, or NULL without one; TENDON_ERR_NOMEM when the copy
+   fails (not a model whose object lost its name). */
+static tendon_status dup_name(const ctx *c, const json_t *obj, char **out)
 {
     const char *s = json_string_value(json_object_get(obj, "name"));
-    return s ? strdup(s) : NULL;
+    *out = s ? strdup(s) : NULL;
+    return s && !*out ? nomem(c) : TENDON_OK;
 }
 
 /* ---- buffers ------------------------------------------------------------------------------- */
@@ -992,9 +998,9 @@ static tendon_status load_nodes(ctx *c)
             st = ferr(c, where, "must be an object");
             goto done;
         }
-        g->node_names[i] = dup_name(nd);
         json_t *children;
-        if ((st = opt_array(c, nd, "children", where, &children)))
+        if ((st = dup_name(c, nd, &g->node_names[i])) ||
+            (st = opt_array(c, nd, "children", where, &children)))
             goto done;
         for (size_t k = 0; children && k < json_array_size(children); ++k) {
             const json_t *ch = json_array_get(children, k);
@@ -1197,7 +1203,9 @@ static tendon_status load_skins(ctx *c)
         const json_t *sk = json_array_get(skins, s);
         if (!json_is_object(sk))
             return ferr(c, where, "must be an object");
-        g->skin_names[s] = dup_name(sk);
+        tendon_status st = dup_name(c, sk, &g->skin_names[s]);
+        if (st)
+            return st;
         const json_t *joints = json_object_get(sk, "joints");
         if (!json_is_array(joints) || json_array_size(joints) == 0)
             return ferr(c, where, "`joints` must be a non-empty array of node indices");
@@ -1220,8 +1228,8 @@ static tendon_status load_skins(ctx *c)
         }
         size_t ibm_acc;
         float *ibm = NULL;
-        tendon_status st = get_index(c, sk, "inverseBindMatrices", c->n_accessors, SIZE_MAX - 1,
-                                     where, &ibm_acc);
+        st = get_index(c, sk, "inverseBindMatrices", c->n_accessors, SIZE_MAX - 1, where,
+                       &ibm_acc);
         if (!st && ibm_acc != SIZE_MAX - 1) {
             /* at least one matrix per joint; only the first nj are used, so only they are read */
             acc ia;
@@ -1292,7 +1300,8 @@ static tendon_status load_animations(ctx *c)
             st = ferr(c, where, "must be an object");
             break;
         }
-        g->anim_names[a] = dup_name(an);
+        if ((st = dup_name(c, an, &g->anim_names[a])))
+            break;
         const json_t *channels = json_object_get(an, "channels");
         const json_t *samplers = json_object_get(an, "samplers");
         if (!json_is_array(channels) || !json_is_array(samplers)) {
@@ -1337,12 +1346,14 @@ static tendon_status load_animations(ctx *c)
             else if (strcmp(path, "weights") == 0)
                 tp = TENDON_PATH_WEIGHTS;
             else {
-                note(c, "%s: %s: target.path \"%.40s\" is not animated here: skipped", c->file, cw,
-                     path);
+                if ((st = note(c, "%s: %s: target.path \"%.40s\" is not animated here: skipped",
+                               c->file, cw, path)))
+                    break;
                 continue;
             }
             if (node == SIZE_MAX - 1) {
-                note(c, "%s: %s: no target node: skipped", c->file, cw);
+                if ((st = note(c, "%s: %s: no target node: skipped", c->file, cw)))
+                    break;
                 continue;
             }
             char sw[80];
