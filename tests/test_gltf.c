@@ -693,6 +693,33 @@ START_TEST(test_malformed)
 }
 END_TEST
 
+/* Floats that are NaN or infinite (review 34): an accessor's data (here a rotation output: the
+   clip sampled NaN, TENDON_OK) and a node's numbers past the float range (a rest translation of
+   inf, a matrix decomposed to a NaN rotation) are refused, naming the accessor or the node. */
+START_TEST(test_non_finite)
+{
+    json_t *j = simple_skin();
+    /* SimpleSkin's buffers[3] with accessors[6] element 1, component 2 (byte 72) a NaN */
+    json_object_set_new(at(j, "buffers", 3), "uri", json_string(
+        "data:application/gltf-buffer;base64,AAAAAAAAAD8AAIA/AADAPwAAAEAAACBAAABAQAAAYEAAAIBAAACQ"
+        "QAAAoEAAALBAAAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAADAf0SLbD8AAAAAAAAAAPT9ND/0/TQ/AAAAAAAAAAD0"
+        "/TQ/9P00PwAAAAAAAAAAkxjEPkSLbD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAkxjE"
+        "vkSLbD8AAAAAAAAAAPT9NL/0/TQ/AAAAAAAAAAD0/TS/9P00PwAAAAAAAAAAkxjEvkSLbD8AAAAAAAAAAAAAAAAA"
+        "AIA/"));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[6]", "element 1, component 2 is nan");
+    j = simple_skin();
+    json_object_set_new(at(j, "nodes", 2), "translation", json_pack("[f, f, f]", 1e39, 1.0, 0.0));
+    expect_error(j, TENDON_ERR_FORMAT, "nodes[2]", "translation[0] is 1e+39: not a finite float");
+    j = simple_skin();
+    json_object_del(at(j, "nodes", 2), "translation");
+    json_object_del(at(j, "nodes", 2), "rotation");
+    json_object_set_new(at(j, "nodes", 2), "matrix",
+                        json_pack("[f,f,f,f, f,f,f,f, f,f,f,f, f,f,f,f]", 1e200, 0.0, 0.0, 0.0,
+                                  0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0));
+    expect_error(j, TENDON_ERR_FORMAT, "nodes[2]", "`matrix` decomposes to");
+}
+END_TEST
+
 /* TANGENT: imported as stored (VEC4 float); a file without it has none; wrong types refused. */
 /* KHR_mesh_quantization: Fox.glb quantized by a real tool (@gltf-transform/cli 4.5.1 `quantize`:
    POSITION as normalised shorts, the dequantisation folded into the inverse bind matrices,
@@ -1118,6 +1145,7 @@ static Suite *gltf_suite(void)
     tcase_add_test(tc, test_channel_count);
     tcase_add_test(tc, test_joint_names);
     tcase_add_test(tc, test_malformed);
+    tcase_add_test(tc, test_non_finite);
     tcase_add_test(tc, test_truncated_glb);
     tcase_add_test(tc, test_endless_buffer_file);
     tcase_add_test(tc, test_model_past_limit);

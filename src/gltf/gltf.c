@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <float.h>
 #include <math.h> /* sqrt: set-up time only (matrix decomposition), not a kernel */
 
 #include "common/fpenv.h" /* header-only over the public API: the guard of gltf_load */
@@ -843,6 +844,16 @@ static tendon_status read_floats_of(const ctx *c, const acc *a, size_t keep, flo
                                       a->normalized);
     if (a->sparse)
         apply_sparse(a, keep, f, NULL);
+    /* a float that is NaN or infinite is malformed data (the glTF validator's
+       ACCESSOR_INVALID_FLOAT), not a value to animate or skin with; integers always convert to
+       finite values */
+    for (size_t i = 0; a->ct == CT_F32 && i < keep * (size_t)a->comps; ++i)
+        if (!(f[i] - f[i] == 0.0f)) {
+            const double bad = (double)f[i];
+            free(f);
+            return ferr(c, a->where, "element %zu, component %zu is %g: float values must be "
+                                     "finite", i / (size_t)a->comps, i % (size_t)a->comps, bad);
+        }
     *out = f;
     return TENDON_OK;
 }
@@ -1043,6 +1054,25 @@ static tendon_status load_nodes(ctx *c)
             rest.translation[3 * i + (size_t)e] = (float)t[e], rest.scale[3 * i + (size_t)e] = (float)s[e];
         for (int e = 0; e < 4; ++e)
             rest.rotation[4 * i + (size_t)e] = (float)r[e];
+        /* a number past the float range (1e39) would be an infinite rest transform, and a
+           matrix holding one decomposes to NaN */
+        for (int e = 0; e < 10; ++e) {
+            const float *v = e < 3   ? &rest.translation[3 * i + (size_t)e]
+                             : e < 7 ? &rest.rotation[4 * i + (size_t)(e - 3)]
+                                     : &rest.scale[3 * i + (size_t)(e - 7)];
+            const double src = e < 3 ? t[e] : e < 7 ? r[e - 3] : s[e - 7];
+            const char *prop = e < 3 ? "translation" : e < 7 ? "rotation" : "scale";
+            const int k = e < 3 ? e : e < 7 ? e - 3 : e - 7;
+            if (!(*v - *v == 0.0f)) {
+                if (has_m)
+                    st = ferr(c, where, "`matrix` decomposes to %s[%d] = %g: not a finite float",
+                              prop, k, src);
+                else
+                    st = ferr(c, where, "%s[%d] is %g: not a finite float (at most %g)", prop,
+                              k, src, (double)FLT_MAX);
+                goto done;
+            }
+        }
     }
     /* DFS pre-order: the scene's roots, then every other parentless node */
     size_t order = 0;
