@@ -720,6 +720,44 @@ START_TEST(test_non_finite)
 }
 END_TEST
 
+/* Refusals of an animation name the file's channels, samplers, accessors and nodes (review 34):
+   the clip's own messages named its tracks ("track 0" for channels[1] once channels[0] was
+   skipped) and skeleton joints ("joint 1" for nodes[0]). */
+START_TEST(test_animation_messages)
+{
+    json_t *j = simple_skin();
+    json_t *chans = json_object_get(at(j, "animations", 0), "channels");
+    /* a skipped channel first; times read from the rotations: 0, 0, … */
+    json_array_insert_new(chans, 0, json_pack("{s:f, s:{s:s}}", "sampler", 0.0, "target", "path",
+                                              "rotation"));
+    json_object_set_new(at(j, "accessors", 5), "byteOffset", json_real(48));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[5]: time 1 (0 s) is not after time 0 (0 s)",
+                 "animations[0].samplers[0]");
+    /* two channels on one node and path (and a skipped one before them) */
+    j = simple_skin();
+    chans = json_object_get(at(j, "animations", 0), "channels");
+    json_array_insert_new(chans, 0, json_pack("{s:f, s:{s:s}}", "sampler", 0.0, "target", "path",
+                                              "rotation"));
+    json_array_append_new(chans, json_pack("{s:f, s:{s:f, s:s}}", "sampler", 0.0, "target", "node",
+                                           2.0, "path", "rotation"));
+    expect_error(j, TENDON_ERR_FORMAT, "animations[0].channels[2]",
+                 "channels[1] already targets the rotation of nodes[2]");
+    /* weights too (the clip would take both): glTF allows one channel per target */
+    j = simple_skin();
+    json_array_append_new(json_object_get(j, "accessors"),
+                          json_pack("{s:f, s:f, s:f, s:s}", "bufferView", 4.0, "componentType",
+                                    5126.0, "count", 12.0, "type", "SCALAR"));
+    json_array_append_new(json_object_get(at(j, "animations", 0), "samplers"),
+                          json_pack("{s:f, s:f}", "input", 5.0, "output", 7.0));
+    chans = json_object_get(at(j, "animations", 0), "channels");
+    for (int k = 0; k < 2; ++k)
+        json_array_append_new(chans, json_pack("{s:f, s:{s:f, s:s}}", "sampler", 1.0, "target",
+                                               "node", 0.0, "path", "weights"));
+    expect_error(j, TENDON_ERR_FORMAT, "animations[0].channels[2]",
+                 "channels[1] already targets the weights of nodes[0]");
+}
+END_TEST
+
 /* TANGENT: imported as stored (VEC4 float); a file without it has none; wrong types refused. */
 /* KHR_mesh_quantization: Fox.glb quantized by a real tool (@gltf-transform/cli 4.5.1 `quantize`:
    POSITION as normalised shorts, the dequantisation folded into the inverse bind matrices,
@@ -1146,6 +1184,7 @@ static Suite *gltf_suite(void)
     tcase_add_test(tc, test_joint_names);
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_non_finite);
+    tcase_add_test(tc, test_animation_messages);
     tcase_add_test(tc, test_truncated_glb);
     tcase_add_test(tc, test_endless_buffer_file);
     tcase_add_test(tc, test_model_past_limit);

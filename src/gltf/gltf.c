@@ -1314,11 +1314,18 @@ static tendon_status load_animations(ctx *c)
     float **cache = xcalloc(na2, sizeof(float *));
     size_t *cache_n = xcalloc(na2, sizeof(size_t));
     int *cache_comps = xcalloc(na2, sizeof(int));
+    /* per (node, path): the animation (a + 1) whose channel `target_chan` targets it, so that a
+       second channel on one target is refused naming both channels and the node (the clip's
+       own message would name its tracks and skeleton joints, not the file's channels and nodes) */
+    size_t *target_anim = xcalloc(4 * c->n_nodes, sizeof(size_t));
+    size_t *target_chan = xcalloc(4 * c->n_nodes, sizeof(size_t));
     if (!g->clips || !g->anim_names || !g->chans || !g->chan_counts || !g->file_chans || !cache ||
-        !cache_n || !cache_comps) {
+        !cache_n || !cache_comps || !target_anim || !target_chan) {
         free(cache);
         free(cache_n);
         free(cache_comps);
+        free(target_anim);
+        free(target_chan);
         return nomem(c);
     }
     tendon_track_desc *tracks = NULL;
@@ -1386,6 +1393,15 @@ static tendon_status load_animations(ctx *c)
                     break;
                 continue;
             }
+            const size_t slot = 4 * node + (size_t)tp;
+            if (target_anim[slot] == a + 1) {
+                st = ferr(c, cw, "channels[%zu] already targets the %s of nodes[%zu]: one "
+                                 "channel per node and path in an animation",
+                          target_chan[slot], path, node);
+                break;
+            }
+            target_anim[slot] = a + 1;
+            target_chan[slot] = k;
             char sw[80];
             snprintf(sw, sizeof sw, "%s.samplers[%zu]", where, sampler);
             const json_t *sm = json_array_get(samplers, sampler);
@@ -1427,6 +1443,17 @@ static tendon_status load_animations(ctx *c)
                 if ((st = read_floats_of(c, &ia, ia.count, &cache[in_acc])))
                     break;
                 cache_n[in_acc] = ia.count;
+                /* strictly increasing, checked here so that the message names the accessor and
+                   the sampler (the clip's would name its track, which is not the channel once
+                   one was skipped) */
+                const float *tm = cache[in_acc];
+                for (size_t i = 1; i < ia.count && !st; ++i)
+                    if (!(tm[i] > tm[i - 1]))
+                        st = ferr(c, ia.where, "time %zu (%.9g s) is not after time %zu (%.9g s): "
+                                               "the input of %s must be strictly increasing",
+                                  i, (double)tm[i], i - 1, (double)tm[i - 1], sw);
+                if (st)
+                    break;
             }
             const int comps = tp == TENDON_PATH_ROTATION ? 4 : tp == TENDON_PATH_WEIGHTS ? 1 : 3;
             /* outputs are cached by accessor; a rotation needs VEC4, T/S VEC3, weights SCALAR */
@@ -1505,6 +1532,8 @@ static tendon_status load_animations(ctx *c)
     free(cache);
     free(cache_n);
     free(cache_comps);
+    free(target_anim);
+    free(target_chan);
     free(tracks);
     return st;
 }
