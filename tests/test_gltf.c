@@ -758,6 +758,26 @@ START_TEST(test_animation_messages)
 }
 END_TEST
 
+/* mesh.weights (review 34): a wrong count or type was read as zeros with TENDON_OK. */
+START_TEST(test_mesh_weights)
+{
+    size_t size;
+    char *text = read_test_file("gltf/khronos-sample-assets/SimpleMorph/SimpleMorph.gltf", &size);
+    json_error_t err;
+    json_t *j = json_loadb(text, size, JSON_DECODE_INT_AS_REAL, &err);
+    free(text);
+    ck_assert_ptr_nonnull(j);
+    json_object_set_new(at(j, "meshes", 0), "weights", json_pack("[f, f, f]", 0.5, 0.25, 1.0));
+    expect_error(j, TENDON_ERR_FORMAT, "meshes[0].primitives[0]",
+                 "the mesh's `weights` has 3 entries and this primitive 2 morph targets");
+    text = read_test_file("gltf/khronos-sample-assets/SimpleMorph/SimpleMorph.gltf", &size);
+    j = json_loadb(text, size, JSON_DECODE_INT_AS_REAL, &err);
+    free(text);
+    json_object_set_new(at(j, "meshes", 0), "weights", json_pack("[f, s]", 0.5, "half"));
+    expect_error(j, TENDON_ERR_FORMAT, "meshes[0]", "`weights`[1] is not a number");
+}
+END_TEST
+
 /* TANGENT: imported as stored (VEC4 float); a file without it has none; wrong types refused. */
 /* KHR_mesh_quantization: Fox.glb quantized by a real tool (@gltf-transform/cli 4.5.1 `quantize`:
    POSITION as normalised shorts, the dequantisation folded into the inverse bind matrices,
@@ -1185,6 +1205,7 @@ static Suite *gltf_suite(void)
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_non_finite);
     tcase_add_test(tc, test_animation_messages);
+    tcase_add_test(tc, test_mesh_weights);
     tcase_add_test(tc, test_truncated_glb);
     tcase_add_test(tc, test_endless_buffer_file);
     tcase_add_test(tc, test_model_past_limit);

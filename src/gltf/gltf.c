@@ -1615,6 +1615,14 @@ static tendon_status load_meshes(ctx *c)
             if ((st = opt_array(c, pr, "targets", pw, &targets)))
                 return st;
             d->ntargets = targets ? json_array_size(targets) : 0;
+            /* mesh.weights: one number per morph target of each primitive (the glTF rule); a
+               wrong count or type was read as zeros, silently */
+            if (mw && !json_is_array(mw))
+                return ferr(c, where, "`weights` must be an array of numbers");
+            if (mw && json_array_size(mw) != d->ntargets)
+                return ferr(c, pw, "the mesh's `weights` has %zu entries and this primitive %zu "
+                                   "morph targets: they must be equal",
+                            json_array_size(mw), d->ntargets);
             d->targets = xcalloc(d->ntargets, sizeof(float *));
             d->defw = xcalloc(d->ntargets, sizeof(float));
             if (!d->targets || !d->defw)
@@ -1634,8 +1642,14 @@ static tendon_status load_meshes(ctx *c)
                      (st = check_vertices(c, tw, "this target's POSITION", &aa, n, pos_ai)) ||
                      (st = read_floats_of(c, &aa, aa.count, &d->targets[t]))))
                     return st;
-                if (json_is_array(mw) && json_array_size(mw) == d->ntargets)
-                    d->defw[t] = (float)json_number_value(json_array_get(mw, t));
+                if (mw) {
+                    const json_t *w = json_array_get(mw, t);
+                    d->defw[t] = (float)json_number_value(w);
+                    if (!json_is_number(w) || !(d->defw[t] - d->defw[t] == 0.0f))
+                        return ferr(c, where, "`weights`[%zu] %s", t,
+                                    json_is_number(w) ? "is past the float range"
+                                                      : "is not a number");
+                }
             }
         }
     }
