@@ -496,7 +496,11 @@ static tendon_status load_buffers(ctx *c)
             return nomem(c);
         memcpy(path, c->base_dir, bl);
         size_t p = bl;
-        if (bl > 0 && path[bl - 1] != '/')
+        if (bl > 0 && path[bl - 1] != '/'
+#ifdef _WIN32
+            && path[bl - 1] != '\\'
+#endif
+        )
             path[p++] = '/';
         for (size_t k = 0; k < ul; ++k) {
             if (u[k] == '%' && k + 2 < ul && hexval(u[k + 1]) >= 0 && hexval(u[k + 2]) >= 0) {
@@ -1819,6 +1823,13 @@ tendon_status tendon_gltf_load(const char *path, tendon_gltf **out)
         return tendon_gltf_set_error(TENDON_ERR_NOMEM, "%s: out of memory", path);
     }
     char *slash = strrchr(dir, '/');
+#ifdef _WIN32
+    /* a Windows path's own separator: without it, C:\\models\\fox.gltf looked for its buffers
+       in the working directory (review 34) */
+    char *bslash = strrchr(dir, '\\');
+    if (bslash && (!slash || bslash > slash))
+        slash = bslash;
+#endif
     if (slash)
         slash[1] = '\0';
     else
