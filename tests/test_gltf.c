@@ -642,6 +642,15 @@ START_TEST(test_malformed)
     j = simple_skin();
     json_object_set_new(at(j, "nodes", 0), "children", json_pack("[f]", 2.0));
     expect_error(j, TENDON_ERR_FORMAT, "nodes[1]", "at most one parent");
+    /* a `scene` with no scenes to index, and `scenes` that is not an array, were ignored
+       (review 34) */
+    j = simple_skin();
+    json_object_del(j, "scenes");
+    json_object_set_new(j, "scene", json_real(7));
+    expect_error(j, TENDON_ERR_FORMAT, "scene", "`scene` is 7: out of range (must be below 0)");
+    j = simple_skin();
+    json_object_set_new(j, "scenes", json_object());
+    expect_error(j, TENDON_ERR_FORMAT, "scenes", "`scenes` must be an array");
     /* missing and truncated buffers */
     j = simple_skin();
     json_object_set_new(at(j, "buffers", 3), "uri", json_string("missing.bin"));

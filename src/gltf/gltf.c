@@ -1080,12 +1080,18 @@ static tendon_status load_nodes(ctx *c)
     }
     /* DFS pre-order: the scene's roots, then every other parentless node */
     size_t order = 0;
-    const json_t *scenes = json_object_get(c->root, "scenes");
+    /* `scene` below the scene count, so not there without scenes (glTF: it must not be); a
+       `scenes` that is not an array, or a `scene` with none, was ignored (review 34) */
+    json_t *scenes;
+    if ((st = opt_array(c, c->root, "scenes", "scenes", &scenes)))
+        goto done;
+    const size_t nscenes = scenes ? json_array_size(scenes) : 0;
     size_t scene = SIZE_MAX;
-    if (json_is_array(scenes) && json_array_size(scenes) > 0) {
-        if ((st = get_index(c, c->root, "scene", json_array_size(scenes), 0, "scene", &scene)))
-            goto done;
-    }
+    if ((st = get_index(c, c->root, "scene", nscenes, nscenes ? 0 : SIZE_MAX - 1, "scene",
+                        &scene)))
+        goto done;
+    if (scene == SIZE_MAX - 1)
+        scene = SIZE_MAX;
     json_t *roots = NULL;
     if (scene != SIZE_MAX) {
         char where[32];
