@@ -651,6 +651,17 @@ START_TEST(test_malformed)
     j = simple_skin();
     json_object_set_new(j, "scenes", json_object());
     expect_error(j, TENDON_ERR_FORMAT, "scenes", "`scenes` must be an array");
+    /* a NUL inside the strings that decide what is read (review 34): C strings end there, so a
+       required "KHR_mesh_quantization\0EXT_meshopt_compression" was taken for the implemented
+       one, and a buffer "missing.bin%00.png" was read from missing.bin */
+    j = simple_skin();
+    json_object_set_new(j, "extensionsRequired",
+                        json_pack("[s#]", "KHR_mesh_quantization\0EXT_meshopt_compression",
+                                  (int)sizeof "KHR_mesh_quantization\0EXT_meshopt_compression" - 1));
+    expect_error(j, TENDON_ERR_FORMAT, "extensionsRequired[0]", "holds a NUL character");
+    j = simple_skin();
+    json_object_set_new(at(j, "buffers", 3), "uri", json_string("missing.bin%00.png"));
+    expect_error(j, TENDON_ERR_FORMAT, "buffers[3]", "holds a NUL character");
     /* missing and truncated buffers */
     j = simple_skin();
     json_object_set_new(at(j, "buffers", 3), "uri", json_string("missing.bin"));

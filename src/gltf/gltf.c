@@ -464,6 +464,10 @@ static tendon_status load_buffers(ctx *c)
         const char *u = json_string_value(uri);
         if (!u)
             return ferr(c, where, "`uri` must be a string");
+        /* a NUL, as \u0000 or %00, would end the file name early: "a.bin%00.png" read a.bin */
+        if (strlen(u) != json_string_length(uri) || strstr(u, "%00"))
+            return ferr(c, where, "the `uri` \"%.200s\" holds a NUL character (\\u0000 or %%00)",
+                        u);
         if (strncmp(u, "data:", 5) == 0) {
             const char *comma = strchr(u, ',');
             if (!comma || comma - u < 12 || strncmp(comma - 7, ";base64", 7) != 0)
@@ -1741,6 +1745,11 @@ static tendon_status load_impl(ctx *c, const unsigned char *data, size_t size)
         snprintf(where, sizeof where, "extensionsRequired[%zu]", i);
         if (!ext)
             return ferr(c, where, "must be a string (an extension name)");
+        /* jansson keeps a \u0000 (JSON_ALLOW_NUL); C strings end there, so
+           "KHR_mesh_quantization\u0000EXT_meshopt_compression" read as the one implemented */
+        if (strlen(ext) != json_string_length(json_array_get(required, i)))
+            return ferr(c, where, "the extension name \"%s…\" holds a NUL character (\\u0000)",
+                        ext);
         if (strcmp(ext, QUANTIZATION) == 0) {
             c->quantized = 1;
             continue;
