@@ -437,6 +437,18 @@ START_TEST(test_notes_and_names)
     ck_assert_str_eq(tendon_gltf_animation_name(m.g, a), "Walk");
     ck_assert_int_eq(tendon_gltf_find_animation(m.g, "Fly", &a), TENDON_ERR_NOT_FOUND);
     ck_assert_ptr_nonnull(strstr(tendon_error_message(), "Fly"));
+    /* a range refusal names the bound exceeded (review 34: a track or a primitive out of range
+       quoted the animation or mesh count) */
+    tendon_gltf_channel ch;
+    const size_t tracks = tendon_clip_track_count(tendon_gltf_animation(m.g, a));
+    ck_assert_int_eq(tendon_gltf_animation_channel(m.g, a, tracks, &ch), TENDON_ERR_RANGE);
+    char want[96];
+    snprintf(want, sizeof want, "(%zu tracks)", tracks);
+    ck_assert_msg(strstr(tendon_error_message(), want), "%s", tendon_error_message());
+    tendon_gltf_primitive pr;
+    ck_assert_int_eq(tendon_gltf_get_primitive(m.g, 0, 1, &pr), TENDON_ERR_RANGE);
+    ck_assert_msg(strstr(tendon_error_message(), "primitive 1 of mesh 0 is out of range (1 "
+                                                 "primitives)"), "%s", tendon_error_message());
     model_close(&m);
 }
 END_TEST

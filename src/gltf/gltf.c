@@ -1924,11 +1924,16 @@ tendon_status tendon_gltf_animation_channel(const tendon_gltf *g, size_t anim, s
     if (!g || !out)
         return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_animation_channel: %s is NULL",
                                      !g ? "gltf" : "out");
-    if (anim >= g->anim_count || track >= g->chan_counts[anim])
+    if (anim >= g->anim_count)
         return tendon_gltf_set_error(TENDON_ERR_RANGE,
-                                     "tendon_gltf_animation_channel: animation %zu track %zu is "
-                                     "out of range (%zu animations)",
-                                     anim, track, g->anim_count);
+                                     "tendon_gltf_animation_channel: animation %zu is out of "
+                                     "range (%zu animations)",
+                                     anim, g->anim_count);
+    if (track >= g->chan_counts[anim]) /* the bound that was exceeded, not the animations' */
+        return tendon_gltf_set_error(TENDON_ERR_RANGE,
+                                     "tendon_gltf_animation_channel: track %zu of animation %zu "
+                                     "is out of range (%zu tracks)",
+                                     track, anim, g->chan_counts[anim]);
     *out = g->chans[anim][track];
     return TENDON_OK;
 }
@@ -1950,11 +1955,16 @@ tendon_status tendon_gltf_get_primitive(const tendon_gltf *g, size_t mesh, size_
     if (!g || !out)
         return tendon_gltf_set_error(TENDON_ERR_NULL, "tendon_gltf_get_primitive: %s is NULL",
                                      !g ? "gltf" : "out");
-    if (mesh >= g->mesh_count || primitive >= g->meshes[mesh].prim_count)
+    if (mesh >= g->mesh_count)
         return tendon_gltf_set_error(TENDON_ERR_RANGE,
-                                     "tendon_gltf_get_primitive: mesh %zu primitive %zu is out of "
-                                     "range (%zu meshes)",
+                                     "tendon_gltf_get_primitive: mesh %zu (primitive %zu) is out "
+                                     "of range (%zu meshes)",
                                      mesh, primitive, g->mesh_count);
+    if (primitive >= g->meshes[mesh].prim_count) /* the bound that was exceeded */
+        return tendon_gltf_set_error(TENDON_ERR_RANGE,
+                                     "tendon_gltf_get_primitive: primitive %zu of mesh %zu is out "
+                                     "of range (%zu primitives)",
+                                     primitive, mesh, g->meshes[mesh].prim_count);
     const prim_data *d = &g->meshes[mesh].prims[primitive];
     out->vertex_count = d->n;
     out->positions = d->pos;
