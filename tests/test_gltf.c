@@ -787,6 +787,26 @@ START_TEST(test_animation_messages)
                                                "node", 0.0, "path", "weights"));
     expect_error(j, TENDON_ERR_FORMAT, "animations[0].channels[2]",
                  "channels[1] already targets the weights of nodes[0]");
+    /* a weights output wider than the clip takes (65536 per key), after a skipped channel: the
+       clip named its "track 0" */
+    j = simple_skin();
+    json_array_append_new(json_object_get(j, "accessors"),
+                          json_pack("{s:f, s:f, s:f, s:s}", "bufferView", 4.0, "componentType",
+                                    5126.0, "count", 1.0, "type", "SCALAR"));
+    json_array_append_new(json_object_get(j, "accessors"),
+                          json_pack("{s:f, s:f, s:s, s:{s:f, s:{s:f, s:f}, s:{s:f}}}",
+                                    "componentType", 5126.0, "count", 70000.0, "type", "SCALAR",
+                                    "sparse", "count", 1.0, "indices", "bufferView", 0.0,
+                                    "componentType", 5123.0, "values", "bufferView", 4.0));
+    json_array_append_new(json_object_get(at(j, "animations", 0), "samplers"),
+                          json_pack("{s:f, s:f}", "input", 7.0, "output", 8.0));
+    chans = json_object_get(at(j, "animations", 0), "channels");
+    json_array_insert_new(chans, 0, json_pack("{s:f, s:{s:s}}", "sampler", 0.0, "target", "path",
+                                              "rotation"));
+    json_array_append_new(chans, json_pack("{s:f, s:{s:f, s:s}}", "sampler", 1.0, "target",
+                                           "node", 0.0, "path", "weights"));
+    expect_error(j, TENDON_ERR_FORMAT, "animations[0].channels[2]",
+                 "output (accessors[8]) has 70000 weights per key");
 }
 END_TEST
 

@@ -1499,6 +1499,15 @@ static tendon_status load_animations(ctx *c)
                     break;
                 }
                 width = out_n / (keys * per);
+                /* the clip's bound on a weights track (tendon_clip_create), checked here so that
+                   the refusal names this channel, not the clip's track index */
+                if (width > 65536) {
+                    st = ferr(c, cw, "output (accessors[%zu]) has %zu weights per key (%zu values, "
+                                     "%zu keys%s): at most 65536 morph targets are animated",
+                              out_acc - c->n_accessors, width, out_n, keys,
+                              per == 3 ? " × 3" : "");
+                    break;
+                }
             } else if (out_n != keys * per) {
                 st = ferr(c, sw, "output (accessors[%zu]) has %zu elements, expected %zu (%zu "
                                  "keys%s)",
