@@ -1733,18 +1733,29 @@ int demo_scene_hang(demo_scene *s, const char *list, char *why, size_t why_size)
     size_t count = 0;
     demo_chain chains[DEMO_MAX_CHAINS];
     for (const char *p = list; *p;) {
+        /* the whole name, however long: cut at 255 bytes, a name was looked up as its prefix,
+           and a joint named that prefix got the chain (review 34) */
         const size_t len = strcspn(p, ",");
-        char name[256];
-        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        char *name = malloc(len + 1);
+        if (!name) {
+            say(why, why_size, "out of memory");
+            return -1;
+        }
+        memcpy(name, p, len);
+        name[len] = '\0';
         p += len + (p[len] == ',');
-        if (!*name)
+        if (!*name) {
+            free(name);
             continue;
+        }
         if (count == DEMO_MAX_CHAINS) {
+            free(name);
             say(why, why_size, "--springs: at most %d chains", DEMO_MAX_CHAINS);
             return 2;
         }
         size_t j;
         if (tendon_skeleton_find_joint(s->skeleton, name, &j) != TENDON_OK) {
+            free(name);
             say(why, why_size, "--springs: %s", tendon_error_message());
             return 2;
         }
@@ -1757,9 +1768,12 @@ int demo_scene_hang(demo_scene *s, const char *list, char *why, size_t why_size)
         while (ch->joint_count <= DEMO_MAX_LINKS && j + 1 < n && parents[j + 1] == (int32_t)j)
             ch->joints[ch->joint_count++] = (uint32_t)++j;
         if (ch->joint_count < 2) {
-            say(why, why_size, "--springs: joint \"%s\" has no child to hang a chain from it", name);
+            say(why, why_size, "--springs: joint \"%.200s\" has no child to hang a chain from it",
+                name);
+            free(name);
             return 2;
         }
+        free(name);
         /* a tail or a strand: 2 Hz, damping 0.5, at most 10% of the model's height off */
         ch->settings = (tendon_spring_settings){2.0, 0.5, 0.1 * size};
         ++count;
