@@ -611,6 +611,15 @@ START_TEST(test_malformed)
     }
     json_object_set_new(json_object_get(at(j, "accessors", 7), "sparse"), "count", json_real(3));
     expect_error(j, TENDON_ERR_FORMAT, "accessors[7].sparse", "count");
+    /* a matrix of bytes has its columns padded to 4 bytes (review 34: MAT3 of unsigned bytes
+       was checked as 9 bytes an element, so 11 of them "fit" the 128-byte view; they take 132) */
+    j = simple_skin();
+    json_array_append_new(json_object_get(j, "accessors"),
+                          json_pack("{s:f, s:f, s:f, s:s}", "bufferView", 3.0, "componentType",
+                                    5121.0, "count", 11.0, "type", "MAT3"));
+    expect_error(j, TENDON_ERR_FORMAT, "accessors[7]",
+                 "11 elements of 12 bytes, 12 apart, from byte 0 run past the end of "
+                 "bufferViews[3] (128 bytes)");
     /* a buffer view nothing refers to, past the end of its buffer */
     j = simple_skin();
     json_array_append_new(json_object_get(j, "bufferViews"),

@@ -567,6 +567,23 @@ static int type_comps(const char *t)
     return 0;
 }
 
+/*
+ * Bytes of one element: its components, except that a matrix's columns each start on a 4-byte
+ * boundary (glTF 2.0, "Data Alignment"): MAT2 of bytes takes 8, MAT3 of bytes 12, MAT3 of
+ * shorts 24. Only MAT4 of floats is ever read (inverse bind matrices), which has no padding;
+ * the range checks need the padded size (a MAT3 of bytes was checked as 9 bytes an element).
+ */
+static size_t elem_size(const char *type, int comps, size_t csz)
+{
+    const size_t cols = type && strcmp(type, "MAT2") == 0   ? 2
+                        : type && strcmp(type, "MAT3") == 0 ? 3
+                        : type && strcmp(type, "MAT4") == 0 ? 4
+                                                            : 0;
+    if (!cols)
+        return (size_t)comps * csz;
+    return cols * ((cols * csz + 3) / 4 * 4);
+}
+
 typedef struct acc_view {
     const unsigned char *base; /* first element; NULL: no bufferView (zeros) */
     size_t stride;
@@ -577,6 +594,7 @@ typedef struct acc {
     int comps;
     int ct;
     int normalized;
+    size_t elem; /* bytes per element, matrix columns padded (elem_size) */
     acc_view v;
     const json_t *sparse;
     /* sparse (checked by acc_open: ranges against their views, indices below count and
@@ -662,7 +680,7 @@ static tendon_status sparse_open(const ctx *c, acc *a)
         return st;
     if (ict != CT_U8 && ict != CT_U16 && ict != CT_U32)
         return ferr(c, wi, "componentType %zu: indices must be 5121, 5123 or 5125", ict);
-    const size_t isz = ct_size((int)ict), elem = (size_t)a->comps * ct_size(a->ct);
+    const size_t isz = ct_size((int)ict), elem = a->elem;
     if ((st = view_range(c, iview, ioff, n, isz, isz, wi, &a->iv)) ||
         (st = view_range(c, vview, voff, n, elem, elem, wv, &a->vv)))
         return st;
@@ -699,9 +717,11 @@ static tendon_status acc_open(const ctx *c, size_t index, acc *a)
     if (!ct_size((int)ct))
         return ferr(c, a->where, "componentType %zu is not one of 5120 5121 5122 5123 5125 5126", ct);
     a->ct = (int)ct;
-    a->comps = type_comps(json_string_value(json_object_get(o, "type")));
+    const char *type = json_string_value(json_object_get(o, "type"));
+    a->comps = type_comps(type);
     if (!a->comps)
         return ferr(c, a->where, "`type` must be SCALAR, VEC2, VEC3, VEC4, MAT2, MAT3 or MAT4");
+    a->elem = elem_size(type, a->comps, ct_size(a->ct));
     if (count == 0)
         return ferr(c, a->where, "`count` must be at least 1");
     const json_t *norm = json_object_get(o, "normalized");
@@ -716,7 +736,7 @@ static tendon_status acc_open(const ctx *c, size_t index, acc *a)
     a->v.base = NULL;
     a->v.stride = 0;
     if (view != SIZE_MAX - 1) {
-        const size_t elem = (size_t)a->comps * ct_size(a->ct);
+        const size_t elem = a->elem;
         if ((st = view_range(c, view, off, count, elem, 0, a->where, &a->v)))
             return st;
     } else if (!a->sparse) {
@@ -790,7 +810,7 @@ static double comp_value(const unsigned char *p, int ct, int normalized)
  */
 static void apply_sparse(const acc *a, size_t keep, float *outf, uint16_t *outu)
 {
-    const size_t isz = ct_size(a->index_ct), elem = (size_t)a->comps * ct_size(a->ct);
+    const size_t isz = ct_size(a->index_ct), elem = a->elem;
     for (size_t k = 0; k < a->sparse_count; ++k) {
         const size_t i = (size_t)comp_value(a->iv.base + k * isz, a->index_ct, 0);
         if (i >= keep)
