@@ -56,7 +56,7 @@ typedef struct tendon_track_desc {
     uint32_t joint;
     tendon_track_path path;             /**< what it drives: translation, rotation, scale, weights */
     tendon_interpolation interpolation; /**< how values between keys are found */
-    /** Floats per value: 3 (translation, scale), 4 (rotation), ≥ 1 for weights. */
+    /** Floats per value: 3 (translation, scale), 4 (rotation), 1 to 65536 for weights. */
     size_t width;
     /** ≥ 1 keys. */
     size_t key_count;
