@@ -98,6 +98,11 @@ static tendon_status check_skeleton_desc(const char *fn, const tendon_skeleton_d
     /* int32_t elements: 4 bytes, aligned as a float is */
     if ((s = tendon_check_array(fn, "desc->parents", desc->parents, n, 1)) != TENDON_OK)
         return s;
+    /* const char * elements, aligned as a pointer is (a misaligned read is undefined behaviour) */
+    if (desc->names && n > 0 &&
+        (s = tendon_check_aligned(fn, "desc->names", desc->names, _Alignof(const char *))) !=
+            TENDON_OK)
+        return s;
     if (desc->names) {
         for (size_t j = 0; j < n; ++j) {
             if (!desc->names[j])

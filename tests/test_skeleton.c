@@ -896,6 +896,32 @@ START_TEST(test_misaligned_refused)
 END_TEST
 
 /*
+ * The names array holds pointers: one not aligned to a pointer (4 bytes past an 8-byte boundary,
+ * or 1 to 3 bytes off) is refused by name before a name is read (reading it is undefined
+ * behaviour; it was read and the skeleton made). With no joints nothing is read: accepted.
+ */
+START_TEST(test_misaligned_names_refused)
+{
+    static const char *const NAMES[4] = {"Hips", "Spine", "Head", "LeftLeg"};
+    _Alignas(64) unsigned char nroom[sizeof NAMES + 16];
+    for (size_t sh = 1; sh < _Alignof(const char *); ++sh) {
+        memcpy(nroom + sh, NAMES, sizeof NAMES);
+        tendon_skeleton_desc d = {.joint_count = 4,
+                                  .parents = RIG_PARENTS,
+                                  .names = BYTE_SHIFT(const char *const, nroom, sh)};
+        tendon_skeleton *none = (tendon_skeleton *)(uintptr_t)1;
+        expect_misaligned(tendon_skeleton_create(&d, &none), "tendon_skeleton_create", "names");
+        ck_assert_ptr_null(none);
+    }
+    tendon_skeleton_desc empty = {.joint_count = 0,
+                                  .names = BYTE_SHIFT(const char *const, nroom, 4)};
+    tendon_skeleton *sk = NULL;
+    ck_assert_int_eq(tendon_skeleton_create(&empty, &sk), TENDON_OK);
+    tendon_skeleton_destroy(sk);
+}
+END_TEST
+
+/*
  * The inverse-bind refusals say what was found: a non-finite element (which one, its value), a
  * bottom row that is not 0 0 0 1 (its values), a zero determinant, an inverse beyond float —
  * and quote a determinant only where one was computed.
@@ -1440,6 +1466,7 @@ static Suite *skeleton_suite(void)
     tcase_add_test(api, test_palette_cglm_two_bindings);
     tcase_add_test(api, test_palette_errors);
     tcase_add_test(api, test_misaligned_refused);
+    tcase_add_test(api, test_misaligned_names_refused);
     tcase_add_test(api, test_inverse_bind_messages);
     tcase_add_test(api, test_public_pipeline_matches_scalar);
     tcase_add_test(api, test_palette_splat_limit);

@@ -72,8 +72,9 @@ typedef struct tendon_skeleton_desc {
  *                        parents[j] < −1, or not DFS pre-order: parents[j] is neither j − 1
  *                        nor an ancestor of j − 1 (the message names the joint, its parent,
  *                        the joint before it and the rule)
- *   TENDON_ERR_VALUE     an empty name, two joints with the same name, or parents or a rest
- *                        pose array not aligned to its 4-byte element
+ *   TENDON_ERR_VALUE     an empty name, two joints with the same name, parents or a rest
+ *                        pose array not aligned to its 4-byte element, or names not aligned
+ *                        to a pointer
  *   TENDON_ERR_COUNT     desc->rest->joint_count differs from joint_count
  *   TENDON_ERR_OVERFLOW  joint_count > INT32_MAX, or its byte sizes overflow size_t
  *   TENDON_ERR_NOMEM
