@@ -339,7 +339,8 @@ static tendon_status clip_delta(const char *fn, int f32, const tendon_clip *clip
     if ((s = tendon_check_pose(fn, "reference", reference)) != TENDON_OK ||
         (s = tendon_check_pose(fn, "out_delta", out_delta)) != TENDON_OK)
         return s;
-    if (out_delta->translation == reference->translation)
+    /* (two 0-joint poses may both hold NULL arrays: they share nothing) */
+    if (reference->joint_count > 0 && out_delta->translation == reference->translation)
         return tendon_fail(TENDON_ERR_ALIAS, "%s: out_delta is reference; it must be another "
                            "pose (the clip is sampled over a copy of the reference)", fn);
     /* no array of one may share a byte with any of the other: sampling into a shared rotation

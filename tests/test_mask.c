@@ -489,6 +489,26 @@ START_TEST(test_clip_delta_undriven_exact)
 }
 END_TEST
 
+/*
+ * A clip of 0 joints against two distinct 0-joint poses that hold NULL arrays (pose.h allows
+ * them, as tendon_pose_destroy leaves a pose): nothing can overlap, so the delta is taken
+ * (TENDON_OK, on both tiers) — it was refused as "out_delta is reference" (TENDON_ERR_ALIAS)
+ * because the two NULL translation arrays compared equal.
+ */
+START_TEST(test_clip_delta_empty_poses)
+{
+    const clip_delta_fn clip_delta_pose = CLIP_DELTA[_i];
+    tendon_clip_desc cd = {0, 0, NULL};
+    tendon_clip *clip = NULL;
+    ck_assert_int_eq(tendon_clip_create(&cd, &clip), TENDON_OK);
+    tendon_pose ref = {NULL, NULL, NULL, 0}, out = {NULL, NULL, NULL, 0};
+    const tendon_status st = clip_delta_pose(clip, 0.0, &ref, &out);
+    ck_assert_msg(st == TENDON_OK, "0-joint poses with NULL arrays: %s (%s)",
+                  tendon_status_name(st), tendon_error_message());
+    tendon_clip_destroy(clip);
+}
+END_TEST
+
 START_TEST(test_delta_errors)
 {
     const delta_fn pose_delta = POSE_DELTA[_i];
@@ -529,6 +549,7 @@ int main(void)
     tcase_add_loop_test(tc, test_delta_errors, 0, 2); /* both tiers */
     tcase_add_loop_test(tc, test_clip_delta, 0, 2); /* both tiers */
     tcase_add_loop_test(tc, test_clip_delta_undriven_exact, 0, 2);
+    tcase_add_loop_test(tc, test_clip_delta_empty_poses, 0, 2); /* both tiers */
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
