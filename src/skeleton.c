@@ -252,7 +252,9 @@ tendon_status tendon_skeleton_create(const tendon_skeleton_desc *desc, tendon_sk
     *out = NULL;
     if (!desc)
         return tendon_fail(TENDON_ERR_NULL, "%s: desc is NULL", fn);
-    tendon_status s = check_skeleton_desc(fn, desc);
+    tendon_status s = tendon_check_aligned(fn, "desc", desc, _Alignof(tendon_skeleton_desc));
+    if (s == TENDON_OK)
+        s = check_skeleton_desc(fn, desc);
     if (s == TENDON_OK)
         s = check_unique_names(fn, desc->names, desc->joint_count);
     if (s != TENDON_OK)
@@ -328,6 +330,9 @@ tendon_status tendon_skeleton_find_joint(const tendon_skeleton *skeleton, const 
     if (!skeleton || !name || !out)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn,
                            !skeleton ? "skeleton" : !name ? "name" : "out");
+    tendon_status s = tendon_check_aligned(fn, "out", out, _Alignof(size_t));
+    if (s != TENDON_OK)
+        return s;
     if (skeleton->names) {
         for (size_t j = 0; j < skeleton->joint_count; ++j) {
             if (strcmp(skeleton->names[j], name) == 0) {

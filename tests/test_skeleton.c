@@ -898,7 +898,9 @@ END_TEST
 /*
  * The names array holds pointers: one not aligned to a pointer (4 bytes past an 8-byte boundary,
  * or 1 to 3 bytes off) is refused by name before a name is read (reading it is undefined
- * behaviour; it was read and the skeleton made). With no joints nothing is read: accepted.
+ * behaviour; it was read and the skeleton made). So are a misaligned description and
+ * tendon_skeleton_find_joint's misaligned size_t out (it was written through). With no joints
+ * no name is read: accepted.
  */
 START_TEST(test_misaligned_names_refused)
 {
@@ -913,6 +915,28 @@ START_TEST(test_misaligned_names_refused)
         expect_misaligned(tendon_skeleton_create(&d, &none), "tendon_skeleton_create", "names");
         ck_assert_ptr_null(none);
     }
+    /* the description itself, and tendon_skeleton_find_joint's size_t out (written) */
+    const tendon_skeleton_desc good = {.joint_count = 4, .parents = RIG_PARENTS,
+                                       .names = NAMES};
+    _Alignas(64) unsigned char droom[sizeof good + 16];
+    memcpy(droom + 4, &good, sizeof good);
+    tendon_skeleton *none = (tendon_skeleton *)(uintptr_t)1;
+    expect_misaligned(tendon_skeleton_create(BYTE_SHIFT(const tendon_skeleton_desc, droom, 4),
+                                             &none),
+                      "tendon_skeleton_create", "desc");
+    ck_assert_ptr_null(none);
+    tendon_skeleton *named = NULL;
+    ck_assert_int_eq(tendon_skeleton_create(&good, &named), TENDON_OK);
+    _Alignas(64) unsigned char oroom[2 * sizeof(size_t)];
+    memset(oroom, 0xAB, sizeof oroom);
+    expect_misaligned(tendon_skeleton_find_joint(named, "Spine", BYTE_SHIFT(size_t, oroom, 4)),
+                      "tendon_skeleton_find_joint", "out");
+    for (size_t i = 0; i < sizeof oroom; ++i)
+        ck_assert_uint_eq(oroom[i], 0xAB); /* nothing written */
+    size_t idx = 99;
+    ck_assert_int_eq(tendon_skeleton_find_joint(named, "Spine", &idx), TENDON_OK);
+    ck_assert_uint_eq(idx, 1);
+    tendon_skeleton_destroy(named);
     tendon_skeleton_desc empty = {.joint_count = 0,
                                   .names = BYTE_SHIFT(const char *const, nroom, 4)};
     tendon_skeleton *sk = NULL;

@@ -73,8 +73,8 @@ typedef struct tendon_skeleton_desc {
  *                        nor an ancestor of j − 1 (the message names the joint, its parent,
  *                        the joint before it and the rule)
  *   TENDON_ERR_VALUE     an empty name, two joints with the same name, parents or a rest
- *                        pose array not aligned to its 4-byte element, or names not aligned
- *                        to a pointer
+ *                        pose array not aligned to its 4-byte element, or desc or names not
+ *                        aligned to its type
  *   TENDON_ERR_COUNT     desc->rest->joint_count differs from joint_count
  *   TENDON_ERR_OVERFLOW  joint_count > INT32_MAX, or its byte sizes overflow size_t
  *   TENDON_ERR_NOMEM
@@ -106,8 +106,9 @@ TENDON_API const char *tendon_skeleton_joint_name(const tendon_skeleton *skeleto
 
 /**
  * The index of the joint called `name` (exact, case-sensitive match) into *out.
- * Errors: TENDON_ERR_NULL (skeleton, name, out), TENDON_ERR_NOT_FOUND (no such joint, or the
- * skeleton has no names; the message names it). *out is unchanged on error.
+ * Errors: TENDON_ERR_NULL (skeleton, name, out), TENDON_ERR_VALUE (out not aligned to size_t),
+ * TENDON_ERR_NOT_FOUND (no such joint, or the skeleton has no names; the message names it).
+ * *out is unchanged on error.
  */
 TENDON_API tendon_status tendon_skeleton_find_joint(const tendon_skeleton *skeleton,
                                                     const char *name, size_t *out);
