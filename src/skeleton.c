@@ -546,12 +546,23 @@ static int affine_inverse(const float *m, float *out, char *why, size_t why_size
     }
     r[3] = r[7] = r[11] = 0.0f;
     r[15] = 1.0f;
-    for (int k = 0; k < 16; ++k) {
+    for (int k = 0; k < 12; ++k) {
         if (!isfinite(r[k])) {
             snprintf(why, why_size,
                      "has an inverse that overflows float (nearly singular: its 3×3 determinant "
                      "is %g)",
                      det);
+            return 0;
+        }
+    }
+    /* A⁻¹ fits float: the translation −A⁻¹·t alone overflows (a far translation, however well
+       conditioned the matrix) */
+    for (int k = 12; k < 15; ++k) {
+        if (!isfinite(r[k])) {
+            snprintf(why, why_size,
+                     "has an inverse whose translation overflows float (its translation is "
+                     "(%g %g %g); its 3×3 determinant is %g)",
+                     t[0], t[1], t[2], det);
             return 0;
         }
     }

@@ -994,6 +994,19 @@ START_TEST(test_inverse_bind_messages)
                       strstr(m, "determinant is 1.46937e-39"),
                   "overflow: \"%s\"", m);
     tendon_skeleton_destroy(sk);
+    /* a well-conditioned matrix (scale 1/4: determinant 1/64) whose inverse's translation alone
+       overflows (t = 2e38 → −8e38): the translation is named, not a near singularity */
+    const int32_t root_only[1] = {-1};
+    float ft[3] = {2e38f, 0.0f, 0.0f}, fq[4] = {0, 0, 0, 1}, fs[3] = {0.25f, 0.25f, 0.25f};
+    tendon_pose far = {ft, fq, fs, 1};
+    sk = make_skeleton(root_only, NULL, 1, &far);
+    const uint32_t first[1] = {0};
+    ck_assert_int_eq(tendon_inverse_bind_from_rest(sk, NULL, first, 1, ibm), TENDON_ERR_VALUE);
+    m = tendon_error_message();
+    ck_assert_msg(strstr(m, "translation overflows float") && strstr(m, "(2e+38 0 0)") &&
+                      strstr(m, "determinant is 0.015625") && !strstr(m, "singular"),
+                  "translation overflow: \"%s\"", m);
+    tendon_skeleton_destroy(sk);
 }
 END_TEST
 

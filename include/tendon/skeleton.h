@@ -209,8 +209,9 @@ TENDON_API tendon_status tendon_pose_model_matrices(const tendon_skeleton *skele
  * Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE (joint_of[k] ≥ joint_count: names k and the value),
  * TENDON_ERR_VALUE (a world rest matrix with a non-finite element — the message names it and its
  * value —, not affine — its bottom row, quoted, is not (0, 0, 0, 1) —, singular — its 3×3
- * determinant is 0 —, or whose inverse overflows float — the determinant is quoted; the message
- * names the joint; or a misaligned joint_of, root_matrix or out_inverse_bind), TENDON_ERR_ALIAS
+ * determinant is 0 —, or whose inverse overflows float — the determinant is quoted, and the
+ * translation where only the inverse's translation overflows; the message names the joint; or a
+ * misaligned joint_of, root_matrix or out_inverse_bind), TENDON_ERR_ALIAS
  * (out_inverse_bind overlaps joint_of or root_matrix), TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM.
  */
 TENDON_API tendon_status tendon_inverse_bind_from_rest(const tendon_skeleton *skeleton,
