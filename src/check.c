@@ -1,5 +1,6 @@
 /* Argument checks shared by the public entry points. */
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/kernels_internal.h"
 #include "common/pose_fast_check.h"
@@ -99,11 +100,15 @@ static tendon_status check_pose_detail(const char *fn, const char *what, const t
                                    "multiple of %zu bytes (C requires it; 64-byte alignment is "
                                    "only a speed hint)",
                                    fn, what, names[i], arrays[i], _Alignof(float));
+        /* which pose: the message names it, as every other refusal of a pose does */
+        const size_t bytes[3] = {t_bytes, r_bytes, t_bytes};
+        for (int i = 0; i < 3; ++i) {
+            char name[96];
+            snprintf(name, sizeof name, "`%s`'s %s array", what, names[i]);
+            if ((s = check_address_range(fn, name, arrays[i], bytes[i])) != TENDON_OK)
+                return s;
+        }
     }
-    if ((s = check_address_range(fn, "its translation array", pose->translation, t_bytes)) ||
-        (s = check_address_range(fn, "its rotation array", pose->rotation, r_bytes)) ||
-        (s = check_address_range(fn, "its scale array", pose->scale, t_bytes)))
-        return s;
     if (tendon_ranges_overlap(pose->translation, t_bytes, pose->rotation, r_bytes) ||
         tendon_ranges_overlap(pose->translation, t_bytes, pose->scale, t_bytes) ||
         tendon_ranges_overlap(pose->rotation, r_bytes, pose->scale, t_bytes))

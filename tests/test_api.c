@@ -983,6 +983,14 @@ START_TEST(test_pose_errors)
             POSE_FAILS(call(&big, &big_b, t, w, &big_o), TENDON_ERR_OVERFLOW, msg);
             big.joint_count = big_b.joint_count = big_o.joint_count = SIZE_MAX;
             POSE_FAILS(call(&big, &big_b, t, w, &big_o), TENDON_ERR_OVERFLOW, "joint_count");
+            /* a byte size that fits size_t but arrays past the end of the address space: the
+               message names the pose (it said "its rotation array", whichever it was) */
+            tendon_pose wild_b = B.p, wild_o = O.p;
+            wild_b.joint_count = wild_o.joint_count = SIZE_MAX / 16;
+            snprintf(msg, sizeof msg, "`%s`'s rotation array", bn);
+            POSE_FAILS(call(&A.p, &wild_b, t, w, &O.p), TENDON_ERR_OVERFLOW, "address space", msg);
+            POSE_FAILS(call(&A.p, &B.p, t, w, &wild_o), TENDON_ERR_OVERFLOW, "address space",
+                       "`out`'s rotation array");
         }
 
         /* a pose whose own arrays overlap */
