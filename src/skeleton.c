@@ -677,6 +677,11 @@ tendon_status tendon_skin_binding_create(const tendon_skeleton *skeleton, const 
     *out = NULL;
     if (!skeleton)
         return tendon_fail(TENDON_ERR_NULL, "%s: skeleton is NULL", fn);
+    /* the splat table is the largest allocation, 4 matrices an entry: its size overflows only
+       where size_t is 32-bit (2^24 entries and more); refused before joint_of is read */
+    if (palette_count > SIZE_MAX / (4 * MAT_BYTES))
+        return tendon_fail(TENDON_ERR_OVERFLOW, "%s: palette_count %zu: its table of %zu-byte "
+                           "entries overflows size_t", fn, palette_count, 4 * MAT_BYTES);
     if ((s = check_joint_of(fn, joint_of, palette_count, skeleton->joint_count)) != TENDON_OK ||
         (inverse_bind &&
          (s = check_matrices(fn, "inverse_bind", inverse_bind, palette_count)) != TENDON_OK))
@@ -689,9 +694,7 @@ tendon_status tendon_skin_binding_create(const tendon_skeleton *skeleton, const 
     b->joint_count = skeleton->joint_count;
     b->joint_of = malloc((n ? n : 1) * sizeof *b->joint_of);
     b->inverse_bind = tendon_aligned_alloc(64, n ? (n * MAT_BYTES + 63) & ~(size_t)63 : 64);
-    b->inverse_bind_splat = n <= SIZE_MAX / (4 * MAT_BYTES)
-                                ? tendon_aligned_alloc(64, n ? 4 * n * MAT_BYTES : 64)
-                                : NULL;
+    b->inverse_bind_splat = tendon_aligned_alloc(64, n ? 4 * n * MAT_BYTES : 64);
     if (!b->joint_of || !b->inverse_bind || !b->inverse_bind_splat) {
         tendon_skin_binding_destroy(b);
         return tendon_fail(TENDON_ERR_NOMEM, "%s: out of memory for %zu palette entries", fn, n);

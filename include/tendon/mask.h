@@ -61,7 +61,8 @@ typedef enum tendon_mask_mode {
  *                         near matches (same letters in another case, one name containing the
  *                         other, or an edit distance ≤ max(2, length/3)), or says there are none
  *                         or that the skeleton has no names
- *   TENDON_ERR_VALUE      falloff NaN, < 1 or > TENDON_BONE_MASK_MAX_FALLOFF
+ *   TENDON_ERR_VALUE      falloff NaN, < 1 or > TENDON_BONE_MASK_MAX_FALLOFF; out_weights not
+ *                         aligned to float
  */
 TENDON_API tendon_status tendon_bone_mask_by_name(const tendon_skeleton *skeleton,
                                                   const char *root_name, double falloff,
@@ -70,7 +71,7 @@ TENDON_API tendon_status tendon_bone_mask_by_name(const tendon_skeleton *skeleto
 /**
  * As tendon_bone_mask_by_name, with the split root given by index.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE (root ≥ joint_count; the message names both),
- * TENDON_ERR_VALUE (falloff).
+ * TENDON_ERR_VALUE (falloff; out_weights misaligned).
  */
 TENDON_API tendon_status tendon_bone_mask_by_index(const tendon_skeleton *skeleton, size_t root,
                                                    double falloff, float *out_weights);

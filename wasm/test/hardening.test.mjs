@@ -372,6 +372,26 @@ for (const flavour of FLAVOURS) {
     t.dispose();
   });
 
+  test(`${flavour}: a skin binding of 2^24 entries overflows wasm32's size_t, refused as that`, async () => {
+    const t = await loadTendon({ flavour });
+    const sk = t.createSkeleton({ parents: [-1] });
+    // its splat table is 256 bytes an entry: 2^24 entries are 4 GiB, which wrapped the size
+    // check took for "out of memory"; refused by its count before joint_of is read (one entry here)
+    const joints = t._alloc(4), box = t._alloc(4);
+    try {
+      t._u32()[joints >>> 2] = 0;
+      assert.throws(() => t._check(t._x.tendon_skin_binding_create(sk._live(), joints, 0, 2 ** 24, box)),
+                    tendonError('TENDON_ERR_OVERFLOW', /palette_count 16777216: its table of 256-byte entries overflows size_t/));
+      // and a count the size holds is made (one entry: what joints holds)
+      t._check(t._x.tendon_skin_binding_create(sk._live(), joints, 0, 1, box));
+      t._x.tendon_skin_binding_destroy(t._u32()[box >>> 2]);
+    } finally {
+      t._x.free(joints);
+      t._x.free(box);
+      sk.dispose();
+    }
+  });
+
   test(`${flavour}: a spring rig whose workspace passes 4 GiB is refused, never wrapped`, async () => {
     const t = await loadTendon({ flavour });
     // 31 chains of one link, each with its own rest offset (31 marches on one grid), damping
