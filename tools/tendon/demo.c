@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #if defined(_WIN32)
 #define WIN32_LEAN_AND_MEAN
@@ -228,6 +229,41 @@ static const char *writable(const char *path)
         if (errno != ENOENT || attempt == 3)
             return strerror(errno);
     }
+}
+
+/*
+ * Whether writing path a would overwrite what path b names: the same name, or (where inodes
+ * mean something) one regular file by two names. A device or FIFO (/dev/null) may be shared.
+ */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    const int ea = stat(a, &sa), eb = stat(b, &sb);
+    if (ea == 0 && !S_ISREG(sa.st_mode))
+        return 0;
+    if (strcmp(a, b) == 0)
+        return 1;
+#if defined(_WIN32)
+    (void)eb;
+    return 0; /* st_ino is 0 for every file */
+#else
+    return ea == 0 && eb == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+#endif
+}
+
+/* An output (opt, path) that is the file of one of the n others (each NULL when not in use):
+   the usage error, naming both; else 0. */
+static int distinct_output(const char *opt, const char *path, const char *const *opts,
+                           const char *const *paths, int n)
+{
+    for (int k = 0; k < n; ++k)
+        if (paths[k] && same_file(path, paths[k]))
+            return cli_usage_error("demo", USAGE_DEMO,
+                                   "%s \"%s\" is also the %s file: %s", opt, path, opts[k],
+                                   strcmp(opts[k], "--expect") == 0
+                                       ? "the run would overwrite the hashes it checks"
+                                       : "each output needs a file of its own");
+    return 0;
 }
 
 typedef struct progress_state {
@@ -571,6 +607,14 @@ int cmd_demo(int argc, char **argv)
         if (json_path && (why_not = writable(json_path)) != NULL)
             return cli_usage_error(C, USAGE_DEMO, "--json \"%s\" cannot be written: %s",
                                    json_path, why_not);
+        /* two outputs in one file, or an output over the --expect file: the last written
+           would silently replace the other */
+        const char *const before[2] = {"--expect", "--chart"};
+        const char *const before_path[2] = {expect, chart};
+        int rc;
+        if ((rc = distinct_output("--chart", chart, before, before_path, 1)) != 0 ||
+            (json_path && (rc = distinct_output("--json", json_path, before, before_path, 2)) != 0))
+            return rc;
     }
 
     demo_scene scene;
@@ -606,6 +650,13 @@ int cmd_demo(int argc, char **argv)
             demo_scene_destroy(&scene);
             return cli_usage_error(C, USAGE_DEMO, "--picture \"%s\" cannot be written: %s",
                                    picture, why_not);
+        }
+        const char *const others[3] = {"--expect", "--chart", "--json"};
+        const char *const other_path[3] = {expect, chart, json_path};
+        const int rc = distinct_output("--picture", picture, others, other_path, 3);
+        if (rc != 0) {
+            demo_scene_destroy(&scene);
+            return rc;
         }
     }
     size_t frames = (size_t)(seconds * fps + 0.5); /* rounded; at least one frame */
