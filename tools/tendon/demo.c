@@ -644,7 +644,7 @@ int cmd_demo(int argc, char **argv)
         demo_scene_destroy(&scene);
         return CLI_FAIL;
     }
-    if (!crowd && scene.rig && picture && *picture) {
+    if (!crowd && scene.rig) {
         const char *why_not = writable(picture);
         if (why_not) {
             demo_scene_destroy(&scene);
@@ -705,7 +705,7 @@ int cmd_demo(int argc, char **argv)
     demo_capture cap;
     memset(&cap, 0, sizeof cap);
     const size_t links = scene.rig ? tendon_spring_rig_link_count(scene.rig) : 0;
-    if (scene.rig && picture && *picture) {
+    if (scene.rig) {
         const size_t want_frames[4] = {0, frames / 3, (2 * frames) / 3, frames - 1};
         for (int i = 0; i < 4; ++i) {
             if (cap.count && want_frames[i] <= cap.frame[cap.count - 1])
