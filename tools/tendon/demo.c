@@ -123,6 +123,10 @@ static int load_expect(const char *path, expect_file *e)
             break;
         }
         ++lineno;
+        /* a line longer than line[]: its rest is not a line of its own (a long comment; after a
+           hash, ignored as below) */
+        for (int ch = 0; !strchr(line, '\n') && !feof(f) && ch != '\n' && ch != EOF;)
+            ch = fgetc(f);
         char name[64], hex[128];
         const char *p = line;
         while (*p == ' ' || *p == '\t')

@@ -2094,13 +2094,17 @@ static int read_golden(const char *path, golden_entry *entries, int max)
             break;
         }
         ++lineno;
+        /* a line longer than line[]: its rest is not a line of its own (a long comment) */
+        const int whole = strchr(line, '\n') != NULL || feof(f);
+        for (int ch = 0; !whole && ch != '\n' && ch != EOF;)
+            ch = fgetc(f);
         char kernel[128], hex[128], extra[2];
         const char *p = line;
         while (*p == ' ' || *p == '\t')
             ++p;
         if (*p == '#' || *p == '\n' || *p == '\0')
             continue;
-        if (sscanf(p, "%127s %127s %1s", kernel, hex, extra) != 2 || !is_hex64(hex) ||
+        if (!whole || sscanf(p, "%127s %127s %1s", kernel, hex, extra) != 2 || !is_hex64(hex) ||
             strlen(kernel) >= sizeof entries[0].kernel) {
             cli_error("digest", "%s:%d: expected `KERNEL SHA256` (64 lowercase hex digits)", path,
                       lineno);
