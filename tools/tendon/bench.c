@@ -98,25 +98,38 @@ static int find_harness(char *out, size_t size)
     return -1;
 }
 
+/* "NAMEVALUE" in a new string (NULL when out of memory): an option passed on whole, however
+   long its value (a fixed buffer cut a long --filter or --min-time short, silently). */
+static char *option_arg(const char *name, const char *value)
+{
+    const size_t len = strlen(name) + strlen(value) + 1;
+    char *arg = malloc(len);
+    if (arg)
+        snprintf(arg, len, "%s%s", name, value);
+    return arg;
+}
+
 /* Run the harness writing JSON to json_path; its console output goes to our stderr. */
 static int run_harness(const char *harness, const char *json_path, const char *filter,
                        const char *min_time, int emulated)
 {
-    char out_arg[PATH_MAX + 32], filter_arg[1024], time_arg[64];
+    char *out_arg = option_arg("--benchmark_out=", json_path);
+    char *filter_arg = filter ? option_arg("--benchmark_filter=", filter) : NULL;
+    char *time_arg = min_time ? option_arg("--benchmark_min_time=", min_time) : NULL;
     char *args[8];
     int n = 0;
+    if (!out_arg || (filter && !filter_arg) || (min_time && !time_arg)) {
+        free(out_arg), free(filter_arg), free(time_arg);
+        cli_error("bench", "out of memory");
+        return -1;
+    }
     args[n++] = (char *)harness;
-    snprintf(out_arg, sizeof out_arg, "--benchmark_out=%s", json_path);
     args[n++] = out_arg;
     args[n++] = "--benchmark_out_format=json";
-    if (filter) {
-        snprintf(filter_arg, sizeof filter_arg, "--benchmark_filter=%s", filter);
+    if (filter)
         args[n++] = filter_arg;
-    }
-    if (min_time) {
-        snprintf(time_arg, sizeof time_arg, "--benchmark_min_time=%s", min_time);
+    if (min_time)
         args[n++] = time_arg;
-    }
     if (emulated)
         args[n++] = "--tendon_emulated";
     args[n] = NULL;
@@ -126,6 +139,7 @@ static int run_harness(const char *harness, const char *json_path, const char *f
     const pid_t pid = fork();
     if (pid < 0) {
         cli_error("bench", "cannot start %s: %s", harness, strerror(errno));
+        free(out_arg), free(filter_arg), free(time_arg);
         return -1;
     }
     if (pid == 0) {
@@ -134,6 +148,7 @@ static int run_harness(const char *harness, const char *json_path, const char *f
         fprintf(stderr, "tendon bench: cannot execute %s: %s\n", harness, strerror(errno));
         _exit(127);
     }
+    free(out_arg), free(filter_arg), free(time_arg);
     int status;
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {

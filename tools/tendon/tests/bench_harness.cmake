@@ -79,6 +79,14 @@ set(ENV{TENDON_BENCH} "${WORK}/env/tendon-bench")
 run(0 "${table}"
     "stand-in harness args: --benchmark_out=[^ ]+ --benchmark_out_format=json --benchmark_filter=pose_blend/\\.\\* --benchmark_min_time=0\\.01 --tendon_emulated\n"
     --filter "pose_blend/.*" --min-time 0.01 --emulated)
+# A long --filter and --min-time are passed on whole (fixed buffers cut them at 1004 and 42
+# characters: another regex, and a min time of 0, without a word).
+string(REPEAT "|pose_add/avx2/1024" 80 long_alternatives)
+string(REPEAT "0" 60 zeros)
+string(REPLACE "|" "\\|" long_alternatives_re "${long_alternatives}")
+run(0 "${table}"
+    "stand-in harness args: --benchmark_out=[^ ]+ --benchmark_out_format=json --benchmark_filter=pose_blend/16${long_alternatives_re}\\|pose_blend/sse2/16 --benchmark_min_time=0\\.${zeros}1\n"
+    --filter "pose_blend/16${long_alternatives}|pose_blend/sse2/16" --min-time "0.${zeros}1")
 if(OUT MATCHES "stand-in harness")
   message(FATAL_ERROR "the harness's own output reached stdout:\n${OUT}")
 endif()
