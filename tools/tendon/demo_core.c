@@ -1231,9 +1231,9 @@ json_t *demo_report_json(const demo_scene *s, const demo_result *r, size_t count
 {
     json_t *root = json_object();
     json_object_set_new(root, "tendon", json_string(tendon_version()));
-    json_object_set_new(root, "cpu", json_string(tendon_cpu_name()));
+    json_object_set_new(root, "cpu", jx_string(tendon_cpu_name()));
     json_t *ch = json_object();
-    json_object_set_new(ch, "name", json_string(s->name));
+    json_object_set_new(ch, "name", jx_string(s->name));
     json_object_set_new(ch, "joints", jx_number((double)s->joint_count));
     json_object_set_new(ch, "animated_joints", jx_number((double)s->body_joint_count));
     json_object_set_new(ch, "palette", jx_number((double)s->palette_count));
@@ -1251,8 +1251,8 @@ json_t *demo_report_json(const demo_scene *s, const demo_result *r, size_t count
                                            tendon_clip_track_count(s->layer) +
                                            tendon_clip_track_count(s->face))));
     if (s->mask)
-        json_object_set_new(ch, "mask_root", json_string(s->mask_root));
-    json_object_set_new(ch, "notes", json_string(s->notes));
+        json_object_set_new(ch, "mask_root", jx_string(s->mask_root));
+    json_object_set_new(ch, "notes", jx_string(s->notes));
     json_object_set_new(root, "character", ch);
     json_object_set_new(root, "frames", jx_number((double)(count ? r[0].frames : 0)));
     json_object_set_new(root, "fps", jx_number(fps));
@@ -1309,7 +1309,7 @@ json_t *demo_report_json(const demo_scene *s, const demo_result *r, size_t count
     json_object_set_new(root, "isas", isas);
     json_object_set_new(root, "agree", json_boolean(all));
     if (chart_path)
-        json_object_set_new(root, "chart", json_string(chart_path));
+        json_object_set_new(root, "chart", jx_string(chart_path));
     return root;
 }
 
@@ -1319,7 +1319,14 @@ static const char *const STAGE_COLOUR[DEMO_STAGE_COUNT] = {
 static void xml_text(FILE *f, const char *s)
 {
     for (; *s; ++s) {
-        if (*s == '<')
+        const size_t len = jx_utf8_char(s);
+        if (len > 1) { /* a character beyond ASCII, whole */
+            fwrite(s, 1, len, f);
+            s += len - 1;
+        } else if (!len || ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')) {
+            fputs("\xef\xbf\xbd", f); /* U+FFFD: not UTF-8 (a Latin-1 path), or a control
+                                          character, which XML 1.0 has no way to write */
+        } else if (*s == '<')
             fputs("&lt;", f);
         else if (*s == '>')
             fputs("&gt;", f);

@@ -68,7 +68,7 @@ int cmd_info(int argc, char **argv)
         json_object_set_new(doc, "fp_environment", json_string(fpenv));
         json_object_set_new(doc, "fpenv_mode", json_string(tendon_fpenv_mode()));
         if (error)
-            json_object_set_new(doc, "error", json_string(error));
+            json_object_set_new(doc, "error", jx_string(error));
         json_object_set_new(doc, "isas", isas);
         jx_write(stdout, doc);
         fputc('\n', stdout);

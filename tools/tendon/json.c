@@ -21,6 +21,55 @@ json_t *jx_number(double d)
     return json_real(d);
 }
 
+size_t jx_utf8_char(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] < 0x80)
+        return u[0] ? 1 : 0;
+    size_t len;
+    unsigned long c;
+    if (u[0] >= 0xc2 && u[0] <= 0xdf)
+        len = 2, c = u[0] & 0x1fu;
+    else if (u[0] >= 0xe0 && u[0] <= 0xef)
+        len = 3, c = u[0] & 0x0fu;
+    else if (u[0] >= 0xf0 && u[0] <= 0xf4)
+        len = 4, c = u[0] & 0x07u;
+    else
+        return 0;
+    for (size_t i = 1; i < len; ++i) {
+        if ((u[i] & 0xc0) != 0x80)
+            return 0;
+        c = c << 6 | (u[i] & 0x3fu);
+    }
+    if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+        (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    return len;
+}
+
+json_t *jx_string(const char *s)
+{
+    json_t *v = json_string(s);
+    if (v || !s)
+        return v;
+    const size_t n = strlen(s);
+    char *copy = malloc(3 * n + 1), *o = copy;
+    if (!copy)
+        return NULL;
+    for (const char *p = s; *p;) {
+        const size_t len = jx_utf8_char(p);
+        if (len) {
+            memcpy(o, p, len), o += len, p += len;
+        } else {
+            memcpy(o, "\xef\xbf\xbd", 3), o += 3, ++p; /* U+FFFD */
+        }
+    }
+    *o = '\0';
+    v = json_string(copy);
+    free(copy);
+    return v;
+}
+
 json_t *jx_float_array(const float *v, size_t n)
 {
     json_t *a = json_array();

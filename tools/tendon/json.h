@@ -41,6 +41,17 @@ int jx_read_all(FILE *f, char **text, size_t *len);
 /* A number as the case format spells it: a JSON real when finite, else "NaN" / "±Infinity". */
 json_t *jx_number(double d);
 
+/*
+ * The length of the UTF-8 character at s (1 to 4), or 0 when the bytes there are not one (a
+ * stray continuation byte, a Latin-1 byte, an overlong form, a surrogate, beyond U+10FFFF, a
+ * sequence cut short): what jansson refuses in a string.
+ */
+size_t jx_utf8_char(const char *s);
+
+/* A JSON string of s (text from outside: a path, the environment), each byte that is not UTF-8
+   replaced by U+FFFD, so the member is never left out: json_string is NULL for such text. */
+json_t *jx_string(const char *s);
+
 /* An array of n floats, each widened to double exactly, then as jx_number. */
 json_t *jx_float_array(const float *v, size_t n);
 
