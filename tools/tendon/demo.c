@@ -555,9 +555,12 @@ int cmd_demo(int argc, char **argv)
             return CLI_FAIL;
         for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             tendon_isa isa;
-            if (strcmp(tok, "all") == 0) { /* every ISA that can run here, emulated ones too */
+            if (strcmp(tok, "all") == 0) { /* every ISA that can run here, emulated ones too
+                                              unless --no-emulated */
                 for (int i = 0; i < TENDON_ISA_COUNT; ++i)
-                    want[i] |= tendon_kernels_for((tendon_isa)i) != NULL;
+                    want[i] |= tendon_kernels_for((tendon_isa)i) != NULL &&
+                               (emulated ||
+                                tendon_isa_compiled((tendon_isa)i) != TENDON_ISA_EMULATED);
                 ++named_isas;
                 continue;
             }
@@ -571,6 +574,14 @@ int cmd_demo(int argc, char **argv)
                                          tendon_isa_compiled(isa) == TENDON_ISA_ABSENT
                                              ? "not compiled into this build"
                                              : "this CPU lacks it");
+                free(copy);
+                return rc;
+            }
+            if (!emulated && tendon_isa_compiled(isa) == TENDON_ISA_EMULATED) {
+                int rc = cli_usage_error(C, USAGE_DEMO,
+                                         "--isa %s is emulated here (SIMDe), and --no-emulated "
+                                         "leaves emulated ISAs out: give one or the other",
+                                         tok);
                 free(copy);
                 return rc;
             }
