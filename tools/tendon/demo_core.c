@@ -1572,9 +1572,13 @@ int demo_scene_gltf(const char *path, const char *animation, demo_scene *out, ch
     }
     size_t a = 0;
     if (animation) {
+        /* an index is decimal digits only: strtoul also took " 1", "+1" and
+           "-18446744073709551615" (negated modulo 2^64: 1) for animation 1 */
         char *end;
+        errno = 0;
         const unsigned long idx = strtoul(animation, &end, 10);
-        if (*animation && !*end && idx < anims) {
+        if (*animation && strspn(animation, "0123456789") == strlen(animation) && !errno &&
+            idx < anims) {
             a = idx;
         } else if (tendon_gltf_find_animation(g, animation, &a) != TENDON_OK) {
             say(why, why_size, "%s (the file has %zu animations)", tendon_error_message(), anims);
