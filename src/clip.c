@@ -462,7 +462,16 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
     bytes += idx_bytes;
     bytes = (bytes + 15) & ~(size_t)15;
     const size_t float_off = bytes;
-    (void)floats; /* the bound checked above: time_floats + value_floats ≤ floats */
+    /* time_floats + value_floats ≤ floats, each track's bounded above; but where size_t is
+       32-bit (wasm32) the records before the floats can still take the sum past SIZE_MAX —
+       16382 one-key weights tracks of width 65536 sharing their arrays wrapped it to 64 KiB */
+    if (time_floats + value_floats > (SIZE_MAX - bytes) / sizeof(float)) {
+        scratch_free(&sc);
+        return tendon_fail(TENDON_ERR_OVERFLOW,
+                           "%s: %zu tracks and %zu floats of times and values: the clip's "
+                           "one block of memory overflows size_t",
+                           fn, n, time_floats + value_floats);
+    }
     bytes += (time_floats + value_floats) * sizeof(float);
     unsigned char *mem = calloc(1, bytes);
     sc.counts = malloc((timelines + 1 + cap) * sizeof(uint32_t));

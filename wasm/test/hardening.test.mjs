@@ -392,6 +392,34 @@ for (const flavour of FLAVOURS) {
     }
   });
 
+  test(`${flavour}: a clip whose one block passes 4 GiB is refused, never wrapped`, async () => {
+    const t = await loadTendon({ flavour });
+    // 16382 weights tracks of width 65536 and one key, every one on the same times and values
+    // (0.7 MB in all): 2^32 − 524 284 bytes of floats, each track within its own bound, and
+    // the clip's track records took the block past 2^32 — it wrapped to 65 KiB, which calloc
+    // gave, and the copy of the values ran past the module's memory (a trap)
+    const n = 16382, width = 65536, size = t._x.tendon_wasm_track_desc_size();
+    const tracks = t._alloc(n * size), times = t._alloc(4), values = t._alloc(4 * width);
+    const box = t._alloc(4);
+    try {
+      t._f32()[times >>> 2] = 0;
+      t._f32().fill(0.5, values >>> 2, (values >>> 2) + width);
+      for (let i = 0; i < n; ++i)
+        t._x.tendon_wasm_track_set(tracks, i, i, 3, 1, width, 1, times, values);
+      assert.throws(() => t._check(t._x.tendon_wasm_clip_create(1, n, tracks, box)),
+                    tendonError('TENDON_ERR_OVERFLOW', /16382 tracks and 1073610753 floats of times and values: the clip's one block of memory overflows size_t/));
+      // a few such tracks are made
+      t._check(t._x.tendon_wasm_clip_create(1, 4, tracks, box));
+      t._x.tendon_clip_destroy(t._u32()[box >>> 2]);
+    } finally {
+      t._x.free(tracks);
+      t._x.free(times);
+      t._x.free(values);
+      t._x.free(box);
+    }
+    t.dispose();
+  });
+
   test(`${flavour}: a spring rig whose workspace passes 4 GiB is refused, never wrapped`, async () => {
     const t = await loadTendon({ flavour });
     // 31 chains of one link, each with its own rest offset (31 marches on one grid), damping
