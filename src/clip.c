@@ -334,9 +334,17 @@ tendon_status tendon_clip_create(const tendon_clip_desc *desc, tendon_clip **out
     *out = NULL;
     if (!desc)
         return tendon_fail(TENDON_ERR_NULL, "%s: desc is NULL", fn);
+    /* the description and its tracks are structs read member by member: each aligned to its
+       type, as C requires (docs/skinning.md, "One alignment rule") */
+    tendon_status ast = tendon_check_aligned(fn, "desc", desc, _Alignof(tendon_clip_desc));
+    if (ast != TENDON_OK)
+        return ast;
     const size_t n = desc->track_count;
     if (n > 0 && !desc->tracks)
         return tendon_fail(TENDON_ERR_NULL, "%s: desc->tracks is NULL with track_count %zu", fn, n);
+    if (n > 0 && (ast = tendon_check_aligned(fn, "desc->tracks", desc->tracks,
+                                             _Alignof(tendon_track_desc))) != TENDON_OK)
+        return ast;
     if (n > UINT32_MAX / 4)
         return tendon_fail(TENDON_ERR_OVERFLOW, "%s: track_count %zu is too large", fn, n);
 
@@ -2033,6 +2041,9 @@ tendon_status tendon_root_motion_extract(const tendon_clip *clip, size_t root_jo
     static const char fn[] = "tendon_root_motion_extract";
     if (!clip || !out)
         return tendon_fail(TENDON_ERR_NULL, "%s: %s is NULL", fn, !clip ? "clip" : "out");
+    tendon_status ast = tendon_check_aligned(fn, "out", out, _Alignof(tendon_root_motion));
+    if (ast != TENDON_OK)
+        return ast;
     if (!(from_sec - from_sec == 0.0) || !(to_sec - to_sec == 0.0))
         return tendon_fail(TENDON_ERR_VALUE, "%s: %s is %g: times must be finite", fn,
                            !(from_sec - from_sec == 0.0) ? "from_sec" : "to_sec",

@@ -1054,6 +1054,59 @@ START_TEST(test_cursor_sharing_the_pose_refused)
 }
 END_TEST
 
+/*
+ * The pointers tendon_clip_create and tendon_root_motion_extract read or write as structs must
+ * be aligned to their type, as every pointer in tendon (docs/skinning.md, "One alignment rule"):
+ * a description or its tracks 4 bytes off, and a root-motion out 1 byte off, are refused with
+ * TENDON_ERR_VALUE naming them, nothing written (they were read and written: UBSan "member
+ * access within misaligned address" at each).
+ */
+static void expect_misaligned_clip(tendon_status st, const char *call, const char *name)
+{
+    ck_assert_msg(st == TENDON_ERR_VALUE, "%s with a misaligned %s returned %s (%s)", call, name,
+                  tendon_status_name(st), tendon_error_message());
+    ck_assert_msg(strstr(tendon_error_message(), call) && strstr(tendon_error_message(), name) &&
+                      strstr(tendon_error_message(), "aligned"),
+                  "%s: the message \"%s\" does not name %s and the alignment", call,
+                  tendon_error_message(), name);
+}
+
+START_TEST(test_misaligned_structs_refused)
+{
+    static const float times[2] = {0, 1}, v[6] = {0, 0, 0, 2, 0, 0};
+    const tendon_track_desc track = {0, TENDON_PATH_TRANSLATION, TENDON_INTERP_LINEAR, 3, 2,
+                                     times, v};
+    const tendon_clip_desc good = {1, 1, &track};
+    _Alignas(64) unsigned char room[256];
+    tendon_clip *clip = (tendon_clip *)(uintptr_t)1;
+    memcpy(room + 4, &good, sizeof good);
+    expect_misaligned_clip(tendon_clip_create((const tendon_clip_desc *)(void *)(room + 4), &clip),
+                           "tendon_clip_create", "desc");
+    ck_assert_ptr_null(clip);
+    memcpy(room + 4, &track, sizeof track);
+    const tendon_clip_desc shifted = {1, 1, (const tendon_track_desc *)(void *)(room + 4)};
+    clip = (tendon_clip *)(uintptr_t)1;
+    expect_misaligned_clip(tendon_clip_create(&shifted, &clip), "tendon_clip_create",
+                           "desc->tracks");
+    ck_assert_ptr_null(clip);
+    /* no tracks: nothing is read through tracks, whatever it holds */
+    const tendon_clip_desc none = {1, 0, (const tendon_track_desc *)(void *)(room + 4)};
+    ck_assert_int_eq(tendon_clip_create(&none, &clip), TENDON_OK);
+    tendon_clip_destroy(clip);
+    ck_assert_int_eq(tendon_clip_create(&good, &clip), TENDON_OK);
+    memset(room, 0xAB, sizeof room);
+    expect_misaligned_clip(tendon_root_motion_extract(clip, 0, 0.25, 0.75,
+                                                      (tendon_root_motion *)(void *)(room + 1)),
+                           "tendon_root_motion_extract", "out");
+    for (size_t i = 0; i < sizeof room; ++i)
+        ck_assert_uint_eq(room[i], 0xAB); /* nothing written */
+    tendon_root_motion m;
+    ck_assert_int_eq(tendon_root_motion_extract(clip, 0, 0.25, 0.75, &m), TENDON_OK);
+    ck_assert_float_eq(m.translation[0], 1.0f);
+    tendon_clip_destroy(clip);
+}
+END_TEST
+
 static Suite *clip_suite(void)
 {
     Suite *s = suite_create("clip");
@@ -1074,6 +1127,7 @@ static Suite *clip_suite(void)
     tcase_add_test(tc, test_cursor_sharing_the_pose_refused);
     tcase_add_test(tc, test_equal_times_share_a_timeline);
     tcase_add_test(tc, test_many_tracks_merge);
+    tcase_add_test(tc, test_misaligned_structs_refused);
     suite_add_tcase(s, tc);
     tc = tcase_create("isa");
     tcase_set_timeout(tc, 60);

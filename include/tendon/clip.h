@@ -93,7 +93,8 @@ typedef struct tendon_clip_desc {
  *   TENDON_ERR_VALUE     an unknown path or interpolation; a width that does not fit the path;
  *                        key_count 0; a time that is not finite; times not strictly increasing;
  *                        two tracks driving the same path of the same joint; a track's times
- *                        or values not aligned to float
+ *                        or values not aligned to float; desc or desc->tracks not aligned to
+ *                        its type
  *   TENDON_ERR_RANGE     a TRS track's joint ≥ joint_count
  *   TENDON_ERR_OVERFLOW, TENDON_ERR_NOMEM
  * On error *out is NULL.
@@ -298,7 +299,7 @@ typedef struct tendon_root_motion {
  * **Extract without strip and the character moves twice**: the pose still carries the root's
  * travel. Call tendon_root_motion_strip on every sampled pose you apply this motion to.
  * Errors: TENDON_ERR_NULL, TENDON_ERR_RANGE (root_joint ≥ joint_count), TENDON_ERR_VALUE
- * (a time that is NaN or infinite; for a clip of positive duration, a time with
+ * (out not aligned to float; a time that is NaN or infinite; for a clip of positive duration, a time with
  * |time| / duration ≥ TENDON_ROOT_MOTION_MAX_LOOPS, including a quotient that overflows — e.g.
  * to_sec = DBL_MAX on a 0.5 s clip —, refused at once: such a time has no phase). On error
  * nothing is written.
