@@ -683,10 +683,13 @@ static inline keypos locate_hinted(const float *times, size_t n, double guess, d
         *hint = (uint32_t)(n - 2);
         return p;
     }
+    /* n ≥ 2 here; k < n − 1 rather than k + 1 < n: where size_t is 32-bit (wasm32) a garbage
+       hint near UINT32_MAX wrapped k + 1 and k + 2 to 0 and 1 and read times[k], before the
+       array (pointer overflow) */
     size_t k = *hint;
-    if (k + 1 < n && (double)times[k] <= t && t < (double)times[k + 1]) {
+    if (k < n - 1 && (double)times[k] <= t && t < (double)times[k + 1]) {
         /* the same interval */
-    } else if (k + 2 < n && (double)times[k + 1] <= t && t < (double)times[k + 2]) {
+    } else if (k < n - 2 && (double)times[k + 1] <= t && t < (double)times[k + 2]) {
         k = k + 1;
     } else {
         p = locate(times, n, guess, t);

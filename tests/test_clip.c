@@ -1107,6 +1107,42 @@ START_TEST(test_misaligned_structs_refused)
 }
 END_TEST
 
+/*
+ * Cursor entries at the top of uint32_t (UINT32_MAX, UINT32_MAX − 1) are garbage like any other:
+ * the same bits as tendon_clip_sample in both tiers. Where size_t is 32-bit (wasm32) the hint's
+ * k + 1 and k + 2 wrapped to 0 and 1 and times[k] was read before the array (pointer overflow:
+ * a wasm32 build of clip.c with -fsanitize=pointer-overflow trapped); natively this checks the
+ * answer only.
+ */
+START_TEST(test_cursor_top_entries)
+{
+    static const float times[3] = {0, 1, 2}, v[9] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
+    const tendon_track_desc tr = {0, TENDON_PATH_TRANSLATION, TENDON_INTERP_LINEAR, 3, 3, times,
+                                  v};
+    const tendon_clip_desc d = {1, 1, &tr};
+    tendon_clip *clip = NULL;
+    ck_assert_int_eq(tendon_clip_create(&d, &clip), TENDON_OK);
+    static const double at[5] = {-1.0, 0.25, 1.0, 1.5, 3.0};
+    for (int f32 = 0; f32 < 2; ++f32)
+        for (int e = 0; e < 2; ++e)
+            for (int i = 0; i < 5; ++i) {
+                float T[3] = {9, 9, 9}, R[4] = {0, 0, 0, 1}, S[3] = {1, 1, 1};
+                float T2[3] = {9, 9, 9}, R2[4] = {0, 0, 0, 1}, S2[3] = {1, 1, 1};
+                tendon_pose p = {T, R, S, 1}, q = {T2, R2, S2, 1};
+                uint32_t cursor[1] = {UINT32_MAX - (uint32_t)e};
+                ck_assert_int_eq(f32 ? tendon_clip_sample_f32(clip, at[i], &p)
+                                     : tendon_clip_sample(clip, at[i], &p),
+                                 TENDON_OK);
+                ck_assert_int_eq(f32 ? tendon_clip_sample_cursor_f32(clip, at[i], cursor, 1, &q)
+                                     : tendon_clip_sample_cursor(clip, at[i], cursor, 1, &q),
+                                 TENDON_OK);
+                ck_assert_mem_eq(T, T2, sizeof T);
+                ck_assert_uint_lt(cursor[0], 2);
+            }
+    tendon_clip_destroy(clip);
+}
+END_TEST
+
 static Suite *clip_suite(void)
 {
     Suite *s = suite_create("clip");
@@ -1128,6 +1164,7 @@ static Suite *clip_suite(void)
     tcase_add_test(tc, test_equal_times_share_a_timeline);
     tcase_add_test(tc, test_many_tracks_merge);
     tcase_add_test(tc, test_misaligned_structs_refused);
+    tcase_add_test(tc, test_cursor_top_entries);
     suite_add_tcase(s, tc);
     tc = tcase_create("isa");
     tcase_set_timeout(tc, 60);
