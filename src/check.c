@@ -75,6 +75,11 @@ static tendon_status check_pose_detail(const char *fn, const char *what, const t
 {
     if (!pose)
         return tendon_fail(TENDON_ERR_NULL, "%s: argument `%s` is NULL", fn, what);
+    if ((uintptr_t)pose % _Alignof(tendon_pose) != 0)
+        return tendon_fail(TENDON_ERR_VALUE,
+                           "%s: argument `%s` at %p is not aligned to tendon_pose: its address "
+                           "must be a multiple of %zu bytes (C requires it)",
+                           fn, what, (const void *)pose, _Alignof(tendon_pose));
     const size_t n = pose->joint_count;
     if (n > SIZE_MAX / sizeof(float) / 4)
         return tendon_fail(TENDON_ERR_OVERFLOW,
@@ -125,7 +130,8 @@ static tendon_status check_pose_detail(const char *fn, const char *what, const t
  */
 tendon_status tendon_check_pose(const char *fn, const char *what, const tendon_pose *pose)
 {
-    if (pose && pose->joint_count > 0 && pose->joint_count <= SIZE_MAX / sizeof(float) / 4) {
+    if (pose && (uintptr_t)pose % _Alignof(tendon_pose) == 0 && pose->joint_count > 0 &&
+        pose->joint_count <= SIZE_MAX / sizeof(float) / 4) {
         const size_t n = pose->joint_count;
         const uintptr_t t = (uintptr_t)pose->translation, r = (uintptr_t)pose->rotation;
         const uintptr_t sc = (uintptr_t)pose->scale;

@@ -991,6 +991,26 @@ START_TEST(test_pose_errors)
             POSE_FAILS(call(&A.p, &wild_b, t, w, &O.p), TENDON_ERR_OVERFLOW, "address space", msg);
             POSE_FAILS(call(&A.p, &B.p, t, w, &wild_o), TENDON_ERR_OVERFLOW, "address space",
                        "`out`'s rotation array");
+            /* a pose struct not aligned to its type (its members read through it would be
+               undefined behaviour): refused by name before a member is read, on the fast path
+               (every array packed) as on the detailed one */
+            {
+                _Alignas(tendon_pose) unsigned char raw[3][sizeof(tendon_pose) + 8];
+                tendon_pose *mis_a = (tendon_pose *)(void *)(raw[0] + 4);
+                tendon_pose *mis_b = (tendon_pose *)(void *)(raw[1] + 4);
+                tendon_pose *mis_o = (tendon_pose *)(void *)(raw[2] + 4);
+                memcpy(raw[0] + 4, &A.p, sizeof A.p);
+                memcpy(raw[1] + 4, &B.p, sizeof B.p);
+                memcpy(raw[2] + 4, &O.p, sizeof O.p);
+                snprintf(msg, sizeof msg, "argument `%s` at", an);
+                POSE_FAILS(call(mis_a, &B.p, t, w, &O.p), TENDON_ERR_VALUE, msg,
+                           "not aligned to tendon_pose");
+                snprintf(msg, sizeof msg, "argument `%s` at", bn);
+                POSE_FAILS(call(&A.p, mis_b, t, w, &O.p), TENDON_ERR_VALUE, msg,
+                           "not aligned to tendon_pose");
+                POSE_FAILS(call(&A.p, &B.p, t, w, mis_o), TENDON_ERR_VALUE,
+                           "argument `out` at", "not aligned to tendon_pose");
+            }
         }
 
         /* a pose whose own arrays overlap */

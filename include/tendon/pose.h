@@ -7,7 +7,9 @@
  *   scale[3*j + c]         unitless factors, x y z
  * composed T·R·S (glTF order). Alignment: the element's own (4 bytes for floats); 64-byte
  * alignment is a speed hint only. Every function that takes a pose checks the pose itself first,
- * whatever its own list of errors says: a NULL array with joint_count > 0 is TENDON_ERR_NULL
+ * whatever its own list of errors says: the tendon_pose struct itself not aligned to its type is
+ * TENDON_ERR_VALUE, naming the argument, before any member is read; a NULL array with
+ * joint_count > 0 is TENDON_ERR_NULL
  * (a 0-joint pose may hold NULL arrays, as tendon_pose_destroy leaves it); arrays not on a
  * 4-byte boundary (joint_count > 0) are TENDON_ERR_VALUE, naming the array; a joint_count whose
  * byte size overflows size_t, or arrays that would run past the end of the address space,

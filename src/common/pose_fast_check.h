@@ -65,7 +65,11 @@ static inline int tendon_packed_apart_or_same(uintptr_t olo, uintptr_t ohi, uint
 static inline int tendon_pose_call_fast_ok(const tendon_pose *out, const tendon_pose *a,
                                            const tendon_pose *b, const float *joint_weights)
 {
-    if (TENDON_UNLIKELY(!out || !a))
+    /* the structs themselves present and aligned to their type before a member is read (a
+       misaligned one is undefined behaviour: the detailed checks refuse it by name) */
+    const uintptr_t misaligned = ((uintptr_t)out | (uintptr_t)a | (uintptr_t)b) &
+                                 (_Alignof(tendon_pose) - 1);
+    if (TENDON_UNLIKELY(!out || !a || misaligned))
         return 0;
     const size_t n = out->joint_count;
     if (TENDON_UNLIKELY(n - 1 >= TENDON_FAST_N_LIMIT || a->joint_count != n ||
