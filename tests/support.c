@@ -46,6 +46,16 @@ uint32_t float_bits(float f)
     return u;
 }
 
+void expect_misaligned(tendon_status st, const char *call, const char *name)
+{
+    ck_assert_msg(st == TENDON_ERR_VALUE, "%s with a misaligned %s returned %s (%s)", call, name,
+                  tendon_status_name(st), tendon_error_message());
+    ck_assert_msg(strstr(tendon_error_message(), call) && strstr(tendon_error_message(), name) &&
+                      strstr(tendon_error_message(), "aligned"),
+                  "%s: the message \"%s\" does not name %s and the alignment", call,
+                  tendon_error_message(), name);
+}
+
 int64_t float_ulp_distance(float a, float b)
 {
     const uint32_t ua = float_bits(a), ub = float_bits(b);

@@ -60,6 +60,12 @@ int64_t float_ulp_distance(float a, float b);
  */
 const tendon_kernels *isa_table_or_skip(int isa);
 
+/*
+ * A call refused for a misaligned argument: st is TENDON_ERR_VALUE and the message names the
+ * call, the argument and the alignment (else the test fails, saying which).
+ */
+void expect_misaligned(tendon_status st, const char *call, const char *name);
+
 /* Read a whole file from tests/data (path relative to it); abort the test on failure. */
 char *read_test_file(const char *relative, size_t *size_out);
 

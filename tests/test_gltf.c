@@ -488,15 +488,21 @@ END_TEST
 
 /* ---- malformed files ------------------------------------------------------------------------------ */
 
-static json_t *simple_skin(void)
+/* A .gltf of tests/data/gltf parsed (numbers as reals), to edit before loading it. */
+static json_t *load_json(const char *relative)
 {
     size_t size;
-    char *text = read_test_file("gltf/khronos-sample-assets/SimpleSkin/SimpleSkin.gltf", &size);
+    char *text = read_test_file(relative, &size);
     json_error_t err;
     json_t *j = json_loadb(text, size, JSON_DECODE_INT_AS_REAL, &err);
     free(text);
     ck_assert_ptr_nonnull(j);
     return j;
+}
+
+static json_t *simple_skin(void)
+{
+    return load_json("gltf/khronos-sample-assets/SimpleSkin/SimpleSkin.gltf");
 }
 
 /* Load j from memory as "bad.gltf"; expect `status` and each of the fragments in the message. */
@@ -822,18 +828,11 @@ END_TEST
 /* mesh.weights (review 34): a wrong count or type was read as zeros with TENDON_OK. */
 START_TEST(test_mesh_weights)
 {
-    size_t size;
-    char *text = read_test_file("gltf/khronos-sample-assets/SimpleMorph/SimpleMorph.gltf", &size);
-    json_error_t err;
-    json_t *j = json_loadb(text, size, JSON_DECODE_INT_AS_REAL, &err);
-    free(text);
-    ck_assert_ptr_nonnull(j);
+    json_t *j = load_json("gltf/khronos-sample-assets/SimpleMorph/SimpleMorph.gltf");
     json_object_set_new(at(j, "meshes", 0), "weights", json_pack("[f, f, f]", 0.5, 0.25, 1.0));
     expect_error(j, TENDON_ERR_FORMAT, "meshes[0].primitives[0]",
                  "the mesh's `weights` has 3 entries and this primitive 2 morph targets");
-    text = read_test_file("gltf/khronos-sample-assets/SimpleMorph/SimpleMorph.gltf", &size);
-    j = json_loadb(text, size, JSON_DECODE_INT_AS_REAL, &err);
-    free(text);
+    j = load_json("gltf/khronos-sample-assets/SimpleMorph/SimpleMorph.gltf");
     json_object_set_new(at(j, "meshes", 0), "weights", json_pack("[f, s]", 0.5, "half"));
     expect_error(j, TENDON_ERR_FORMAT, "meshes[0]", "`weights`[1] is not a number");
 }

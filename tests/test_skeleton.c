@@ -761,16 +761,6 @@ END_TEST
 /* p moved by `bytes` (1..3: misaligned for a float, int32 or uint32 element). */
 #define BYTE_SHIFT(T, p, bytes) ((T *)(void *)((unsigned char *)(p) + (bytes)))
 
-static void expect_misaligned(tendon_status st, const char *call, const char *name)
-{
-    ck_assert_msg(st == TENDON_ERR_VALUE, "%s with a misaligned %s returned %s (%s)", call, name,
-                  tendon_status_name(st), tendon_error_message());
-    ck_assert_msg(strstr(tendon_error_message(), call) && strstr(tendon_error_message(), name) &&
-                      strstr(tendon_error_message(), "aligned"),
-                  "%s: the message \"%s\" does not name %s and the alignment", call,
-                  tendon_error_message(), name);
-}
-
 /*
  * Every float (and int32 / uint32) pointer must be aligned to its element type, as C requires
  * (a misaligned float read is undefined behaviour; UBSan stops on it): refused with
